@@ -1,0 +1,133 @@
+import { parseArgs } from 'node:util';
+import type { Application } from '../../internal/application';
+import { isCurrency } from '../../internal/shared/currency';
+import { DomainError, InvalidRequestError } from '../../internal/shared/errors';
+import type { CompanySettings } from '../../internal/tenancy/company';
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+}
+
+export const USAGE = `Usage: npm run admin -- <command> [options] [--json]
+
+  create-client  --organization <name> --username <u> --password <p>
+                 [--company <CODE>]... [--default-currency <ISO>] [--portal-url <url>]
+                 [--direct-debit] [--direct-debit-modality] [--private-links]
+  update-company --company <CODE> [--direct-debit on|off] [--direct-debit-modality on|off]
+                 [--private-links on|off] [--default-currency <ISO>] [--portal-url <url>]
+  list-clients
+  rotate-api-key --username <u> [--kind facade|login]
+  disable-client --username <u>
+`;
+
+/**
+ * The operator CLI (decisions.md section 3): argv → one use case → one answer. With --json the
+ * answer is exactly one JSON object on stdout, errors included (`{ "error": { code, message } }`).
+ */
+export async function runAdminCommand(app: Application, argv: string[]): Promise<CliResult> {
+  const [command, ...rest] = argv;
+  const json = rest.includes('--json');
+  try {
+    const result = await dispatch(app, command, rest.filter((a) => a !== '--json'));
+    return { exitCode: 0, stdout: json ? JSON.stringify(result) : human(result) };
+  } catch (error) {
+    const usage = error instanceof UsageError;
+    const known = usage || error instanceof DomainError;
+    const code = usage ? 'USAGE' : error instanceof DomainError ? error.code : 'INTERNAL_ERROR';
+    const message = known ? (error as Error).message : `unexpected failure: ${(error as Error).message}`;
+    return {
+      exitCode: usage ? 2 : 1,
+      stdout: json ? JSON.stringify({ error: { code, message } }) : `error: ${message}\n${usage ? '\n' + USAGE : ''}`,
+    };
+  }
+}
+
+class UsageError extends Error {}
+
+async function dispatch(app: Application, command: string | undefined, args: string[]): Promise<unknown> {
+  switch (command) {
+    case 'create-client': {
+      const { values } = parse(args, {
+        organization: { type: 'string' }, username: { type: 'string' }, password: { type: 'string' },
+        company: { type: 'string', multiple: true }, 'default-currency': { type: 'string' }, 'portal-url': { type: 'string' },
+        'direct-debit': { type: 'boolean' }, 'direct-debit-modality': { type: 'boolean' }, 'private-links': { type: 'boolean' },
+      });
+      return app.commands.createClient.execute({
+        organization: required(values.organization, 'organization'),
+        username: required(values.username, 'username'),
+        password: required(values.password, 'password'),
+        companies: (values.company as string[] | undefined) ?? [],
+        settings: {
+          defaultCurrency: currency(values['default-currency']),
+          portalUrl: values['portal-url'] as string | undefined,
+          directDebitEnabled: values['direct-debit'] === true,
+          directDebitModality: values['direct-debit-modality'] === true,
+          privateLinks: values['private-links'] === true,
+        },
+      });
+    }
+    case 'update-company': {
+      const { values } = parse(args, {
+        company: { type: 'string' }, 'default-currency': { type: 'string' }, 'portal-url': { type: 'string' },
+        'direct-debit': { type: 'string' }, 'direct-debit-modality': { type: 'string' }, 'private-links': { type: 'string' },
+      });
+      const settings: Partial<CompanySettings> = {
+        defaultCurrency: currency(values['default-currency']),
+        portalUrl: values['portal-url'] as string | undefined,
+        directDebitEnabled: onOff(values['direct-debit'], 'direct-debit'),
+        directDebitModality: onOff(values['direct-debit-modality'], 'direct-debit-modality'),
+        privateLinks: onOff(values['private-links'], 'private-links'),
+      };
+      const company = await app.commands.updateCompany.execute(required(values.company, 'company'), settings);
+      const { id: _id, code, ...settingsAndOwner } = company;
+      return { companyCode: code, ...settingsAndOwner };
+    }
+    case 'list-clients':
+      parse(args, {});
+      return { clients: await app.queries.listClients.execute() };
+    case 'rotate-api-key': {
+      const { values } = parse(args, { username: { type: 'string' }, kind: { type: 'string' } });
+      const kind = (values.kind as string | undefined) ?? 'facade';
+      if (kind !== 'facade' && kind !== 'login') throw new UsageError('--kind must be facade or login');
+      return app.commands.rotateApiKey.execute(required(values.username, 'username'), kind);
+    }
+    case 'disable-client': {
+      const { values } = parse(args, { username: { type: 'string' } });
+      return app.commands.disableClient.execute(required(values.username, 'username'));
+    }
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : 'a command is required');
+  }
+}
+
+type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+
+function parse(args: string[], options: Options): { values: Record<string, string | boolean | string[] | undefined> } {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }) as { values: Record<string, string | boolean | string[] | undefined> };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function required(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function onOff(value: unknown, name: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new UsageError(`--${name} takes on or off`);
+}
+
+function currency(value: unknown): CompanySettings['defaultCurrency'] | undefined {
+  if (value === undefined) return undefined;
+  if (!isCurrency(value)) throw InvalidRequestError.field('default-currency', 'must be MXN, ARS, PEN, COP, CLP or USD');
+  return value;
+}
+
+function human(result: unknown): string {
+  return JSON.stringify(result, null, 2) + '\n';
+}

@@ -1,0 +1,44 @@
+import { DomainError, InvalidRequestError, RateLimitedError } from '../../internal/shared/errors';
+
+/** The only table from error codes to HTTP statuses. */
+const STATUS_BY_CODE: Record<string, number> = {
+  INVALID_REQUEST: 400,
+  AUTHENTICATION_FAILED: 401,
+  RESOURCE_NOT_FOUND: 404,
+  RESOURCE_CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RESOLUTION_ERROR: 422,
+  BUSINESS_RULE_VIOLATION: 422,
+  RATE_LIMITED: 429,
+  PARTIAL_UPDATE: 207,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+export interface ErrorReply {
+  status: number;
+  body: { code: string; message: string; details?: unknown[] };
+  headers?: Record<string, string>;
+  /** True when the cause is not the client's: log it, hide it. */
+  internal: boolean;
+}
+
+export function toErrorReply(error: unknown): ErrorReply {
+  if (error instanceof DomainError) {
+    const body: ErrorReply['body'] = { code: error.code, message: error.message };
+    if (error instanceof InvalidRequestError && error.details.length > 0) body.details = error.details;
+    const headers = error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : undefined;
+    return { status: STATUS_BY_CODE[error.code] ?? 500, body, headers, internal: false };
+  }
+  // Errors raised by the HTTP stack itself (body too large, bad encoding) carry a 4xx status.
+  const http = error as { status?: number; expose?: boolean; type?: string };
+  if (typeof http?.status === 'number' && http.status >= 400 && http.status < 500) {
+    if (http.status === 413) return clientError(413, 'PAYLOAD_TOO_LARGE', 'Request body exceeds 1 MiB');
+    return clientError(400, 'INVALID_REQUEST', 'Malformed request');
+  }
+  return { status: 500, body: { code: 'INTERNAL_ERROR', message: 'Internal error' }, internal: true };
+}
+
+function clientError(status: number, code: string, message: string): ErrorReply {
+  return { status, body: { code, message }, internal: false };
+}

@@ -1,0 +1,52 @@
+import type { Route } from './route';
+import { errorEnvelopeSchema, pageMetaSchema } from './schemas/common.schemas';
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'INVALID_REQUEST', 401: 'AUTHENTICATION_FAILED', 404: 'RESOURCE_NOT_FOUND', 409: 'RESOURCE_CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE', 422: 'BUSINESS_RULE_VIOLATION', 429: 'RATE_LIMITED', 500: 'INTERNAL_ERROR',
+};
+
+/** OpenAPI 3.1, generated from the very schemas that validate requests. */
+export function openApiDocument(routes: Route[], serverUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const path = r.path.replace(/:(\w+)/g, '{$1}');
+    const isList = r.method === 'get' && !/\{\w+\}$/.test(path) && !!r.query;
+    const data = isList ? { type: 'array', items: r.response ?? {} } : (r.response ?? {});
+    const success = { type: 'object', properties: { data, ...(isList ? { meta: pageMetaSchema } : {}), requestId: { type: 'string' } } };
+    const responses: Record<string, unknown> = {
+      [String(r.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: success } } },
+    };
+    for (const status of [...(r.errors ?? []), 500]) {
+      responses[String(status)] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: errorEnvelopeSchema } } };
+    }
+    const parameters = [
+      ...[...path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
+      ...Object.entries((r.query?.properties as Record<string, object>) ?? {}).map(([name, schema]) => ({ name, in: 'query', schema })),
+    ];
+    (paths[path] ??= {})[r.method] = {
+      tags: [r.tag],
+      summary: r.summary,
+      ...(r.auth === 'facade' ? { security: [{ apiKey: [], accessToken: [] }] } : {}),
+      ...(parameters.length ? { parameters } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Collections Facade API',
+      version: '1.0.0',
+      description: 'Debts, payment links, subscriptions, contacts, products and direct debit for Latin America.',
+    },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        accessToken: { type: 'apiKey', in: 'header', name: 'x-authorization-token' },
+      },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,31 @@
+import type { Context } from 'koa';
+import type { Application } from '../../../internal/application';
+import type { Session } from '../../../internal/tenancy/commands/issue-session';
+import { route } from '../route';
+import { loginBody, refreshBody, sessionSchema } from '../schemas/auth.schemas';
+
+/**
+ * /auth → internal/tenancy/commands/{login,refresh-session}. The platform login answers its
+ * fields at the top level (`{ accessToken, refreshToken, expiresIn }`), as decisions.md
+ * section 2 shows it, not under `data`.
+ */
+export function authRoutes(app: Application) {
+  const send = (ctx: Context, session: Session) => {
+    ctx.set('Cache-Control', 'no-store');
+    return { data: session, flat: true };
+  };
+  return [
+    route<{ clientUsername: string; password: string }>({
+      method: 'post', path: '/auth/login', tag: 'Authentication', summary: 'Log in with the login API key; returns an access and a refresh token',
+      auth: 'none', body: loginBody, response: sessionSchema, errors: [400, 401],
+      handle: async ({ body, ctx }) =>
+        send(ctx, await app.commands.login.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body })),
+    }),
+    route<{ refreshToken: string }>({
+      method: 'post', path: '/auth/refresh', tag: 'Authentication', summary: 'Exchange a single-use refresh token for a new pair',
+      auth: 'none', body: refreshBody, response: sessionSchema, errors: [400, 401],
+      handle: async ({ body, ctx }) =>
+        send(ctx, await app.commands.refreshSession.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body })),
+    }),
+  ];
+}

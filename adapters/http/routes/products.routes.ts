@@ -1,0 +1,45 @@
+import type { Application } from '../../../internal/application';
+import type { CreateProductInput } from '../../../internal/products/commands/create-product';
+import type { UpdateProductInput } from '../../../internal/products/commands/update-product';
+import type { PageRequest } from '../../../internal/shared/page';
+import { pageMeta } from '../presenters/page.presenter';
+import { presentProduct } from '../presenters/product.presenter';
+import { route } from '../route';
+import { createProductBody, listProductsQuery, productSchema, updateProductBody } from '../schemas/product.schemas';
+
+/** /products → internal/products/{commands,queries}. */
+export function productRoutes(app: Application) {
+  const { createProduct, updateProduct, deleteProduct } = app.commands;
+  const { getProduct, listProducts } = app.queries;
+  return [
+    route<CreateProductInput>({
+      method: 'post', path: '/products', tag: 'Products', summary: 'Create a product, or return the active one with that name',
+      auth: 'facade', body: createProductBody, response: productSchema, status: 201, errors: [400, 401, 409],
+      handle: async ({ body, scope }) => ({ data: presentProduct(await createProduct.execute(body, scope)) }),
+    }),
+    route<unknown, { name?: string; active?: 'true' | 'false' } & PageRequest>({
+      method: 'get', path: '/products', tag: 'Products', summary: 'List active products, newest productId first',
+      auth: 'facade', query: listProductsQuery, response: productSchema, errors: [400, 401],
+      handle: async ({ query, scope }) => {
+        const { page, limit, name, active } = query;
+        const result = await listProducts.execute({ name, active: active === undefined ? undefined : active === 'true' }, { page, limit }, scope);
+        return { data: result.items.map(presentProduct), meta: pageMeta({ page, limit }, result) };
+      },
+    }),
+    route({
+      method: 'get', path: '/products/:id', tag: 'Products', summary: 'Retrieve an active product (prd_ prefix optional)',
+      auth: 'facade', response: productSchema, errors: [401, 404],
+      handle: async ({ params, scope }) => ({ data: presentProduct(await getProduct.execute(params.id!, scope)) }),
+    }),
+    route<UpdateProductInput>({
+      method: 'patch', path: '/products/:id', tag: 'Products', summary: 'Rename or deactivate a product',
+      auth: 'facade', body: updateProductBody, response: productSchema, errors: [400, 401, 404, 409],
+      handle: async ({ params, body, scope }) => ({ data: presentProduct(await updateProduct.execute(params.id!, body, scope)) }),
+    }),
+    route({
+      method: 'delete', path: '/products/:id', tag: 'Products', summary: 'Deactivate a product (soft delete)',
+      auth: 'facade', response: productSchema, errors: [401, 404],
+      handle: async ({ params, scope }) => ({ data: presentProduct(await deleteProduct.execute(params.id!, scope)) }),
+    }),
+  ];
+}

@@ -1,0 +1,30 @@
+import type { Application } from '../../../internal/application';
+import { InvalidRequestError } from '../../../internal/shared/errors';
+import { toIsoUtc } from '../../../internal/shared/calendar-date';
+import type { ClockState } from '../../../internal/tenancy/commands/set-organization-clock';
+import { route } from '../route';
+import { clockBody } from '../schemas/auth.schemas';
+
+const clockSchema = { type: 'object', properties: { now: { type: 'string', format: 'date-time' }, frozen: { type: 'boolean' } } };
+const present = (state: ClockState) => ({ now: toIsoUtc(state.now), frozen: state.frozen });
+
+/** Sandbox helpers (never mounted in production) → the same use cases as real traffic. */
+export function testHelperRoutes(app: Application) {
+  const { setOrganizationClock } = app.commands;
+  return [
+    route<{ now: string }>({
+      method: 'put', path: '/test-helpers/clock', tag: 'Sandbox test helpers', summary: "Freeze the organization's clock at an instant",
+      auth: 'facade', body: clockBody, response: clockSchema, errors: [400, 401],
+      handle: async ({ body, scope }) => {
+        const instant = new Date(body.now);
+        if (Number.isNaN(instant.getTime())) throw InvalidRequestError.field('now', 'must be an RFC 3339 date-time');
+        return { data: present(await setOrganizationClock.execute(instant, scope)) };
+      },
+    }),
+    route({
+      method: 'delete', path: '/test-helpers/clock', tag: 'Sandbox test helpers', summary: 'Back to real time',
+      auth: 'facade', response: clockSchema, errors: [401],
+      handle: async ({ scope }) => ({ data: present(await setOrganizationClock.execute(null, scope)) }),
+    }),
+  ];
+}

@@ -1,0 +1,58 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import type { Application } from '../../internal/application';
+import type { IdGenerator } from '../../ports/id-generator';
+import { jsonBody } from './middleware/json-body';
+import { requestContext } from './middleware/request-context';
+import { openApiDocument } from './openapi';
+import { mountRoutes, type Route } from './route';
+import { authRoutes } from './routes/auth.routes';
+import { contactRoutes } from './routes/contacts.routes';
+import { renderDocsPage } from './routes/docs-page';
+import { healthRoutes, type ReadinessCheck } from './routes/health.routes';
+import { productRoutes } from './routes/products.routes';
+import { testHelperRoutes } from './routes/test-helpers.routes';
+
+export interface HttpOptions {
+  app: Application;
+  ids: IdGenerator;
+  logger: Logger;
+  publicBaseUrl: string;
+  /** Sandbox helpers exist everywhere except production. */
+  testHelpers: boolean;
+  readinessChecks: ReadinessCheck[];
+}
+
+/** Every documented endpoint, in the order the reference lists them. */
+export function apiRoutes(options: Pick<HttpOptions, 'app' | 'testHelpers' | 'readinessChecks'>): Route[] {
+  const { app } = options;
+  return [
+    ...authRoutes(app),
+    ...contactRoutes(app),
+    ...productRoutes(app),
+    ...(options.testHelpers ? testHelperRoutes(app) : []),
+    ...healthRoutes(options.readinessChecks),
+  ];
+}
+
+export function createHttpServer(options: HttpOptions): Koa {
+  const routes = apiRoutes(options);
+  const router = new Router();
+  mountRoutes(router, routes, options.app);
+  const openApi = openApiDocument(routes, options.publicBaseUrl);
+  const docsPage = renderDocsPage(routes);
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = openApi;
+  });
+  router.get('/docs', (ctx) => {
+    ctx.type = 'html';
+    ctx.body = docsPage;
+  });
+
+  const koa = new Koa({ proxy: true });
+  koa.use(requestContext(options.ids, options.logger));
+  koa.use(jsonBody);
+  koa.use(router.routes());
+  return koa;
+}

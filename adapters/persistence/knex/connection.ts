@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import knex, { type Knex } from 'knex';
+import { migrationSource } from './migrations';
+
+export type Dialect = 'mysql' | 'sqlite';
+
+/**
+ * One Knex instance for `mysql://…` (mysql2) or `sqlite:<path>` (better-sqlite3). Everything
+ * above this file is one code path for both.
+ */
+export function openKnex(databaseUrl: string, options: { poolMax?: number } = {}): Knex {
+  if (databaseUrl.startsWith('mysql://')) {
+    return knex({
+      client: 'mysql2',
+      connection: {
+        uri: databaseUrl,
+        // Instants are stored as epoch milliseconds and dates as strings; nothing depends on
+        // the session time zone, but pin it so ad-hoc SQL reads the same everywhere.
+        timezone: 'Z',
+        supportBigNumbers: true,
+        charset: 'utf8mb4',
+      } as Knex.MySql2ConnectionConfig,
+      pool: { min: 0, max: options.poolMax ?? 10 },
+    });
+  }
+  if (databaseUrl.startsWith('sqlite:')) {
+    const file = databaseUrl.slice('sqlite:'.length);
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    return knex({
+      client: 'better-sqlite3',
+      connection: { filename: file },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+          // WAL lets readers of other processes (admin CLI) work beside the server; the busy
+          // timeout waits for a writer instead of failing.
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('busy_timeout = 5000');
+          conn.pragma('foreign_keys = ON');
+          done(null, conn);
+        },
+      },
+    });
+  }
+  throw new Error(`Unsupported DATABASE_URL ${databaseUrl}: use mysql://… or sqlite:<path>`);
+}
+
+export function dialectOf(db: Knex): Dialect {
+  const client = db.client.config.client as string;
+  return client === 'mysql2' ? 'mysql' : 'sqlite';
+}
+
+export async function migrateLatest(db: Knex): Promise<void> {
+  await db.migrate.latest({ migrationSource });
+}

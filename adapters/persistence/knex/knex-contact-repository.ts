@@ -1,0 +1,133 @@
+import type { Knex } from 'knex';
+import type { Contact, Phone } from '../../../internal/contacts/contact';
+import { foldForSearch, phoneDigits } from '../../../internal/contacts/contact';
+import { COUNT_SCAN_CAP, offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
+import type { ContactChanges, ContactFilter, ContactRepository, NewContact } from '../../../ports/contact-repository';
+import { translatingDuplicates } from './driver-errors';
+import { bool, fromMillis, likeContains, toMillis } from './rows/columns';
+
+interface ContactRow {
+  id: number;
+  organization_id: number;
+  code: string;
+  external_client_id: string;
+  name: string;
+  name_search: string;
+  email: string;
+  phones: string;
+  active: number | boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+export class KnexContactRepository implements ContactRepository {
+  constructor(private readonly db: Knex | Knex.Transaction) {}
+
+  async insert(contact: NewContact): Promise<Contact> {
+    const at = toMillis(contact.createdAt);
+    const row = {
+      organization_id: contact.organizationId,
+      code: contact.code,
+      external_client_id: contact.externalClientId,
+      name: contact.name,
+      name_search: foldForSearch(contact.name),
+      email: contact.email,
+      phones: JSON.stringify(contact.phones),
+      active: true,
+      created_at: at,
+      updated_at: at,
+    };
+    return this.inTransaction(async (trx) => {
+      const [id] = await translatingDuplicates('Contact', () => trx('contacts').insert(row));
+      await this.writePhones(trx, id!, contact.organizationId, contact.phones);
+      return toContact({ ...row, id: id!, active: 1 });
+    });
+  }
+
+  async findByCode(organizationId: number, code: string): Promise<Contact | null> {
+    const row = await this.db<ContactRow>('contacts').where({ organization_id: organizationId, code }).first();
+    return row ? toContact(row) : null;
+  }
+
+  async findByExternalClientId(organizationId: number, externalClientId: string): Promise<Contact | null> {
+    const row = await this.db<ContactRow>('contacts')
+      .where({ organization_id: organizationId, external_client_id: externalClientId })
+      .first();
+    return row ? toContact(row) : null;
+  }
+
+  async update(organizationId: number, id: number, changes: ContactChanges): Promise<Contact> {
+    const patch: Partial<ContactRow> = { updated_at: toMillis(changes.updatedAt) };
+    if (changes.name !== undefined) {
+      patch.name = changes.name;
+      patch.name_search = foldForSearch(changes.name);
+    }
+    if (changes.email !== undefined) patch.email = changes.email;
+    if (changes.phones !== undefined) patch.phones = JSON.stringify(changes.phones);
+    return this.inTransaction(async (trx) => {
+      await trx('contacts').where({ organization_id: organizationId, id }).update(patch);
+      if (changes.phones !== undefined) {
+        await trx('contact_phones').where({ contact_id: id }).delete();
+        await this.writePhones(trx, id, organizationId, changes.phones);
+      }
+      const row = await trx<ContactRow>('contacts').where({ id }).first();
+      return toContact(row!);
+    });
+  }
+
+  async list(organizationId: number, filter: ContactFilter, page: PageRequest): Promise<Page<Contact>> {
+    const query = this.db<ContactRow>('contacts').where('contacts.organization_id', organizationId);
+    if (filter.name !== undefined) {
+      query.whereRaw("contacts.name_search LIKE ? ESCAPE '!'", [likeContains(foldForSearch(filter.name))]);
+    }
+    if (filter.email !== undefined) query.whereRaw('LOWER(contacts.email) = ?', [filter.email.toLowerCase()]);
+    if (filter.externalClientId !== undefined) query.where('contacts.external_client_id', filter.externalClientId);
+    if (filter.code !== undefined) query.where('contacts.code', filter.code);
+    if (filter.phoneDigits !== undefined) {
+      query.whereExists((sub) =>
+        sub
+          .select(this.db.raw('1'))
+          .from('contact_phones')
+          .whereRaw('contact_phones.contact_id = contacts.id')
+          .where({ 'contact_phones.organization_id': organizationId, 'contact_phones.digits': filter.phoneDigits }),
+      );
+    }
+    // Count at most COUNT_SCAN_CAP + 1 matches: a bounded scan even for a broad filter.
+    const counted = this.db
+      .count<{ n: number }[]>({ n: '*' })
+      .from(query.clone().select('contacts.id').limit(COUNT_SCAN_CAP + 1).as('capped'));
+    const [rows, [count]] = await Promise.all([
+      query.clone().select('contacts.*').orderBy('contacts.id', 'desc').limit(page.limit).offset(offsetOf(page)),
+      counted,
+    ]);
+    const n = Number(count?.n ?? 0);
+    return { items: rows.map(toContact), total: Math.min(n, COUNT_SCAN_CAP), capped: n > COUNT_SCAN_CAP };
+  }
+
+  private async writePhones(trx: Knex.Transaction, contactId: number, organizationId: number, phones: Phone[]) {
+    if (phones.length === 0) return;
+    await trx('contact_phones').insert(
+      phones.map((p, position) => ({ contact_id: contactId, organization_id: organizationId, position, digits: phoneDigits(p.number) })),
+    );
+  }
+
+  /** Reuses the caller's transaction, or opens one so the contact and its phone index agree. */
+  private inTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.db.isTransaction ? work(this.db as Knex.Transaction) : this.db.transaction(work);
+  }
+}
+
+function toContact(row: ContactRow): Contact {
+  return {
+    id: Number(row.id),
+    organizationId: Number(row.organization_id),
+    code: row.code,
+    externalClientId: row.external_client_id,
+    name: row.name,
+    email: row.email,
+    phones: JSON.parse(row.phones) as Phone[],
+    active: bool(row.active),
+    createdAt: fromMillis(row.created_at),
+    updatedAt: fromMillis(row.updated_at),
+  };
+}

@@ -1,0 +1,87 @@
+import type { Knex } from 'knex';
+import type { Product } from '../../../internal/products/product';
+import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
+import type { NewProduct, ProductFilter, ProductRepository } from '../../../ports/product-repository';
+import { translatingDuplicates } from './driver-errors';
+import { bool, fromMillisOrNull, toMillisOrNull } from './rows/columns';
+
+interface ProductRow {
+  id: number;
+  organization_id: number;
+  company_id: number;
+  name: string;
+  external_product_id: string | null;
+  active: number | boolean;
+  created_at: number | null;
+  updated_at: number | null;
+}
+
+export class KnexProductRepository implements ProductRepository {
+  constructor(private readonly db: Knex | Knex.Transaction) {}
+
+  async insert(product: NewProduct): Promise<Product> {
+    const row = {
+      organization_id: product.organizationId,
+      company_id: product.companyId,
+      name: product.name,
+      external_product_id: product.externalProductId,
+      active: product.active,
+      created_at: toMillisOrNull(product.createdAt),
+      updated_at: toMillisOrNull(product.createdAt),
+    };
+    const [id] = await translatingDuplicates('Product', () => this.db('products').insert(row));
+    return toProduct({ ...row, id: id!, active: product.active ? 1 : 0 });
+  }
+
+  async findById(companyId: number, id: number): Promise<Product | null> {
+    return this.first({ company_id: companyId, id });
+  }
+
+  async findByName(companyId: number, name: string): Promise<Product | null> {
+    return this.first({ company_id: companyId, name });
+  }
+
+  async findByExternalProductId(companyId: number, externalProductId: string): Promise<Product | null> {
+    return this.first({ company_id: companyId, external_product_id: externalProductId });
+  }
+
+  async rename(companyId: number, id: number, name: string): Promise<Product> {
+    await translatingDuplicates('Product name', () =>
+      this.db('products').where({ company_id: companyId, id }).update({ name }),
+    );
+    return (await this.findById(companyId, id))!;
+  }
+
+  async deactivate(companyId: number, id: number): Promise<boolean> {
+    const changed = await this.db('products').where({ company_id: companyId, id, active: true }).update({ active: false });
+    return changed === 1;
+  }
+
+  async listActive(companyId: number, filter: ProductFilter, page: PageRequest): Promise<Page<Product>> {
+    const query = this.db<ProductRow>('products').where({ company_id: companyId, active: true });
+    if (filter.name !== undefined) query.where('name', filter.name);
+    const [rows, [count]] = await Promise.all([
+      query.clone().select('*').orderBy('id', 'desc').limit(page.limit).offset(offsetOf(page)),
+      query.clone().count<{ n: number }[]>({ n: '*' }),
+    ]);
+    return { items: rows.map(toProduct), total: Number(count?.n ?? 0), capped: false };
+  }
+
+  private async first(where: Partial<ProductRow>): Promise<Product | null> {
+    const row = await this.db<ProductRow>('products').where(where).first();
+    return row ? toProduct(row) : null;
+  }
+}
+
+function toProduct(row: ProductRow): Product {
+  return {
+    id: Number(row.id),
+    organizationId: Number(row.organization_id),
+    companyId: Number(row.company_id),
+    name: row.name,
+    externalProductId: row.external_product_id,
+    active: bool(row.active),
+    createdAt: fromMillisOrNull(row.created_at),
+    updatedAt: fromMillisOrNull(row.updated_at),
+  };
+}

@@ -1,0 +1,22 @@
+import type { Knex } from 'knex';
+import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
+import { KnexContactRepository } from './knex-contact-repository';
+import { KnexProductRepository } from './knex-product-repository';
+import { KnexTenancyRepository } from './knex-tenancy-repository';
+
+export function knexRepositories(db: Knex | Knex.Transaction): Repositories {
+  return {
+    tenancy: new KnexTenancyRepository(db),
+    contacts: new KnexContactRepository(db),
+    products: new KnexProductRepository(db),
+  };
+}
+
+/** A Knex transaction per unit of work; the repositories it hands out are bound to it. */
+export class KnexUnitOfWork implements UnitOfWork {
+  constructor(private readonly db: Knex) {}
+
+  run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.db.transaction((trx) => work(knexRepositories(trx)));
+  }
+}

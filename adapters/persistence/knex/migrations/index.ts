@@ -1,0 +1,19 @@
+import type { Knex } from 'knex';
+import * as foundation from './20261122000000_foundation';
+
+interface Migration {
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
+
+/**
+ * Migrations are listed here rather than discovered on disk, so the same list runs from the
+ * TypeScript sources (tsx, tests) and from the compiled build. Append new ones in order.
+ */
+const MIGRATIONS: [string, Migration][] = [['20261122000000_foundation', foundation]];
+
+export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
+  getMigrations: async () => MIGRATIONS,
+  getMigrationName: ([name]) => name,
+  getMigration: async ([, migration]) => migration,
+};

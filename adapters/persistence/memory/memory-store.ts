@@ -1,0 +1,60 @@
+import type { Contact } from '../../../internal/contacts/contact';
+import type { Product } from '../../../internal/products/product';
+import type { Company } from '../../../internal/tenancy/company';
+import type { ApiKeyRecord, ClientUser } from '../../../internal/tenancy/credentials';
+import type { Organization } from '../../../internal/tenancy/organization';
+
+export interface StoredApiKey extends ApiKeyRecord {
+  revokedAt: Date | null;
+}
+
+export interface StoredRefreshToken {
+  clientUserId: number;
+  tokenHash: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+/** Every "table" of the in-memory adapter set, as plain data so a transaction can snapshot it. */
+export interface MemoryTables {
+  sequence: number;
+  organizations: Organization[];
+  companies: Company[];
+  clientUsers: ClientUser[];
+  clientUserCompanies: { clientUserId: number; companyId: number }[];
+  apiKeys: StoredApiKey[];
+  refreshTokens: StoredRefreshToken[];
+  contacts: Contact[];
+  products: Product[];
+}
+
+export class MemoryStore {
+  tables: MemoryTables = {
+    sequence: 0,
+    organizations: [],
+    companies: [],
+    clientUsers: [],
+    clientUserCompanies: [],
+    apiKeys: [],
+    refreshTokens: [],
+    contacts: [],
+    products: [],
+  };
+
+  nextId(): number {
+    return ++this.tables.sequence;
+  }
+
+  snapshot(): MemoryTables {
+    return structuredClone(this.tables);
+  }
+
+  restore(snapshot: MemoryTables): void {
+    this.tables = snapshot;
+  }
+}
+
+/** Copies leave the store: callers never hold a reference into a table. */
+export function copy<T>(value: T): T {
+  return structuredClone(value);
+}

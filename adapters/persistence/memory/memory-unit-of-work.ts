@@ -1,0 +1,37 @@
+import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
+import { MemoryContactRepository } from './memory-contact-repository';
+import { MemoryProductRepository } from './memory-product-repository';
+import type { MemoryStore } from './memory-store';
+import { MemoryTenancyRepository } from './memory-tenancy-repository';
+
+export function memoryRepositories(store: MemoryStore): Repositories {
+  return {
+    tenancy: new MemoryTenancyRepository(store),
+    contacts: new MemoryContactRepository(store),
+    products: new MemoryProductRepository(store),
+  };
+}
+
+/**
+ * Units of work run one at a time (a single writer, like SQLite); a throw restores the snapshot
+ * taken at the start, so nothing the work wrote survives.
+ */
+export class MemoryUnitOfWork implements UnitOfWork {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly store: MemoryStore) {}
+
+  run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    const result = this.tail.then(async () => {
+      const snapshot = this.store.snapshot();
+      try {
+        return await work(memoryRepositories(this.store));
+      } catch (error) {
+        this.store.restore(snapshot);
+        throw error;
+      }
+    });
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}

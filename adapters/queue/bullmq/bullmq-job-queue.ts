@@ -1,0 +1,39 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Job, JobQueue } from '../../../ports/job-queue';
+import { QUEUE_NAME } from './queue-names';
+
+export const DEFAULT_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: { age: 24 * 3600, count: 10_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+} as const;
+
+/**
+ * Producer side of BullMQ. Fail fast: with the offline queue off, an unreachable Redis rejects
+ * `enqueue` at once instead of parking the request.
+ */
+export class BullmqJobQueue implements JobQueue {
+  private readonly connection: Redis;
+  readonly queue: Queue;
+
+  constructor(redisUrl: string, prefix: string) {
+    this.connection = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.connection.on('error', () => undefined); // surfaced by the failing calls themselves
+    this.queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+  }
+
+  async enqueue(job: Job): Promise<void> {
+    await this.queue.add(job.name, job.data, job.jobId ? { jobId: job.jobId } : {});
+  }
+
+  async ping(): Promise<void> {
+    await this.connection.ping();
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+    this.connection.disconnect();
+  }
+}

@@ -1,0 +1,62 @@
+import { type Job as BullJob, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { DomainError } from '../../../internal/shared/errors';
+import type { JobHandlers, JobName } from '../../../ports/job-queue';
+import { QUEUE_NAME } from './queue-names';
+
+export interface WorkerPoolOptions {
+  redisUrl: string;
+  prefix: string;
+  concurrency: number;
+  /** Repeating jobs, registered once per pool (idempotent across workers). */
+  schedules: { name: JobName; everyMs: number }[];
+  onCompleted?: (job: BullJob, result: unknown) => void;
+  onFailed?: (job: BullJob | undefined, error: Error) => void;
+}
+
+/**
+ * Consumer side of BullMQ: one Worker switching on `job.name`. A DomainError can never succeed
+ * on retry, so it becomes an UnrecoverableError; anything else is retried with backoff.
+ */
+export class BullmqWorkerPool {
+  private readonly connection: Redis;
+  private worker: Worker | null = null;
+
+  constructor(
+    private readonly handlers: JobHandlers,
+    private readonly options: WorkerPoolOptions,
+  ) {
+    // Workers block on Redis; BullMQ requires maxRetriesPerRequest null for them.
+    this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  }
+
+  async start(): Promise<void> {
+    const { prefix, concurrency } = this.options;
+    const queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix });
+    for (const schedule of this.options.schedules) {
+      await queue.upsertJobScheduler(schedule.name, { every: schedule.everyMs }, { name: schedule.name, data: {} });
+    }
+    await queue.close();
+    this.worker = new Worker(QUEUE_NAME, (job) => this.process(job), { connection: this.connection, prefix, concurrency });
+    if (this.options.onCompleted) this.worker.on('completed', this.options.onCompleted);
+    if (this.options.onFailed) this.worker.on('failed', this.options.onFailed);
+    await this.worker.waitUntilReady();
+  }
+
+  /** Stops taking jobs and waits for the active ones to finish. */
+  async close(): Promise<void> {
+    await this.worker?.close();
+    this.connection.disconnect();
+  }
+
+  private async process(job: BullJob): Promise<unknown> {
+    const handler = this.handlers[job.name as JobName];
+    if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
+    try {
+      return await handler(job.data as Record<string, unknown>);
+    } catch (error) {
+      if (error instanceof DomainError) throw new UnrecoverableError(`${error.code}: ${error.message}`);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { DomainError } from '../../../internal/shared/errors';
+import type { Job, JobHandlers, JobQueue } from '../../../ports/job-queue';
+
+export interface InProcessQueueOptions {
+  attempts?: number;
+  /** Called when a job fails for good (after its attempts, or at once for a DomainError). */
+  onFailed?: (job: Job, error: unknown) => void;
+}
+
+/**
+ * The embedded default's queue: jobs run in this process, after the caller's turn, with the
+ * same semantics as the BullMQ adapter (a jobId runs once, a DomainError is not retried).
+ */
+export class InProcessJobQueue implements JobQueue {
+  private readonly seen = new Set<string>();
+  private readonly running = new Set<Promise<void>>();
+  private closed = false;
+
+  private handlers: JobHandlers | null = null;
+
+  constructor(private readonly options: InProcessQueueOptions = {}) {}
+
+  /** The handlers come from the application, which is itself built on this queue. */
+  bind(handlers: JobHandlers): void {
+    this.handlers = handlers;
+  }
+
+  async enqueue(job: Job): Promise<void> {
+    if (this.closed) throw new Error('queue is closed');
+    if (job.jobId) {
+      if (this.seen.has(job.jobId)) return;
+      this.seen.add(job.jobId);
+    }
+    const run = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.process(job));
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  /** Resolves when every job enqueued so far, and every job those enqueued, has finished. */
+  async drain(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+
+  /** Stops accepting jobs and waits for the active ones. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.drain();
+  }
+
+  private async process(job: Job): Promise<void> {
+    const attempts = this.options.attempts ?? 3;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (!this.handlers) throw new Error('in-process queue has no handlers bound');
+        await this.handlers[job.name](job.data);
+        return;
+      } catch (error) {
+        if (error instanceof DomainError || attempt >= attempts) {
+          this.options.onFailed?.(job, error);
+          return;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { createHttpServer } from '../../adapters/http/server';
+import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
+import { jobHandlers, SCHEDULES } from '../../adapters/queue/job-handlers';
+import { buildApplication } from '../../internal/application';
+import { loadConfig } from '../shared/config';
+import { demoBanner } from '../shared/demo-banner';
+import { bindInProcessJobs, openInfrastructure } from '../shared/infrastructure';
+import { onShutdown } from '../shared/lifecycle';
+import { createLogger } from '../shared/logger';
+
+/**
+ * The API process. Without REDIS_URL the jobs run in this process too (the embedded default);
+ * with it, `npm run worker` processes run them (or this one, with RUN_WORKERS=true).
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel, 'api');
+  const infra = await openInfrastructure({ ...config, migrate: config.migrateOnStart });
+  const app = buildApplication(infra.ports);
+  const handlers = jobHandlers(app);
+  bindInProcessJobs(infra, handlers);
+
+  const timers: NodeJS.Timeout[] = [];
+  if (infra.inProcessQueue) {
+    for (const s of SCHEDULES) timers.push(setInterval(() => void infra.ports.queue.enqueue({ name: s.name, data: {} }), s.everyMs).unref());
+  }
+  const workers =
+    config.redisUrl && config.runWorkers
+      ? new BullmqWorkerPool(handlers, { redisUrl: config.redisUrl, prefix: config.queuePrefix, concurrency: config.workerConcurrency, schedules: SCHEDULES })
+      : null;
+  await workers?.start();
+
+  // The demo tenant is a sandbox convenience: only on an empty database outside production.
+  const demo = config.appEnv === 'production' ? null : await app.commands.bootstrapDemoTenant.execute();
+
+  const koa = createHttpServer({
+    app,
+    ids: infra.ports.ids,
+    logger,
+    publicBaseUrl: config.publicBaseUrl ?? `http://localhost:${config.port}`,
+    testHelpers: config.appEnv !== 'production',
+    readinessChecks: infra.readinessChecks,
+  });
+  const server = koa.listen(config.port, config.host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = config.publicBaseUrl ?? `http://localhost:${port}`;
+  if (demo) process.stdout.write(demoBanner(demo, baseUrl) + '\n');
+  else if (config.appEnv !== 'production') {
+    process.stdout.write(`\n  Database already has tenants. More credentials: npm run admin -- create-client --organization <name> --username <u> --password <p>\n  API reference: ${baseUrl}/docs\n\n`);
+  }
+  logger.info({ port, appEnv: config.appEnv, database: config.databaseUrl.split(':')[0], queue: config.redisUrl ? 'bullmq' : 'in-process' }, `listening on ${baseUrl}`);
+
+  onShutdown(logger, [
+    () => new Promise<void>((resolve) => server.close(() => resolve())),
+    async () => timers.forEach(clearInterval),
+    async () => workers?.close(),
+    () => infra.close(),
+  ]);
+}
+
+main().catch((error) => {
+  process.stderr.write(`api failed to start: ${(error as Error).stack ?? error}\n`);
+  process.exit(1);
+});

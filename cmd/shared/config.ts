@@ -1,0 +1,71 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { APP_ENVS, type AppEnv } from '../../internal/tenancy/credentials';
+
+/** The only reader of process.env: typed, frozen, checked at boot (decisions.md section 1). */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string | null;
+  runWorkers: boolean;
+  appEnv: AppEnv;
+  /** PUBLIC_BASE_URL; null means http://localhost:<the port actually bound>. */
+  publicBaseUrl: string | null;
+  jwtSecret: string;
+  logLevel: string;
+  migrateOnStart: boolean;
+  queuePrefix: string;
+  workerConcurrency: number;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const port = integer(env.PORT ?? '3000', 'PORT');
+  const appEnv = (env.APP_ENV ?? 'development') as AppEnv;
+  if (!APP_ENVS.includes(appEnv)) throw new Error(`APP_ENV must be one of ${APP_ENVS.join(', ')}`);
+  const databaseUrl = env.DATABASE_URL ?? 'sqlite:./data/collections.sqlite';
+  return Object.freeze({
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl,
+    redisUrl: env.REDIS_URL || null,
+    runWorkers: env.RUN_WORKERS === 'true',
+    appEnv,
+    publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
+    jwtSecret: jwtSecret(env, appEnv),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    migrateOnStart: env.MIGRATE_ON_START !== 'false',
+    queuePrefix: env.QUEUE_PREFIX ?? 'cf',
+    workerConcurrency: integer(env.WORKER_CONCURRENCY ?? '8', 'WORKER_CONCURRENCY'),
+  });
+}
+
+function integer(text: string, name: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
+  return n;
+}
+
+/**
+ * JWT_SECRET, or JWT_SECRET_FILE. Production refuses to start without one; elsewhere a secret
+ * is generated once and kept under ./data so tokens survive restarts.
+ */
+function jwtSecret(env: NodeJS.ProcessEnv, appEnv: AppEnv): string {
+  if (env.JWT_SECRET) return env.JWT_SECRET;
+  if (env.JWT_SECRET_FILE) return fs.readFileSync(env.JWT_SECRET_FILE, 'utf8').trim();
+  if (appEnv === 'production') throw new Error('JWT_SECRET (or JWT_SECRET_FILE) is required in production');
+  const file = path.resolve(env.DATA_DIR ?? './data', 'jwt-secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    const secret = crypto.randomBytes(48).toString('base64url');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    try {
+      fs.writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+      return secret;
+    } catch {
+      return fs.readFileSync(file, 'utf8').trim(); // another process wrote it first
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import type { Knex } from 'knex';
+import type { CorePorts } from '../../internal/application';
+import { ACCESS_TOKEN_TTL_SECONDS, type AppEnv } from '../../internal/tenancy/credentials';
+import type { ReadinessCheck } from '../../adapters/http/routes/health.routes';
+import { FixedClock } from '../../adapters/clock/fixed-clock';
+import { SystemClock } from '../../adapters/clock/system-clock';
+import { RandomIdGenerator } from '../../adapters/ids/random-id-generator';
+import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
+import { KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
+import { MemoryStore } from '../../adapters/persistence/memory/memory-store';
+import { MemoryUnitOfWork, memoryRepositories } from '../../adapters/persistence/memory/memory-unit-of-work';
+import { BullmqJobQueue } from '../../adapters/queue/bullmq/bullmq-job-queue';
+import { InProcessJobQueue } from '../../adapters/queue/in-process/in-process-job-queue';
+import { JwtTokenService } from '../../adapters/security/jwt-token-service';
+import { ScryptPasswordHasher } from '../../adapters/security/scrypt-password-hasher';
+import { Sha256SecretHasher } from '../../adapters/security/sha256-secret-hasher';
+import type { JobHandlers } from '../../ports/job-queue';
+
+/** Real or in-memory adapters behind the same ports: the single seam tests swap. */
+export interface Infrastructure {
+  ports: CorePorts;
+  db: Knex | null;
+  /** Set when jobs run in this process (no REDIS_URL): the handlers are bound once the app exists. */
+  inProcessQueue: InProcessJobQueue | null;
+  bullmqQueue: BullmqJobQueue | null;
+  readinessChecks: ReadinessCheck[];
+  close(): Promise<void>;
+}
+
+export interface InfrastructureOptions {
+  databaseUrl: string;
+  redisUrl: string | null;
+  queuePrefix: string;
+  jwtSecret: string;
+  appEnv: AppEnv;
+  migrate: boolean;
+  poolMax?: number;
+}
+
+export async function openInfrastructure(options: InfrastructureOptions): Promise<Infrastructure> {
+  const db = openKnex(options.databaseUrl, { poolMax: options.poolMax });
+  if (options.migrate) await migrateLatest(db);
+  const bullmqQueue = options.redisUrl ? new BullmqJobQueue(options.redisUrl, options.queuePrefix) : null;
+  const inProcessQueue = bullmqQueue ? null : new InProcessJobQueue();
+  const readinessChecks: ReadinessCheck[] = [{ name: 'database', check: async () => void (await db.raw('select 1')) }];
+  if (bullmqQueue) readinessChecks.push({ name: 'redis', check: () => bullmqQueue.ping() });
+  return {
+    ports: {
+      uow: new KnexUnitOfWork(db),
+      repos: knexRepositories(db),
+      ...commonPorts(options),
+      queue: (bullmqQueue ?? inProcessQueue)!,
+    },
+    db,
+    inProcessQueue,
+    bullmqQueue,
+    readinessChecks,
+    async close() {
+      await inProcessQueue?.close();
+      await bullmqQueue?.close();
+      await db.destroy();
+    },
+  };
+}
+
+/** Everything in memory: for domain and use-case tests, and the memory leg of the contract suite. */
+export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock; appEnv?: AppEnv } = {}): Infrastructure {
+  const store = new MemoryStore();
+  const inProcessQueue = new InProcessJobQueue();
+  return {
+    ports: {
+      uow: new MemoryUnitOfWork(store),
+      repos: memoryRepositories(store),
+      ...commonPorts({ jwtSecret: 'memory-infrastructure-secret-0123456789abcdef', appEnv: options.appEnv ?? 'development' }),
+      ...(options.clock ? { clock: options.clock } : {}),
+      queue: inProcessQueue,
+    },
+    db: null,
+    inProcessQueue,
+    bullmqQueue: null,
+    readinessChecks: [],
+    close: () => inProcessQueue.close(),
+  };
+}
+
+export function bindInProcessJobs(infra: Infrastructure, handlers: JobHandlers): void {
+  infra.inProcessQueue?.bind(handlers);
+}
+
+function commonPorts(options: { jwtSecret: string; appEnv: AppEnv }) {
+  return {
+    clock: new SystemClock(),
+    ids: new RandomIdGenerator(),
+    secrets: new Sha256SecretHasher(),
+    passwords: new ScryptPasswordHasher(),
+    tokens: new JwtTokenService(options.jwtSecret, ACCESS_TOKEN_TTL_SECONDS),
+    appEnv: options.appEnv,
+  };
+}

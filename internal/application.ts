@@ -1,0 +1,77 @@
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { JobQueue } from '../ports/job-queue';
+import type { PasswordHasher, SecretHasher } from '../ports/secret-hasher';
+import type { TokenService } from '../ports/token-service';
+import type { Repositories, UnitOfWork } from '../ports/unit-of-work';
+import { CreateContact } from './contacts/commands/create-contact';
+import { UpdateContact } from './contacts/commands/update-contact';
+import { GetContact } from './contacts/queries/get-contact';
+import { ListContacts } from './contacts/queries/list-contacts';
+import { CreateProduct } from './products/commands/create-product';
+import { DeleteProduct } from './products/commands/delete-product';
+import { UpdateProduct } from './products/commands/update-product';
+import { GetProduct } from './products/queries/get-product';
+import { ListProducts } from './products/queries/list-products';
+import { AuthenticateRequest } from './tenancy/commands/authenticate-request';
+import { BootstrapDemoTenant } from './tenancy/commands/bootstrap-demo-tenant';
+import { CreateClient } from './tenancy/commands/create-client';
+import { DisableClient } from './tenancy/commands/disable-client';
+import { Login } from './tenancy/commands/login';
+import { RefreshSession } from './tenancy/commands/refresh-session';
+import { RotateApiKey } from './tenancy/commands/rotate-api-key';
+import { SetOrganizationClock } from './tenancy/commands/set-organization-clock';
+import { UpdateCompany } from './tenancy/commands/update-company';
+import type { AppEnv } from './tenancy/credentials';
+import { PurgeExpiredRefreshTokens } from './tenancy/jobs/purge-expired-refresh-tokens';
+import { ListClients } from './tenancy/queries/list-clients';
+
+/** The ports the core runs on; cmd/shared/infrastructure.ts provides real or in-memory ones. */
+export interface CorePorts {
+  uow: UnitOfWork;
+  repos: Repositories;
+  clock: Clock;
+  ids: IdGenerator;
+  secrets: SecretHasher;
+  passwords: PasswordHasher;
+  tokens: TokenService;
+  queue: JobQueue;
+  appEnv: AppEnv;
+}
+
+export type Application = ReturnType<typeof buildApplication>;
+
+/** Every use case, wired once: the one core behind the api, worker and admin doors. */
+export function buildApplication(ports: CorePorts) {
+  const { repos, ...rest } = ports;
+  const base = { ...rest, tenancy: repos.tenancy, contacts: repos.contacts, products: repos.products };
+  const createClient = new CreateClient(base);
+  return {
+    commands: {
+      authenticateRequest: new AuthenticateRequest(base),
+      login: new Login(base),
+      refreshSession: new RefreshSession(base),
+      createClient,
+      updateCompany: new UpdateCompany(base),
+      rotateApiKey: new RotateApiKey(base),
+      disableClient: new DisableClient(base),
+      bootstrapDemoTenant: new BootstrapDemoTenant({ ...base, createClient }),
+      setOrganizationClock: new SetOrganizationClock(base),
+      createContact: new CreateContact(base),
+      updateContact: new UpdateContact(base),
+      createProduct: new CreateProduct(base),
+      updateProduct: new UpdateProduct(base),
+      deleteProduct: new DeleteProduct(base),
+    },
+    queries: {
+      listClients: new ListClients(base),
+      getContact: new GetContact(base),
+      listContacts: new ListContacts(base),
+      getProduct: new GetProduct(base),
+      listProducts: new ListProducts(base),
+    },
+    jobs: {
+      purgeExpiredRefreshTokens: new PurgeExpiredRefreshTokens(base),
+    },
+  };
+}

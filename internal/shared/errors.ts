@@ -1,0 +1,65 @@
+/**
+ * Domain errors carry the specification's error codes. Adapters map them to transport
+ * (adapters/http/error-mapping.ts is the only code-to-status table); the core never knows HTTP.
+ */
+export interface ErrorDetail {
+  field: string;
+  issue: string;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly code: string;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the request is malformed; `details` names the offending fields. */
+export class InvalidRequestError extends DomainError {
+  readonly code = 'INVALID_REQUEST';
+  constructor(
+    message: string,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+  }
+
+  static field(field: string, issue: string): InvalidRequestError {
+    return new InvalidRequestError(`${field}: ${issue}`, [{ field, issue }]);
+  }
+}
+
+export class AuthenticationFailedError extends DomainError {
+  readonly code = 'AUTHENTICATION_FAILED';
+  constructor(message = 'Invalid or missing credentials') {
+    super(message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  readonly code = 'RESOURCE_NOT_FOUND';
+  constructor(resource: string) {
+    super(`${resource} not found`);
+  }
+}
+
+/** 409: a natural key or idempotency key is already taken. */
+export class ConflictError extends DomainError {
+  readonly code = 'RESOURCE_CONFLICT';
+}
+
+export class BusinessRuleViolationError extends DomainError {
+  readonly code = 'BUSINESS_RULE_VIOLATION';
+}
+
+export class ResolutionError extends DomainError {
+  readonly code = 'RESOLUTION_ERROR';
+}
+
+export class RateLimitedError extends DomainError {
+  readonly code = 'RATE_LIMITED';
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many requests');
+  }
+}

@@ -1,0 +1,33 @@
+import { InvalidRequestError } from './errors';
+
+/**
+ * Money is held in integer minor units (cents). Conversions from the wire's decimal numbers go
+ * through the decimal string, never through floating-point multiplication, so 0.29 is 29 cents.
+ */
+export type Cents = number & { readonly __brand: 'Cents' };
+
+const DECIMAL = /^(\d+)(?:\.(\d{1,2}))?$/;
+
+/** Parses an amount in currency units (>= 0.01, at most 2 decimals) into cents. */
+export function centsFromAmount(amount: number, field = 'amount'): Cents {
+  if (typeof amount !== 'number' || !Number.isFinite(amount)) {
+    throw InvalidRequestError.field(field, 'must be a number');
+  }
+  const match = DECIMAL.exec(decimalString(amount));
+  if (!match) throw InvalidRequestError.field(field, 'must have at most 2 decimals');
+  const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  if (!Number.isSafeInteger(cents)) throw InvalidRequestError.field(field, 'is too large');
+  if (cents < 1) throw InvalidRequestError.field(field, 'must be at least 0.01');
+  return cents as Cents;
+}
+
+/** Cents back to the wire's number in currency units. */
+export function amountFromCents(cents: number): number {
+  return Number((cents / 100).toFixed(2));
+}
+
+function decimalString(n: number): string {
+  // Number#toString switches to exponent form for very small or very large values.
+  const text = n.toString();
+  return /e/i.test(text) ? n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '') : text;
+}

@@ -1,0 +1,23 @@
+import type { Clock } from '../../../ports/clock';
+import type { UnitOfWork } from '../../../ports/unit-of-work';
+import { NotFoundError } from '../../shared/errors';
+import { requireDeps } from '../../shared/use-case-deps';
+
+/** Operator command `disable-client`: the user can no longer log in; its keys and sessions die. */
+export class DisableClient {
+  constructor(private readonly deps: { uow: UnitOfWork; clock: Clock }) {
+    requireDeps('DisableClient', deps);
+  }
+
+  async execute(username: string): Promise<{ clientUsername: string; disabled: true; revokedApiKeys: number }> {
+    const now = this.deps.clock.now();
+    return this.deps.uow.run(async ({ tenancy }) => {
+      const user = await tenancy.findClientUserByUsername(username);
+      if (!user) throw new NotFoundError(`Client ${username}`);
+      await tenancy.setClientUserDisabled(user.id, true);
+      const revokedApiKeys = await tenancy.revokeApiKeys(user.id, null, null, now);
+      await tenancy.revokeRefreshTokens(user.id, now);
+      return { clientUsername: username, disabled: true, revokedApiKeys };
+    });
+  }
+}

@@ -1,0 +1,29 @@
+import type { Clock } from '../../../ports/clock';
+import type { IdGenerator } from '../../../ports/id-generator';
+import type { SecretHasher } from '../../../ports/secret-hasher';
+import type { TenancyRepository } from '../../../ports/tenancy-repository';
+import type { TokenService } from '../../../ports/token-service';
+import { type ClientUser, REFRESH_TOKEN_TTL_MS } from '../credentials';
+
+export interface Session {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+}
+
+export interface SessionDeps {
+  tenancy: TenancyRepository;
+  tokens: TokenService;
+  secrets: SecretHasher;
+  ids: IdGenerator;
+  clock: Clock;
+}
+
+/** An access token and a single-use refresh token (stored as a hash) for the user. */
+export async function issueSession(deps: SessionDeps, user: ClientUser): Promise<Session> {
+  const { token, expiresIn } = deps.tokens.issue({ clientUserId: user.id, organizationId: user.organizationId });
+  const refreshToken = 'rt_' + deps.ids.alphanumeric(48);
+  const expiresAt = new Date(deps.clock.now().getTime() + REFRESH_TOKEN_TTL_MS);
+  await deps.tenancy.insertRefreshToken(user.id, deps.secrets.digest(refreshToken), expiresAt);
+  return { accessToken: token, refreshToken, expiresIn };
+}

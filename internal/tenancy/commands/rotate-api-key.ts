@@ -1,0 +1,28 @@
+import type { Clock } from '../../../ports/clock';
+import type { IdGenerator } from '../../../ports/id-generator';
+import type { SecretHasher } from '../../../ports/secret-hasher';
+import type { UnitOfWork } from '../../../ports/unit-of-work';
+import { NotFoundError } from '../../shared/errors';
+import { requireDeps } from '../../shared/use-case-deps';
+import type { ApiKeyKind, AppEnv } from '../credentials';
+import { issueApiKey } from './issue-api-key';
+
+/** Operator command `rotate-api-key`: revokes the user's key of that kind here, issues a new one. */
+export class RotateApiKey {
+  constructor(
+    private readonly deps: { uow: UnitOfWork; clock: Clock; ids: IdGenerator; secrets: SecretHasher; appEnv: AppEnv },
+  ) {
+    requireDeps('RotateApiKey', deps);
+  }
+
+  async execute(username: string, kind: ApiKeyKind): Promise<{ clientUsername: string; kind: ApiKeyKind; apiKey: string }> {
+    const now = this.deps.clock.now();
+    return this.deps.uow.run(async ({ tenancy }) => {
+      const user = await tenancy.findClientUserByUsername(username);
+      if (!user) throw new NotFoundError(`Client ${username}`);
+      await tenancy.revokeApiKeys(user.id, kind, this.deps.appEnv, now);
+      const apiKey = await issueApiKey({ ...this.deps, tenancy, now }, user, kind);
+      return { clientUsername: username, kind, apiKey };
+    });
+  }
+}

@@ -1,0 +1,18 @@
+import type { ContactRepository } from './contact-repository';
+import type { ProductRepository } from './product-repository';
+import type { TenancyRepository } from './tenancy-repository';
+
+/** The repositories, all bound to one transaction (or to none, for plain reads). */
+export interface Repositories {
+  tenancy: TenancyRepository;
+  contacts: ContactRepository;
+  products: ProductRepository;
+}
+
+export interface UnitOfWork {
+  /**
+   * Runs `work` in one transaction: everything it wrote commits together, or nothing does when
+   * it throws (the error is rethrown).
+   */
+  run<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,78 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import knex from 'knex';
+
+export type DatabaseKind = 'sqlite' | 'mysql';
+
+export interface TestDatabase {
+  kind: DatabaseKind;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** MariaDB/MySQL server for tests; each test file gets a database of its own on it. */
+export const TEST_MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Under CI a missing MySQL or Redis fails the run; on a laptop the tests that need it skip. */
+export const REQUIRE_SERVICES = process.env.CI === 'true';
+
+export const DATABASE_KINDS: DatabaseKind[] = ['sqlite', 'mysql'];
+
+export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  const name = `test_${Date.now().toString(36)}_${crypto.randomBytes(4).toString('hex')}`;
+  if (kind === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cf-test-'));
+    return { kind, url: `sqlite:${path.join(dir, `${name}.sqlite`)}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const admin = knex({ client: 'mysql2', connection: { uri: TEST_MYSQL_URL } as never, pool: { min: 0, max: 1 } });
+  try {
+    await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  } finally {
+    await admin.destroy();
+  }
+  return {
+    kind,
+    url: `${TEST_MYSQL_URL.replace(/\/+$/, '')}/${name}`,
+    drop: async () => {
+      const db = knex({ client: 'mysql2', connection: { uri: TEST_MYSQL_URL } as never, pool: { min: 0, max: 1 } });
+      try {
+        await db.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+      } finally {
+        await db.destroy();
+      }
+    },
+  };
+}
+
+/** True when the MySQL server answers; throws instead under CI, where it must be there. */
+export async function mysqlAvailable(): Promise<boolean> {
+  const db = knex({ client: 'mysql2', connection: { uri: TEST_MYSQL_URL, connectTimeout: 2000 } as never, pool: { min: 0, max: 1 } });
+  try {
+    await db.raw('select 1');
+    return true;
+  } catch (error) {
+    if (REQUIRE_SERVICES) throw new Error(`CI=true and MySQL at ${TEST_MYSQL_URL} is unreachable: ${(error as Error).message}`);
+    return false;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** True when Redis answers; throws instead under CI. */
+export async function redisAvailable(): Promise<boolean> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+    return true;
+  } catch (error) {
+    if (REQUIRE_SERVICES) throw new Error(`CI=true and Redis at ${TEST_REDIS_URL} is unreachable: ${(error as Error).message}`);
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
