@@ -65,12 +65,13 @@ export class KnexContactRepository implements ContactRepository {
     if (changes.email !== undefined) patch.email = changes.email;
     if (changes.phones !== undefined) patch.phones = JSON.stringify(changes.phones);
     return this.inTransaction(async (trx) => {
-      await trx('contacts').where({ organization_id: organizationId, id }).update(patch);
+      const changed = await trx('contacts').where({ organization_id: organizationId, id }).update(patch);
+      if (changed === 0) throw new Error(`contact ${id} vanished`);
       if (changes.phones !== undefined) {
         await trx('contact_phones').where({ contact_id: id }).delete();
         await this.writePhones(trx, id, organizationId, changes.phones);
       }
-      const row = await trx<ContactRow>('contacts').where({ id }).first();
+      const row = await trx<ContactRow>('contacts').where({ organization_id: organizationId, id }).first();
       return toContact(row!);
     });
   }

@@ -103,7 +103,9 @@ export class MemoryTenancyRepository implements TenancyRepository {
 
   async findApiKey(keyHash: string, kind: ApiKeyKind, appEnv: AppEnv): Promise<ApiKeyRecord | null> {
     const key = this.t.apiKeys.find((k) => k.keyHash === keyHash && k.kind === kind && k.appEnv === appEnv && !k.revokedAt);
-    return key ? copy({ ...key, revokedAt: undefined }) : null;
+    if (!key) return null;
+    const { revokedAt: _revokedAt, ...record } = key;
+    return copy(record);
   }
 
   async findFacadeCredentials(keyHash: string, appEnv: AppEnv, clientUserId: number): Promise<FacadeCredentials | null> {

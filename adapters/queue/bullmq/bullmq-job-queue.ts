@@ -10,6 +10,13 @@ export const DEFAULT_JOB_OPTIONS = {
   removeOnFail: { age: 7 * 24 * 3600 },
 } as const;
 
+/** Overrides of DEFAULT_JOB_OPTIONS (tests use a short backoff). */
+export interface BullmqJobQueueOptions {
+  attempts?: number;
+  /** First delay of the exponential backoff between attempts. */
+  backoffDelayMs?: number;
+}
+
 /**
  * Producer side of BullMQ. Fail fast: with the offline queue off, an unreachable Redis rejects
  * `enqueue` at once instead of parking the request.
@@ -18,10 +25,15 @@ export class BullmqJobQueue implements JobQueue {
   private readonly connection: Redis;
   readonly queue: Queue;
 
-  constructor(redisUrl: string, prefix: string) {
+  constructor(redisUrl: string, prefix: string, options: BullmqJobQueueOptions = {}) {
     this.connection = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     this.connection.on('error', () => undefined); // surfaced by the failing calls themselves
-    this.queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    const defaultJobOptions = {
+      ...DEFAULT_JOB_OPTIONS,
+      attempts: options.attempts ?? DEFAULT_JOB_OPTIONS.attempts,
+      backoff: { ...DEFAULT_JOB_OPTIONS.backoff, delay: options.backoffDelayMs ?? DEFAULT_JOB_OPTIONS.backoff.delay },
+    };
+    this.queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix, defaultJobOptions });
   }
 
   async enqueue(job: Job): Promise<void> {

@@ -69,8 +69,9 @@ export async function up(db: Knex): Promise<void> {
     t.string('external_client_id', 100).notNullable();
     t.string('name', 200).notNullable();
     // Lower-case, accent-free copy of name for the partial name filter, folded in code so both
-    // databases match alike ("jose" finds "José").
-    t.string('name_search', 255).notNullable();
+    // databases match alike ("jose" finds "José"). Folding can lengthen a name up to 3 times
+    // (NFD turns a Hangul syllable into 3 jamo), so 600 holds any 200-character name.
+    t.string('name_search', 600).notNullable();
     t.string('email', 254).notNullable();
     t.text('phones').notNullable();
     t.boolean('active').notNullable().defaultTo(true);

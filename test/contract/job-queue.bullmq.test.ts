@@ -1,0 +1,76 @@
+import crypto from 'node:crypto';
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { BullmqJobQueue } from '../../adapters/queue/bullmq/bullmq-job-queue';
+import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
+import { ConflictError } from '../../internal/shared/errors';
+import type { JobHandlers } from '../../ports/job-queue';
+import { redisAvailable, TEST_REDIS_URL } from '../support/databases';
+import { describeJobQueueContract } from './job-queue.contract';
+
+// Every queue of this run lives under `test-<run>-<n>`; each is obliterated when closed, and the
+// last test checks that no key of the run is left behind.
+const RUN_PREFIX = `test-${crypto.randomBytes(4).toString('hex')}`;
+let queues = 0;
+
+/** Producer and consumer on a prefix of their own, one job at a time, 50 ms first backoff. */
+async function openBullmq(handlers: JobHandlers) {
+  const prefix = `${RUN_PREFIX}-${++queues}`;
+  const producer = new BullmqJobQueue(TEST_REDIS_URL, prefix, { backoffDelayMs: 50 });
+  const pool = new BullmqWorkerPool(handlers, { redisUrl: TEST_REDIS_URL, prefix, concurrency: 1, schedules: [] });
+  await pool.start();
+  return {
+    producer,
+    queue: producer,
+    async close() {
+      await pool.close();
+      await producer.queue.obliterate({ force: true });
+      await producer.close();
+    },
+  };
+}
+
+async function waitFor<T>(probe: () => Promise<T | null | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describeJobQueueContract('bullmq', { available: redisAvailable, open: openBullmq });
+
+describe('job queue [bullmq] specifics', function () {
+  this.timeout(20_000);
+  before(async function () {
+    if (!(await redisAvailable())) this.skip();
+  });
+
+  it('fails a job for good on a DomainError: state failed after one attempt', async () => {
+    const harness = await openBullmq({
+      'tenancy.purge-expired-refresh-tokens': async () => {
+        throw new ConflictError('The product name is taken');
+      },
+    });
+    try {
+      await harness.queue.enqueue({ name: 'tenancy.purge-expired-refresh-tokens', data: {}, jobId: 'domain-1' });
+      await waitFor(async () => (await harness.producer.queue.getJobState('domain-1')) === 'failed', 'the job to fail');
+      const job = (await harness.producer.queue.getJob('domain-1'))!; // read after the state: final
+      expect(job.attemptsMade).to.equal(1);
+      expect(job.failedReason).to.equal('RESOURCE_CONFLICT: The product name is taken');
+    } finally {
+      await harness.close();
+    }
+  });
+
+  it('leaves no key of this run behind', async () => {
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      expect(await redis.keys(`${RUN_PREFIX}*`)).to.deep.equal([]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});

@@ -1,0 +1,869 @@
+/**
+ * The repository contract: one suite, run against every persistence adapter (memory, SQLite,
+ * MySQL) through the ports only. Entry files: repositories.<adapter>.test.ts. This file is not a
+ * spec itself (it does not match test/**\/*.test.ts).
+ *
+ * Isolation: every test creates its own organization, companies and keys; nothing is truncated.
+ */
+import crypto from 'node:crypto';
+import { expect } from 'chai';
+import type { Contact, Phone } from '../../internal/contacts/contact';
+import type { Product } from '../../internal/products/product';
+import { ConflictError } from '../../internal/shared/errors';
+import type { Company } from '../../internal/tenancy/company';
+import type { ApiKeyKind, ApiKeyRecord, AppEnv, ClientUser } from '../../internal/tenancy/credentials';
+import type { Organization } from '../../internal/tenancy/organization';
+import type { ContactFilter, NewContact } from '../../ports/contact-repository';
+import type { NewProduct } from '../../ports/product-repository';
+import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
+
+export interface RepositoryHarness {
+  /** Repositories outside any transaction. */
+  repos: Repositories;
+  uow: UnitOfWork;
+  close(): Promise<void>;
+}
+
+/** Opens the adapter over a fresh store; null when its server is absent (the suite skips). */
+export type OpenRepositoryHarness = () => Promise<RepositoryHarness | null>;
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+const uid = (): string => crypto.randomBytes(6).toString('hex');
+const hash = (): string => crypto.randomBytes(32).toString('hex');
+const at = (iso: string): Date => new Date(iso);
+const T1 = at('2026-03-04T05:06:07.089Z');
+const T2 = at('2026-05-06T07:08:09.123Z');
+const HOUR = 3_600_000;
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to reject, but it resolved');
+}
+
+async function expectConflict(promise: Promise<unknown>): Promise<void> {
+  const error = await rejectionOf(promise);
+  expect(error).to.be.instanceOf(ConflictError);
+  expect((error as ConflictError).code).to.equal('RESOURCE_CONFLICT');
+}
+
+interface TenantFixture {
+  organization: Organization;
+  companies: Company[];
+  company: Company;
+  user: ClientUser;
+}
+
+function companyInput(organizationId: number, code: string, overrides: Partial<Company> = {}): Omit<Company, 'id'> {
+  return {
+    organizationId,
+    code,
+    name: `Company ${code}`,
+    defaultCurrency: null,
+    directDebitEnabled: false,
+    directDebitModality: false,
+    privateLinks: false,
+    portalUrl: null,
+    ...overrides,
+  };
+}
+
+/** An organization with `companies` companies and one client user allowed on all of them. */
+async function newTenant(repos: Repositories, options: { companies?: number } = {}): Promise<TenantFixture> {
+  const suffix = uid();
+  const organization = await repos.tenancy.insertOrganization(`Org ${suffix}`, T1);
+  const companies: Company[] = [];
+  for (let i = 0; i < (options.companies ?? 1); i++) {
+    companies.push(await repos.tenancy.insertCompany(companyInput(organization.id, `C${i}-${suffix}`.toUpperCase())));
+  }
+  const user = await repos.tenancy.insertClientUser(
+    { organizationId: organization.id, username: `user_${suffix}`, passwordHash: `hash-${suffix}`, disabled: false, createdAt: T1 },
+    companies.map((c) => c.id),
+  );
+  return { organization, companies, company: companies[0]!, user };
+}
+
+function apiKey(user: ClientUser, kind: ApiKeyKind, appEnv: AppEnv = 'development'): ApiKeyRecord {
+  return { organizationId: user.organizationId, clientUserId: user.id, kind, appEnv, keyHash: hash(), prefix: kind === 'facade' ? 'ck_dev_' : 'lk_dev_', createdAt: T1 };
+}
+
+function newContact(organizationId: number, overrides: Partial<NewContact> = {}): NewContact {
+  const suffix = uid();
+  return {
+    organizationId,
+    code: `c${suffix}`,
+    externalClientId: `ext-${suffix}`,
+    name: `Contact ${suffix}`,
+    email: `${suffix}@example.com`,
+    phones: [],
+    createdAt: T1,
+    ...overrides,
+  };
+}
+
+function newProduct(company: Company, overrides: Partial<NewProduct> = {}): NewProduct {
+  return {
+    organizationId: company.organizationId,
+    companyId: company.id,
+    name: `Product ${uid()}`,
+    externalProductId: null,
+    active: true,
+    createdAt: T1,
+    ...overrides,
+  };
+}
+
+function phone(number: string, overrides: Partial<Phone> = {}): Phone {
+  return { number, type: 'MOBILE', primary: false, description: 'MOBILE', ...overrides };
+}
+
+const codes = (items: Contact[]): string[] => items.map((c) => c.code);
+const ids = (items: Product[]): number[] => items.map((p) => p.id);
+const PAGE = { page: 1, limit: 50 };
+
+// ---------------------------------------------------------------------------------------------
+
+export function describeRepositoryContract(adapterName: string, openHarness: OpenRepositoryHarness): void {
+  describe(`repository contract [${adapterName}]`, function () {
+    this.timeout(20_000);
+    let harness: RepositoryHarness | null = null;
+    const repos = (): Repositories => harness!.repos;
+    const uow = (): UnitOfWork => harness!.uow;
+
+    before(async function () {
+      harness = await openHarness();
+      if (!harness) this.skip();
+    });
+    after(async () => {
+      await harness?.close();
+    });
+
+    describe('TenancyRepository: organizations and companies', () => {
+      it('round-trips an organization, createdAt to the millisecond in UTC', async () => {
+        const name = `Org ${uid()}`;
+        const inserted = await repos().tenancy.insertOrganization(name, T1);
+        expect(inserted).to.deep.equal({ id: inserted.id, name, frozenNow: null, createdAt: T1 });
+        expect(inserted.id).to.be.a('number');
+        expect(await repos().tenancy.findOrganization(inserted.id)).to.deep.equal(inserted);
+        expect(await repos().tenancy.findOrganizationByName(name)).to.deep.equal(inserted);
+      });
+
+      it('stores and clears the frozen clock of an organization', async () => {
+        const { organization } = await newTenant(repos());
+        await repos().tenancy.setFrozenNow(organization.id, T2);
+        expect((await repos().tenancy.findOrganization(organization.id))!.frozenNow).to.deep.equal(T2);
+        await repos().tenancy.setFrozenNow(organization.id, null);
+        expect((await repos().tenancy.findOrganization(organization.id))!.frozenNow).to.equal(null);
+      });
+
+      it('returns null for an unknown organization id or name', async () => {
+        expect(await repos().tenancy.findOrganization(2_000_000_000)).to.equal(null);
+        expect(await repos().tenancy.findOrganizationByName(`Nobody ${uid()}`)).to.equal(null);
+      });
+
+      it('rejects a duplicate organization name with ConflictError', async () => {
+        const name = `Org ${uid()}`;
+        await repos().tenancy.insertOrganization(name, T1);
+        await expectConflict(repos().tenancy.insertOrganization(name, T2));
+      });
+
+      it('counts organizations', async () => {
+        const before = await repos().tenancy.countOrganizations();
+        await repos().tenancy.insertOrganization(`Org ${uid()}`, T1);
+        expect(await repos().tenancy.countOrganizations()).to.equal(before + 1);
+      });
+
+      it('round-trips a company with its settings (booleans, currency, portal URL)', async () => {
+        const { organization } = await newTenant(repos());
+        const code = `RT-${uid()}`.toUpperCase();
+        const input = companyInput(organization.id, code, {
+          name: 'Compañía Ñandú',
+          defaultCurrency: 'MXN',
+          directDebitEnabled: true,
+          directDebitModality: false,
+          privateLinks: true,
+          portalUrl: 'https://portal.example.com/pay?x=1',
+        });
+        const inserted = await repos().tenancy.insertCompany(input);
+        expect(inserted).to.deep.equal({ ...input, id: inserted.id });
+        expect(await repos().tenancy.findCompanyByCode(code)).to.deep.equal(inserted);
+      });
+
+      it('updates only the company settings it is given', async () => {
+        const { company } = await newTenant(repos());
+        const updated = await repos().tenancy.updateCompanySettings(company.id, { privateLinks: true, defaultCurrency: 'USD' });
+        expect(updated).to.deep.equal({ ...company, privateLinks: true, defaultCurrency: 'USD' });
+        expect(await repos().tenancy.findCompanyByCode(company.code)).to.deep.equal(updated);
+        expect(await repos().tenancy.updateCompanySettings(company.id, {})).to.deep.equal(updated);
+      });
+
+      it('rejects a company code taken by any organization with ConflictError', async () => {
+        const a = await newTenant(repos());
+        const b = await newTenant(repos());
+        await expectConflict(repos().tenancy.insertCompany(companyInput(b.organization.id, a.company.code)));
+        expect(await repos().tenancy.findCompanyByCode(a.company.code)).to.deep.equal(a.company);
+      });
+
+      it('returns null for an unknown company code', async () => {
+        expect(await repos().tenancy.findCompanyByCode(`NONE-${uid()}`.toUpperCase())).to.equal(null);
+      });
+    });
+
+    describe('TenancyRepository: client users and API keys', () => {
+      it('round-trips a client user', async () => {
+        const { organization, company } = await newTenant(repos());
+        const input = { organizationId: organization.id, username: `u_${uid()}`, passwordHash: 'scrypt$abc$def', disabled: false, createdAt: T2 };
+        const inserted = await repos().tenancy.insertClientUser(input, [company.id]);
+        expect(inserted).to.deep.equal({ ...input, id: inserted.id });
+        expect(await repos().tenancy.findClientUserByUsername(input.username)).to.deep.equal(inserted);
+        expect(await repos().tenancy.findClientUser(inserted.id)).to.deep.equal(inserted);
+      });
+
+      it('rejects a username taken in any organization with ConflictError', async () => {
+        const a = await newTenant(repos());
+        const b = await newTenant(repos());
+        await expectConflict(
+          repos().tenancy.insertClientUser(
+            { organizationId: b.organization.id, username: a.user.username, passwordHash: 'x', disabled: false, createdAt: T1 },
+            [b.company.id],
+          ),
+        );
+        expect(await repos().tenancy.findClientUserByUsername(a.user.username)).to.deep.equal(a.user);
+      });
+
+      it('returns null for an unknown username or user id', async () => {
+        expect(await repos().tenancy.findClientUserByUsername(`nobody_${uid()}`)).to.equal(null);
+        expect(await repos().tenancy.findClientUser(2_000_000_000)).to.equal(null);
+      });
+
+      it('disables and re-enables a client user', async () => {
+        const { user } = await newTenant(repos());
+        await repos().tenancy.setClientUserDisabled(user.id, true);
+        expect((await repos().tenancy.findClientUser(user.id))!.disabled).to.equal(true);
+        await repos().tenancy.setClientUserDisabled(user.id, false);
+        expect((await repos().tenancy.findClientUser(user.id))!.disabled).to.equal(false);
+      });
+
+      it('finds a live API key by hash, kind and environment only', async () => {
+        const { user } = await newTenant(repos());
+        const key = apiKey(user, 'facade');
+        await repos().tenancy.insertApiKey(key);
+        expect(await repos().tenancy.findApiKey(key.keyHash, 'facade', 'development')).to.deep.equal(key);
+        expect(await repos().tenancy.findApiKey(key.keyHash, 'login', 'development')).to.equal(null);
+        expect(await repos().tenancy.findApiKey(key.keyHash, 'facade', 'production')).to.equal(null);
+        expect(await repos().tenancy.findApiKey(hash(), 'facade', 'development')).to.equal(null);
+      });
+
+      it('revokes the live keys of a kind and environment and says how many', async () => {
+        const { user } = await newTenant(repos());
+        const facadeDev = apiKey(user, 'facade');
+        const loginDev = apiKey(user, 'login');
+        const facadeStaging = apiKey(user, 'facade', 'staging');
+        for (const key of [facadeDev, loginDev, facadeStaging]) await repos().tenancy.insertApiKey(key);
+
+        expect(await repos().tenancy.revokeApiKeys(user.id, 'facade', 'development', T2)).to.equal(1);
+        expect(await repos().tenancy.findApiKey(facadeDev.keyHash, 'facade', 'development')).to.equal(null);
+        expect(await repos().tenancy.findApiKey(loginDev.keyHash, 'login', 'development')).to.deep.equal(loginDev);
+        expect(await repos().tenancy.findApiKey(facadeStaging.keyHash, 'facade', 'staging')).to.deep.equal(facadeStaging);
+
+        expect(await repos().tenancy.revokeApiKeys(user.id, null, null, T2)).to.equal(2);
+        expect(await repos().tenancy.revokeApiKeys(user.id, null, null, T2)).to.equal(0);
+      });
+
+      it('lists a client with its companies and live keys', async () => {
+        const { organization, companies, user } = await newTenant(repos(), { companies: 2 });
+        const facade = apiKey(user, 'facade');
+        const login = apiKey(user, 'login');
+        const revoked = apiKey(user, 'facade', 'staging');
+        for (const key of [facade, login, revoked]) await repos().tenancy.insertApiKey(key);
+        await repos().tenancy.revokeApiKeys(user.id, 'facade', 'staging', T2);
+
+        const mine = (await repos().tenancy.listClients()).filter((c) => c.organizationId === organization.id);
+        expect(mine).to.deep.equal([
+          {
+            organizationId: organization.id,
+            organizationName: organization.name,
+            clientUsername: user.username,
+            disabled: false,
+            companies: companies.map((c) => c.code).sort(),
+            apiKeys: [
+              { kind: 'facade', appEnv: 'development', prefix: facade.prefix, createdAt: T1 },
+              { kind: 'login', appEnv: 'development', prefix: login.prefix, createdAt: T1 },
+            ],
+          },
+        ]);
+      });
+    });
+
+    describe('TenancyRepository: findFacadeCredentials', () => {
+      async function facadeSetup() {
+        const tenant = await newTenant(repos(), { companies: 2 });
+        const facade = apiKey(tenant.user, 'facade');
+        const login = apiKey(tenant.user, 'login');
+        await repos().tenancy.insertApiKey(facade);
+        await repos().tenancy.insertApiKey(login);
+        return { ...tenant, facade, login };
+      }
+
+      it('resolves the organization, the user and every company the user may act for', async () => {
+        const { organization, companies, user, facade } = await facadeSetup();
+        const found = await repos().tenancy.findFacadeCredentials(facade.keyHash, 'development', user.id);
+        expect(found).to.not.equal(null);
+        expect(found!.organization).to.deep.equal(organization);
+        expect({ ...found!.clientUser, passwordHash: undefined }).to.deep.equal({ ...user, passwordHash: undefined });
+        expect(found!.companies).to.deep.equal(companies);
+      });
+
+      it('lists only the companies granted to that user', async () => {
+        const { organization, companies, facade } = await facadeSetup();
+        const second = await repos().tenancy.insertClientUser(
+          { organizationId: organization.id, username: `u_${uid()}`, passwordHash: 'x', disabled: false, createdAt: T1 },
+          [companies[1]!.id],
+        );
+        const found = await repos().tenancy.findFacadeCredentials(facade.keyHash, 'development', second.id);
+        expect(found!.clientUser.id).to.equal(second.id);
+        expect(found!.companies).to.deep.equal([companies[1]]);
+      });
+
+      it('is null for a login key', async () => {
+        const { user, login } = await facadeSetup();
+        expect(await repos().tenancy.findFacadeCredentials(login.keyHash, 'development', user.id)).to.equal(null);
+      });
+
+      it('is null for a key of another environment', async () => {
+        const { user, facade } = await facadeSetup();
+        expect(await repos().tenancy.findFacadeCredentials(facade.keyHash, 'staging', user.id)).to.equal(null);
+        expect(await repos().tenancy.findFacadeCredentials(facade.keyHash, 'production', user.id)).to.equal(null);
+      });
+
+      it('is null for a revoked key', async () => {
+        const { user, facade } = await facadeSetup();
+        await repos().tenancy.revokeApiKeys(user.id, 'facade', 'development', T2);
+        expect(await repos().tenancy.findFacadeCredentials(facade.keyHash, 'development', user.id)).to.equal(null);
+      });
+
+      it('is null for a disabled user', async () => {
+        const { user, facade } = await facadeSetup();
+        await repos().tenancy.setClientUserDisabled(user.id, true);
+        expect(await repos().tenancy.findFacadeCredentials(facade.keyHash, 'development', user.id)).to.equal(null);
+      });
+
+      it('is null for a user of another organization', async () => {
+        const { facade } = await facadeSetup();
+        const other = await newTenant(repos());
+        expect(await repos().tenancy.findFacadeCredentials(facade.keyHash, 'development', other.user.id)).to.equal(null);
+      });
+
+      it('is null for an unknown key or user', async () => {
+        const { user, facade } = await facadeSetup();
+        expect(await repos().tenancy.findFacadeCredentials(hash(), 'development', user.id)).to.equal(null);
+        expect(await repos().tenancy.findFacadeCredentials(facade.keyHash, 'development', 2_000_000_000)).to.equal(null);
+      });
+    });
+
+    describe('TenancyRepository: refresh tokens', () => {
+      const future = () => new Date(Date.now() + 24 * HOUR);
+
+      it('consumes a refresh token once', async () => {
+        const { user } = await newTenant(repos());
+        const token = hash();
+        await repos().tenancy.insertRefreshToken(user.id, token, future());
+        expect(await repos().tenancy.consumeRefreshToken(token, new Date())).to.equal(user.id);
+        expect(await repos().tenancy.consumeRefreshToken(token, new Date())).to.equal(null);
+      });
+
+      it('does not consume a token at or after its expiry', async () => {
+        const { user } = await newTenant(repos());
+        const expiring = hash();
+        const stillValid = hash();
+        await repos().tenancy.insertRefreshToken(user.id, expiring, T2);
+        await repos().tenancy.insertRefreshToken(user.id, stillValid, T2);
+        expect(await repos().tenancy.consumeRefreshToken(expiring, T2)).to.equal(null);
+        expect(await repos().tenancy.consumeRefreshToken(stillValid, new Date(T2.getTime() - 1))).to.equal(user.id);
+      });
+
+      it('returns null for an unknown token', async () => {
+        expect(await repos().tenancy.consumeRefreshToken(hash(), new Date())).to.equal(null);
+      });
+
+      it('gives the user id to exactly one of two concurrent consumes', async () => {
+        const { user } = await newTenant(repos());
+        for (let round = 0; round < 5; round++) {
+          const token = hash();
+          await repos().tenancy.insertRefreshToken(user.id, token, future());
+          const results = await Promise.all([
+            repos().tenancy.consumeRefreshToken(token, new Date()),
+            repos().tenancy.consumeRefreshToken(token, new Date()),
+          ]);
+          expect(results.filter((r) => r !== null), `round ${round}: ${JSON.stringify(results)}`).to.deep.equal([user.id]);
+        }
+      });
+
+      it("revokes a user's live tokens and no one else's", async () => {
+        const a = await newTenant(repos());
+        const b = await newTenant(repos());
+        const [a1, a2, b1] = [hash(), hash(), hash()];
+        await repos().tenancy.insertRefreshToken(a.user.id, a1, future());
+        await repos().tenancy.insertRefreshToken(a.user.id, a2, future());
+        await repos().tenancy.insertRefreshToken(b.user.id, b1, future());
+        await repos().tenancy.revokeRefreshTokens(a.user.id, new Date());
+        expect(await repos().tenancy.consumeRefreshToken(a1, new Date())).to.equal(null);
+        expect(await repos().tenancy.consumeRefreshToken(a2, new Date())).to.equal(null);
+        expect(await repos().tenancy.consumeRefreshToken(b1, new Date())).to.equal(b.user.id);
+      });
+
+      it('purges the tokens expired or used before the cutoff, and only those', async () => {
+        // Instants in 2001 so no token of another test (all expire in the future) is in range.
+        const { user } = await newTenant(repos());
+        const cutoff = at('2001-06-01T00:00:00.000Z');
+        const expired = hash(); // expired before the cutoff → purged
+        const usedBefore = hash(); // used before the cutoff → purged
+        const expiresAtCutoff = hash(); // expiry equal to the cutoff → kept
+        const usedAfter = hash(); // used after the cutoff → kept
+        const live = hash(); // unused, expires later → kept
+        await repos().tenancy.insertRefreshToken(user.id, expired, at('2001-01-01T00:00:00.000Z'));
+        await repos().tenancy.insertRefreshToken(user.id, usedBefore, at('2002-01-01T00:00:00.000Z'));
+        await repos().tenancy.insertRefreshToken(user.id, expiresAtCutoff, cutoff);
+        await repos().tenancy.insertRefreshToken(user.id, usedAfter, at('2002-01-01T00:00:00.000Z'));
+        await repos().tenancy.insertRefreshToken(user.id, live, at('2002-01-01T00:00:00.000Z'));
+        expect(await repos().tenancy.consumeRefreshToken(usedBefore, at('2001-02-01T00:00:00.000Z'))).to.equal(user.id);
+        expect(await repos().tenancy.consumeRefreshToken(usedAfter, at('2001-07-01T00:00:00.000Z'))).to.equal(user.id);
+
+        expect(await repos().tenancy.purgeRefreshTokens(cutoff)).to.equal(2);
+        expect(await repos().tenancy.purgeRefreshTokens(cutoff)).to.equal(0);
+        // The live token survived: it can still be used (at an instant before its expiry).
+        expect(await repos().tenancy.consumeRefreshToken(live, at('2001-06-02T00:00:00.000Z'))).to.equal(user.id);
+        // A later cutoff reaches the three kept ones: expiresAtCutoff, usedAfter and now live.
+        expect(await repos().tenancy.purgeRefreshTokens(at('2001-08-01T00:00:00.000Z'))).to.equal(3);
+      });
+    });
+
+    describe('ContactRepository', () => {
+      it('round-trips a contact: phones as JSON, booleans, UTC milliseconds', async () => {
+        const { organization } = await newTenant(repos());
+        const input = newContact(organization.id, {
+          name: 'José Ñúñez "Pepe" O\'Brien',
+          email: 'Jose.Nunez+tag@Example.com',
+          phones: [
+            phone('+52 (55) 1234-5678', { type: 'MOBILE', primary: true, description: 'Móvil de José 📱' }),
+            phone('55 0000 1111', { type: 'WORK', primary: false, description: 'WORK' }),
+          ],
+          createdAt: T1,
+        });
+        const inserted = await repos().contacts.insert(input);
+        expect(inserted).to.deep.equal({ ...input, id: inserted.id, active: true, updatedAt: T1 });
+        expect(inserted.id).to.be.a('number');
+        expect(await repos().contacts.findByCode(organization.id, input.code)).to.deep.equal(inserted);
+        expect(await repos().contacts.findByExternalClientId(organization.id, input.externalClientId)).to.deep.equal(inserted);
+      });
+
+      it('round-trips a contact without phones', async () => {
+        const { organization } = await newTenant(repos());
+        const inserted = await repos().contacts.insert(newContact(organization.id, { phones: [] }));
+        expect((await repos().contacts.findByCode(organization.id, inserted.code))!.phones).to.deep.equal([]);
+      });
+
+      it('updates name, email and phones and stamps updatedAt', async () => {
+        const { organization } = await newTenant(repos());
+        const stored = await repos().contacts.insert(newContact(organization.id, { phones: [phone('+52 55 1111 2222')] }));
+        const phones = [phone('+1 (415) 555-0100', { type: 'RELATIVE', primary: true, description: 'Mamá' })];
+        const updated = await repos().contacts.update(organization.id, stored.id, { name: 'Ana Ávila', email: 'ana@example.org', phones, updatedAt: T2 });
+        expect(updated).to.deep.equal({ ...stored, name: 'Ana Ávila', email: 'ana@example.org', phones, updatedAt: T2 });
+        expect(await repos().contacts.findByCode(organization.id, stored.code)).to.deep.equal(updated);
+        // The phone filter follows the new list.
+        expect(codes((await repos().contacts.list(organization.id, { phoneDigits: '525511112222' }, PAGE)).items)).to.deep.equal([]);
+        expect(codes((await repos().contacts.list(organization.id, { phoneDigits: '14155550100' }, PAGE)).items)).to.deep.equal([stored.code]);
+      });
+
+      it('keeps the fields an update omits', async () => {
+        const { organization } = await newTenant(repos());
+        const stored = await repos().contacts.insert(newContact(organization.id, { phones: [phone('5550001')] }));
+        const updated = await repos().contacts.update(organization.id, stored.id, { name: 'Only The Name', updatedAt: T2 });
+        expect(updated).to.deep.equal({ ...stored, name: 'Only The Name', updatedAt: T2 });
+      });
+
+      it("returns null for another organization's code or externalClientId", async () => {
+        const a = await newTenant(repos());
+        const b = await newTenant(repos());
+        const contact = await repos().contacts.insert(newContact(a.organization.id));
+        expect(await repos().contacts.findByCode(b.organization.id, contact.code)).to.equal(null);
+        expect(await repos().contacts.findByExternalClientId(b.organization.id, contact.externalClientId)).to.equal(null);
+        expect(await repos().contacts.findByCode(a.organization.id, `none${uid()}`)).to.equal(null);
+      });
+
+      it("leaves another organization's contact untouched when updated with a foreign id", async () => {
+        const victim = await newTenant(repos());
+        const intruder = await newTenant(repos());
+        const contact = await repos().contacts.insert(newContact(victim.organization.id, { phones: [phone('+52 55 9999 0000')] }));
+        const attempt = repos().contacts.update(intruder.organization.id, contact.id, { name: 'Hijacked', phones: [phone('123')], updatedAt: T2 });
+        expect(await rejectionOf(attempt)).to.be.instanceOf(Error);
+        expect(await repos().contacts.findByCode(victim.organization.id, contact.code)).to.deep.equal(contact);
+        const byPhone = await repos().contacts.list(victim.organization.id, { phoneDigits: '525599990000' }, PAGE);
+        expect(codes(byPhone.items)).to.deep.equal([contact.code]);
+        expect((await repos().contacts.list(intruder.organization.id, {}, PAGE)).total).to.equal(0);
+      });
+
+      it('rejects a duplicate externalClientId in one organization with ConflictError', async () => {
+        const { organization } = await newTenant(repos());
+        const first = await repos().contacts.insert(newContact(organization.id, { externalClientId: 'dup-1' }));
+        await expectConflict(repos().contacts.insert(newContact(organization.id, { externalClientId: 'dup-1' })));
+        const listed = await repos().contacts.list(organization.id, { externalClientId: 'dup-1' }, PAGE);
+        expect(codes(listed.items)).to.deep.equal([first.code]);
+      });
+
+      it('accepts the same externalClientId in another organization', async () => {
+        const a = await newTenant(repos());
+        const b = await newTenant(repos());
+        await repos().contacts.insert(newContact(a.organization.id, { externalClientId: 'shared-1' }));
+        const other = await repos().contacts.insert(newContact(b.organization.id, { externalClientId: 'shared-1' }));
+        expect(await repos().contacts.findByExternalClientId(b.organization.id, 'shared-1')).to.deep.equal(other);
+      });
+
+      describe('list', () => {
+        async function seed(organizationId: number, overrides: Partial<NewContact>[]): Promise<Contact[]> {
+          const stored: Contact[] = [];
+          for (const o of overrides) stored.push(await repos().contacts.insert(newContact(organizationId, o)));
+          return stored;
+        }
+
+        it('lists newest first with total and capped false', async () => {
+          const { organization } = await newTenant(repos());
+          const stored = await seed(organization.id, [{}, {}, {}, {}, {}]);
+          const page = await repos().contacts.list(organization.id, {}, PAGE);
+          expect(codes(page.items)).to.deep.equal(codes(stored).reverse());
+          expect(page.items[0]).to.deep.equal(stored[4]);
+          expect(page.total).to.equal(5);
+          expect(page.capped).to.equal(false);
+        });
+
+        it('pages with page and limit, past the end giving no items but the total', async () => {
+          const { organization } = await newTenant(repos());
+          const c = codes(await seed(organization.id, [{}, {}, {}, {}, {}])).reverse();
+          const list = (page: number, limit: number) => repos().contacts.list(organization.id, {}, { page, limit });
+          expect(codes((await list(1, 2)).items)).to.deep.equal([c[0], c[1]]);
+          expect(codes((await list(2, 2)).items)).to.deep.equal([c[2], c[3]]);
+          expect(codes((await list(3, 2)).items)).to.deep.equal([c[4]]);
+          const past = await list(4, 2);
+          expect(past.items).to.deep.equal([]);
+          expect(past.total).to.equal(5);
+          expect(codes((await list(5, 1)).items)).to.deep.equal([c[4]]);
+          expect(codes((await list(1, 500)).items)).to.deep.equal(c);
+          expect((await list(3, 2)).total).to.equal(5);
+        });
+
+        it("never lists another organization's contacts", async () => {
+          const a = await newTenant(repos());
+          const b = await newTenant(repos());
+          await seed(a.organization.id, [{ name: 'Ana', email: 'ana@example.com', phones: [phone('5551234')] }]);
+          for (const filter of [{}, { name: 'ana' }, { email: 'ana@example.com' }, { phoneDigits: '5551234' }]) {
+            const page = await repos().contacts.list(b.organization.id, filter, PAGE);
+            expect(page.items, JSON.stringify(filter)).to.deep.equal([]);
+            expect(page.total).to.equal(0);
+          }
+        });
+
+        it('filters by name: substring, case- and accent-insensitive', async () => {
+          const { organization } = await newTenant(repos());
+          const [jose, josefina, ana] = await seed(organization.id, [{ name: 'José Pérez' }, { name: 'Josefina Alba' }, { name: 'Ana JOSE' }, { name: 'Pedro' }]);
+          const byName = async (name: string) => codes((await repos().contacts.list(organization.id, { name }, PAGE)).items);
+          expect(await byName('jose')).to.deep.equal([ana!.code, josefina!.code, jose!.code]);
+          expect(await byName('PÉREZ')).to.deep.equal([jose!.code]);
+          expect(await byName('perez')).to.deep.equal([jose!.code]);
+          expect(await byName('xyz')).to.deep.equal([]);
+        });
+
+        it('treats %, _ and ! in the name filter literally', async () => {
+          const { organization } = await newTenant(repos());
+          const [percent, , underscore, , bang] = await seed(organization.id, [
+            { name: '100% Real' },
+            { name: '1000 Real' },
+            { name: 'a_b' },
+            { name: 'axb' },
+            { name: 'Hey!' },
+            { name: 'Hey' },
+          ]);
+          const byName = async (name: string) => codes((await repos().contacts.list(organization.id, { name }, PAGE)).items);
+          expect(await byName('0%')).to.deep.equal([percent!.code]);
+          expect(await byName('a_b')).to.deep.equal([underscore!.code]);
+          expect(await byName('y!')).to.deep.equal([bang!.code]);
+        });
+
+        it('filters by email: exact, case-insensitive', async () => {
+          const { organization } = await newTenant(repos());
+          const [ana] = await seed(organization.id, [{ email: 'Ana@Example.com' }, { email: 'ana@example.co' }, { email: 'bana@example.com' }]);
+          const page = await repos().contacts.list(organization.id, { email: 'ana@EXAMPLE.com' }, PAGE);
+          expect(codes(page.items)).to.deep.equal([ana!.code]);
+          expect(page.total).to.equal(1);
+          expect((await repos().contacts.list(organization.id, { email: 'ana@example' }, PAGE)).items).to.deep.equal([]);
+        });
+
+        it('filters by phone digits, whole number only, any phone of the contact', async () => {
+          const { organization } = await newTenant(repos());
+          const [dashed, bare, second] = await seed(organization.id, [
+            { phones: [phone('+52 55 1234 5678')] },
+            { phones: [phone('55-1234-5678')] },
+            { phones: [phone('111'), phone('(52) 55.1234.5678', { type: 'WORK', description: 'WORK' })] },
+          ]);
+          const byDigits = async (phoneDigits: string) => codes((await repos().contacts.list(organization.id, { phoneDigits }, PAGE)).items);
+          expect(await byDigits('525512345678')).to.deep.equal([second!.code, dashed!.code]);
+          expect(await byDigits('5512345678')).to.deep.equal([bare!.code]);
+          expect(await byDigits('111')).to.deep.equal([second!.code]);
+          expect(await byDigits('1234')).to.deep.equal([]);
+        });
+
+        it('filters by externalClientId and by code, exactly', async () => {
+          const { organization } = await newTenant(repos());
+          const [one, ten] = await seed(organization.id, [{ externalClientId: 'ext-1' }, { externalClientId: 'ext-10' }]);
+          const list = async (filter: ContactFilter) => codes((await repos().contacts.list(organization.id, filter, PAGE)).items);
+          expect(await list({ externalClientId: 'ext-1' })).to.deep.equal([one!.code]);
+          expect(await list({ externalClientId: 'EXT-1' })).to.deep.equal([]);
+          expect(await list({ code: ten!.code })).to.deep.equal([ten!.code]);
+          expect(await list({ code: ten!.code.slice(0, -1) })).to.deep.equal([]);
+        });
+
+        it('combines filters with AND', async () => {
+          const { organization } = await newTenant(repos());
+          const [match] = await seed(organization.id, [
+            { name: 'Ana Uno', email: 'ana@example.com', externalClientId: 'and-1', phones: [phone('5550001')] },
+            { name: 'Ana Dos', email: 'other@example.com', externalClientId: 'and-2', phones: [phone('5550001')] },
+            { name: 'Beto', email: 'ana@example.com', externalClientId: 'and-3', phones: [phone('5550001')] },
+          ]);
+          const page = await repos().contacts.list(organization.id, { name: 'ana', email: 'ANA@example.com', phoneDigits: '5550001' }, PAGE);
+          expect(codes(page.items)).to.deep.equal([match!.code]);
+          expect(page.total).to.equal(1);
+          const none = await repos().contacts.list(organization.id, { name: 'ana', externalClientId: 'and-3' }, PAGE);
+          expect(none).to.deep.equal({ items: [], total: 0, capped: false });
+        });
+      });
+    });
+
+    describe('ProductRepository', () => {
+      it('round-trips an active product, timestamps to the millisecond', async () => {
+        const { company } = await newTenant(repos());
+        const input = newProduct(company, { name: 'Plan Único ñ', externalProductId: 'SKU-001', createdAt: T1 });
+        const inserted = await repos().products.insert(input);
+        expect(inserted).to.deep.equal({ ...input, id: inserted.id, updatedAt: T1 });
+        expect(inserted.id).to.be.a('number');
+        expect(await repos().products.findById(company.id, inserted.id)).to.deep.equal(inserted);
+        expect(await repos().products.findByName(company.id, 'Plan Único ñ')).to.deep.equal(inserted);
+        expect(await repos().products.findByExternalProductId(company.id, 'SKU-001')).to.deep.equal(inserted);
+      });
+
+      it('round-trips an inactive product created without timestamps or external id', async () => {
+        const { company } = await newTenant(repos());
+        const input = newProduct(company, { active: false, createdAt: null, externalProductId: null });
+        const inserted = await repos().products.insert(input);
+        expect(inserted).to.deep.equal({ ...input, id: inserted.id, updatedAt: null });
+        expect(await repos().products.findById(company.id, inserted.id)).to.deep.equal(inserted);
+      });
+
+      it("returns null for another company's id, name or external id", async () => {
+        const { companies } = await newTenant(repos(), { companies: 2 });
+        const other = await newTenant(repos());
+        const [mine, sibling] = companies;
+        const product = await repos().products.insert(newProduct(mine!, { externalProductId: `X-${uid()}` }));
+        for (const foreign of [sibling!, other.company]) {
+          expect(await repos().products.findById(foreign.id, product.id)).to.equal(null);
+          expect(await repos().products.findByName(foreign.id, product.name)).to.equal(null);
+          expect(await repos().products.findByExternalProductId(foreign.id, product.externalProductId!)).to.equal(null);
+        }
+        expect(await repos().products.findById(mine!.id, 2_000_000_000)).to.equal(null);
+      });
+
+      it('rejects a duplicate name in one company with ConflictError', async () => {
+        const { company } = await newTenant(repos());
+        await repos().products.insert(newProduct(company, { name: 'Widget' }));
+        await expectConflict(repos().products.insert(newProduct(company, { name: 'Widget' })));
+      });
+
+      it('rejects a duplicate externalProductId in one company with ConflictError', async () => {
+        const { company } = await newTenant(repos());
+        const first = await repos().products.insert(newProduct(company, { externalProductId: 'SKU-9' }));
+        await expectConflict(repos().products.insert(newProduct(company, { externalProductId: 'SKU-9' })));
+        expect(await repos().products.findByExternalProductId(company.id, 'SKU-9')).to.deep.equal(first);
+      });
+
+      it('accepts the same name and externalProductId in another company', async () => {
+        const { companies } = await newTenant(repos(), { companies: 2 });
+        await repos().products.insert(newProduct(companies[0]!, { name: 'Widget', externalProductId: 'SKU-1' }));
+        const other = await repos().products.insert(newProduct(companies[1]!, { name: 'Widget', externalProductId: 'SKU-1' }));
+        expect(await repos().products.findByName(companies[1]!.id, 'Widget')).to.deep.equal(other);
+      });
+
+      it('accepts many products without externalProductId, and names differing only in case', async () => {
+        const { company } = await newTenant(repos());
+        await repos().products.insert(newProduct(company, { name: 'Widget', externalProductId: null }));
+        await repos().products.insert(newProduct(company, { name: 'widget', externalProductId: null }));
+        expect((await repos().products.findByName(company.id, 'widget'))!.name).to.equal('widget');
+        expect((await repos().products.listActive(company.id, {}, PAGE)).total).to.equal(2);
+      });
+
+      it('renames a product, leaving updatedAt as it was', async () => {
+        const { company } = await newTenant(repos());
+        const product = await repos().products.insert(newProduct(company, { name: 'Old name' }));
+        const renamed = await repos().products.rename(company.id, product.id, 'New name');
+        expect(renamed).to.deep.equal({ ...product, name: 'New name' });
+        expect(await repos().products.findByName(company.id, 'New name')).to.deep.equal(renamed);
+        expect(await repos().products.findByName(company.id, 'Old name')).to.equal(null);
+      });
+
+      it('rejects a rename onto a taken name with ConflictError, keeping the old name', async () => {
+        const { company } = await newTenant(repos());
+        await repos().products.insert(newProduct(company, { name: 'Taken' }));
+        const product = await repos().products.insert(newProduct(company, { name: 'Mine' }));
+        await expectConflict(repos().products.rename(company.id, product.id, 'Taken'));
+        expect((await repos().products.findById(company.id, product.id))!.name).to.equal('Mine');
+      });
+
+      it('rejects a rename onto the name of an inactive product with ConflictError', async () => {
+        const { company } = await newTenant(repos());
+        const inactive = await repos().products.insert(newProduct(company, { name: 'Retired' }));
+        await repos().products.deactivate(company.id, inactive.id);
+        const product = await repos().products.insert(newProduct(company, { name: 'Current' }));
+        await expectConflict(repos().products.rename(company.id, product.id, 'Retired'));
+      });
+
+      it('accepts a rename to the name the product already has', async () => {
+        const { company } = await newTenant(repos());
+        const product = await repos().products.insert(newProduct(company, { name: 'Same' }));
+        expect(await repos().products.rename(company.id, product.id, 'Same')).to.deep.equal(product);
+      });
+
+      it('deactivates once (true), then reports false; the product stays readable', async () => {
+        const { company } = await newTenant(repos());
+        const product = await repos().products.insert(newProduct(company));
+        expect(await repos().products.deactivate(company.id, product.id)).to.equal(true);
+        expect(await repos().products.deactivate(company.id, product.id)).to.equal(false);
+        expect(await repos().products.findById(company.id, product.id)).to.deep.equal({ ...product, active: false });
+        expect(await repos().products.deactivate(company.id, 2_000_000_000)).to.equal(false);
+      });
+
+      it("does not deactivate another company's product", async () => {
+        const mine = await newTenant(repos());
+        const other = await newTenant(repos());
+        const product = await repos().products.insert(newProduct(mine.company));
+        expect(await repos().products.deactivate(other.company.id, product.id)).to.equal(false);
+        expect((await repos().products.findById(mine.company.id, product.id))!.active).to.equal(true);
+      });
+
+      describe('listActive', () => {
+        async function seed(company: Company, overrides: Partial<NewProduct>[]): Promise<Product[]> {
+          const stored: Product[] = [];
+          for (const o of overrides) stored.push(await repos().products.insert(newProduct(company, o)));
+          return stored;
+        }
+
+        it('lists active products only, by id descending, with total', async () => {
+          const { company } = await newTenant(repos());
+          const [p1, , p3, p4] = await seed(company, [{}, { active: false, createdAt: null }, {}, {}]);
+          await repos().products.deactivate(company.id, p3!.id);
+          const page = await repos().products.listActive(company.id, {}, PAGE);
+          expect(page).to.deep.equal({ items: [p4, p1], total: 2, capped: false });
+        });
+
+        it('pages with page and limit, past the end giving no items but the total', async () => {
+          const { company } = await newTenant(repos());
+          const p = ids(await seed(company, [{}, {}, {}, {}, {}])).reverse();
+          const list = (page: number, limit: number) => repos().products.listActive(company.id, {}, { page, limit });
+          expect(ids((await list(1, 2)).items)).to.deep.equal([p[0], p[1]]);
+          expect(ids((await list(2, 2)).items)).to.deep.equal([p[2], p[3]]);
+          expect(ids((await list(3, 2)).items)).to.deep.equal([p[4]]);
+          expect(await list(4, 2)).to.deep.equal({ items: [], total: 5, capped: false });
+          expect(ids((await list(1, 500)).items)).to.deep.equal(p);
+        });
+
+        it('filters by exact name (not substring, case-sensitive), active only', async () => {
+          const { company } = await newTenant(repos());
+          const [widget, , retired] = await seed(company, [{ name: 'Widget' }, { name: 'Widget Pro' }, { name: 'Retired' }]);
+          await repos().products.deactivate(company.id, retired!.id);
+          const byName = (name: string) => repos().products.listActive(company.id, { name }, PAGE);
+          expect(await byName('Widget')).to.deep.equal({ items: [widget], total: 1, capped: false });
+          expect((await byName('widget')).items).to.deep.equal([]);
+          expect((await byName('Widg')).items).to.deep.equal([]);
+          expect(await byName('Retired')).to.deep.equal({ items: [], total: 0, capped: false });
+        });
+
+        it("never lists another company's products", async () => {
+          const { companies } = await newTenant(repos(), { companies: 2 });
+          await seed(companies[0]!, [{ name: 'Only here' }]);
+          expect(await repos().products.listActive(companies[1]!.id, {}, PAGE)).to.deep.equal({ items: [], total: 0, capped: false });
+          expect((await repos().products.listActive(companies[1]!.id, { name: 'Only here' }, PAGE)).items).to.deep.equal([]);
+        });
+      });
+    });
+
+    describe('UnitOfWork', () => {
+      it('commits everything the work wrote and returns its result', async () => {
+        const { organization, company } = await newTenant(repos());
+        const result = await uow().run(async (tx) => ({
+          contact: await tx.contacts.insert(newContact(organization.id)),
+          product: await tx.products.insert(newProduct(company)),
+        }));
+        expect(await repos().contacts.findByCode(organization.id, result.contact.code)).to.deep.equal(result.contact);
+        expect(await repos().products.findById(company.id, result.product.id)).to.deep.equal(result.product);
+      });
+
+      it('lets the work read its own writes', async () => {
+        const { organization } = await newTenant(repos());
+        const input = newContact(organization.id);
+        const seen = await uow().run(async (tx) => {
+          await tx.contacts.insert(input);
+          return tx.contacts.findByExternalClientId(organization.id, input.externalClientId);
+        });
+        expect(seen!.code).to.equal(input.code);
+      });
+
+      it('persists nothing when the work throws, and rethrows the error', async () => {
+        const { organization, company } = await newTenant(repos());
+        const contact = newContact(organization.id, { phones: [phone('+52 55 4444 3333')] });
+        const product = newProduct(company, { externalProductId: `RB-${uid()}` });
+        const boom = new Error('boom');
+        const error = await rejectionOf(
+          uow().run(async (tx) => {
+            await tx.contacts.insert(contact);
+            await tx.products.insert(product);
+            throw boom;
+          }),
+        );
+        expect(error).to.equal(boom);
+        expect(await repos().contacts.findByExternalClientId(organization.id, contact.externalClientId)).to.equal(null);
+        expect(await repos().contacts.findByCode(organization.id, contact.code)).to.equal(null);
+        expect((await repos().contacts.list(organization.id, { phoneDigits: '525544443333' }, PAGE)).total).to.equal(0);
+        expect(await repos().products.findByName(company.id, product.name)).to.equal(null);
+        expect(await repos().products.findByExternalProductId(company.id, product.externalProductId!)).to.equal(null);
+      });
+
+      it('undoes the earlier writes of a batch when a later one conflicts', async () => {
+        const { organization, company } = await newTenant(repos());
+        await repos().contacts.insert(newContact(organization.id, { externalClientId: 'batch-1' }));
+        const product = newProduct(company);
+        await expectConflict(
+          uow().run(async (tx) => {
+            await tx.products.insert(product);
+            await tx.contacts.insert(newContact(organization.id, { externalClientId: 'batch-1' }));
+          }),
+        );
+        expect(await repos().products.findByName(company.id, product.name)).to.equal(null);
+      });
+
+      it('of 20 concurrent runs inserting one externalClientId, one wins and 19 get ConflictError', async () => {
+        const { organization } = await newTenant(repos());
+        const attempts = Array.from({ length: 20 }, () => newContact(organization.id, { externalClientId: 'race-1' }));
+        const outcomes = await Promise.allSettled(attempts.map((contact) => uow().run((tx) => tx.contacts.insert(contact))));
+        const winners = outcomes.filter((o): o is PromiseFulfilledResult<Contact> => o.status === 'fulfilled');
+        const losers = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+        expect(winners).to.have.length(1);
+        expect(losers).to.have.length(19);
+        for (const loser of losers) expect(loser.reason, String(loser.reason)).to.be.instanceOf(ConflictError);
+        const stored = await repos().contacts.list(organization.id, { externalClientId: 'race-1' }, PAGE);
+        expect(stored.total).to.equal(1);
+        expect(stored.items[0]).to.deep.equal(winners[0]!.value);
+      });
+    });
+  });
+}

@@ -1,0 +1,27 @@
+import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
+import { KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
+import { createTestDatabase, mysqlAvailable } from '../support/databases';
+import { describeRepositoryContract } from './repositories.contract';
+
+// A fresh `test_<random>` database, migrated, dropped afterwards. Skips without a MySQL server,
+// except under CI=true, where mysqlAvailable() throws instead.
+describeRepositoryContract('mysql', async () => {
+  if (!(await mysqlAvailable())) return null;
+  const database = await createTestDatabase('mysql');
+  const db = openKnex(database.url);
+  try {
+    await migrateLatest(db);
+  } catch (error) {
+    await db.destroy();
+    await database.drop();
+    throw error;
+  }
+  return {
+    repos: knexRepositories(db),
+    uow: new KnexUnitOfWork(db),
+    async close() {
+      await db.destroy();
+      await database.drop();
+    },
+  };
+});

@@ -1,0 +1,19 @@
+import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
+import { KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
+import { createTestDatabase } from '../support/databases';
+import { describeRepositoryContract } from './repositories.contract';
+
+// A temporary SQLite file, migrated to the latest schema; removed afterwards.
+describeRepositoryContract('sqlite', async () => {
+  const database = await createTestDatabase('sqlite');
+  const db = openKnex(database.url);
+  await migrateLatest(db);
+  return {
+    repos: knexRepositories(db),
+    uow: new KnexUnitOfWork(db),
+    async close() {
+      await db.destroy();
+      await database.drop();
+    },
+  };
+});

@@ -1,0 +1,196 @@
+/**
+ * The real worker entrypoint (cmd/worker/main.ts) as a separate process, on a fresh MySQL
+ * database and Redis: it runs a job enqueued from another process and shuts down gracefully.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { expect } from 'chai';
+import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
+import { BullmqJobQueue } from '../../adapters/queue/bullmq/bullmq-job-queue';
+import { buildApplication } from '../../internal/application';
+import { type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
+import { createTestDatabase, mysqlAvailable, redisAvailable, type TestDatabase, TEST_REDIS_URL } from '../support/databases';
+import { JWT_TEST_SECRET } from '../support/harness';
+
+const ROOT = path.resolve(__dirname, '../..');
+const PURGE = 'tenancy.purge-expired-refresh-tokens' as const;
+const HOUR = 3_600_000;
+
+// ---------------------------------------------------------------------------------------------
+// A child process whose stdout is pino JSON, one object per line.
+
+interface LogLine {
+  msg?: string;
+  [field: string]: unknown;
+}
+
+interface Proc {
+  child: ChildProcess;
+  output(): string;
+  logs(): LogLine[];
+  exited: Promise<number | null>;
+}
+
+/** Settings the child must not inherit from the test runner's environment. */
+const CONFIG_KEYS = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'RUN_WORKERS', 'APP_ENV', 'PUBLIC_BASE_URL', 'JWT_SECRET', 'JWT_SECRET_FILE', 'LOG_LEVEL', 'MIGRATE_ON_START', 'QUEUE_PREFIX', 'WORKER_CONCURRENCY', 'DATA_DIR'];
+
+function startProcess(entry: string, env: Record<string, string>): Proc {
+  const base = { ...process.env };
+  for (const key of CONFIG_KEYS) delete base[key];
+  // Its own process group, so after() can end tsx and the node process it runs together.
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [entry], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    output: () => output,
+    logs: () =>
+      output.split('\n').flatMap((line) => {
+        if (!line.startsWith('{')) return [];
+        try {
+          return [JSON.parse(line) as LogLine];
+        } catch {
+          return [];
+        }
+      }),
+  };
+}
+
+/** Polls `probe` until it returns something truthy; the error carries the child's output. */
+async function waitFor<T>(probe: () => T | Promise<T>, what: string, options: { timeoutMs?: number; proc?: Proc } = {}): Promise<NonNullable<T>> {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value as NonNullable<T>;
+    if (options.proc && options.proc.child.exitCode !== null) {
+      throw new Error(`process exited (${options.proc.child.exitCode}) while waiting for ${what}:\n${options.proc.output()}`);
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${options.proc ? `:\n${options.proc.output()}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function killIfAlive(proc: Proc | null): void {
+  if (proc && proc.child.exitCode === null && proc.child.signalCode === null && proc.child.pid) {
+    try {
+      process.kill(-proc.child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** The exit code, or 'timeout' when the process is still running after `ms`. */
+async function exitCodeWithin(proc: Proc, ms: number): Promise<number | null | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  try {
+    return await Promise.race([proc.exited, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const tokenHash = (): string => crypto.randomBytes(32).toString('hex');
+
+// ---------------------------------------------------------------------------------------------
+
+describe('worker process [mysql + redis]', function () {
+  this.timeout(40_000);
+  const prefix = `test-${crypto.randomBytes(4).toString('hex')}`;
+  let database: TestDatabase | null = null;
+  let infra: Infrastructure | null = null;
+  let producer: BullmqJobQueue | null = null;
+  let worker: Proc | null = null;
+  let clientUserId = 0;
+  const startupExpired = [tokenHash(), tokenHash()];
+  const liveToken = tokenHash();
+
+  const remaining = async (hashes: string[]): Promise<number> => {
+    const [row] = await infra!.db!('refresh_tokens').whereIn('token_hash', hashes).count<{ n: number }[]>({ n: '*' });
+    return Number(row!.n);
+  };
+  const insertToken = (hash: string, expiresAt: Date) => infra!.ports.repos.tenancy.insertRefreshToken(clientUserId, hash, expiresAt);
+  const completedJobs = () => worker!.logs().filter((l) => l.msg === 'job completed');
+
+  before(async function () {
+    if (!(await mysqlAvailable()) || !(await redisAvailable())) this.skip();
+    database = await createTestDatabase('mysql');
+    const db = openKnex(database.url);
+    try {
+      await migrateLatest(db);
+    } finally {
+      await db.destroy();
+    }
+    infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, appEnv: 'development', migrate: false });
+    const app = buildApplication(infra.ports);
+    const suffix = crypto.randomBytes(4).toString('hex');
+    const created = await app.commands.createClient.execute({ organization: `Org ${suffix}`, username: `user_${suffix}`, password: 'password-123', companies: [], settings: {} });
+    clientUserId = (await infra.ports.repos.tenancy.findClientUserByUsername(created.clientUsername))!.id;
+    for (const hash of startupExpired) await insertToken(hash, new Date(Date.now() - HOUR));
+    await insertToken(liveToken, new Date(Date.now() + 24 * HOUR));
+
+    worker = startProcess('cmd/worker/main.ts', {
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      JWT_SECRET: JWT_TEST_SECRET,
+      LOG_LEVEL: 'info',
+    });
+    await waitFor(() => worker!.logs().find((l) => l.msg === 'worker ready'), '"worker ready"', { proc: worker });
+    producer = new BullmqJobQueue(TEST_REDIS_URL, prefix);
+  });
+
+  after(async () => {
+    killIfAlive(worker);
+    if (producer) {
+      await producer.queue.obliterate({ force: true });
+      await producer.close();
+    }
+    await infra?.close();
+    await database?.drop();
+  });
+
+  it('logs "worker ready" with its queue prefix', () => {
+    const ready = worker!.logs().find((l) => l.msg === 'worker ready')!;
+    expect(ready.prefix).to.equal(prefix);
+    expect(ready.service).to.equal('worker');
+  });
+
+  it('runs the scheduled purge once at startup', async () => {
+    const [first] = await waitFor(() => (completedJobs().length > 0 ? completedJobs() : null), 'the scheduled purge', { proc: worker! });
+    expect(first!.name).to.equal(PURGE);
+    expect(first!.result).to.deep.equal({ purged: startupExpired.length });
+    expect(await remaining(startupExpired)).to.equal(0);
+    expect(await remaining([liveToken])).to.equal(1);
+  });
+
+  it('purges expired refresh tokens when the job is enqueued from another process', async () => {
+    // Inserted after the startup run, so only the job enqueued here can remove them (the next
+    // scheduled run is an hour away).
+    await waitFor(() => completedJobs().length > 0, 'the scheduled purge', { proc: worker! });
+    const expired = [tokenHash(), tokenHash(), tokenHash()];
+    for (const hash of expired) await insertToken(hash, new Date(Date.now() - 1000));
+    expect(await remaining(expired)).to.equal(3);
+
+    const jobId = `purge-${crypto.randomBytes(4).toString('hex')}`;
+    await producer!.enqueue({ name: PURGE, data: {}, jobId });
+
+    await waitFor(async () => (await remaining(expired)) === 0, 'the expired tokens to be purged', { proc: worker! });
+    const completed = await waitFor(() => completedJobs().find((l) => l.jobId === jobId), `the "job completed" log of ${jobId}`, { proc: worker! });
+    expect(completed.result).to.deep.equal({ purged: 3 });
+    expect(await remaining([liveToken])).to.equal(1);
+  });
+
+  it('stops gracefully on SIGTERM with exit code 0', async () => {
+    worker!.child.kill('SIGTERM');
+    const code = await exitCodeWithin(worker!, 15_000);
+    expect(code, worker!.output()).to.equal(0);
+    expect(worker!.logs().map((l) => l.msg)).to.include.members(['shutting down', 'stopped']);
+  });
+});
