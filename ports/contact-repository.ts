@@ -23,7 +23,7 @@ export interface ContactFilter {
   name?: string;
   /** Exact, case-insensitive. */
   email?: string;
-  /** Compared by digits. */
+  /** Digits a phone number must end with. */
   phoneDigits?: string;
   externalClientId?: string;
   code?: string;

@@ -51,10 +51,11 @@ export interface TenancyRepository {
 
   insertRefreshToken(clientUserId: number, tokenHash: string, expiresAt: Date): Promise<void>;
   /**
-   * Marks an unused, unexpired refresh token used, atomically: of two concurrent calls with the
-   * same token only one gets the user id back. Returns null otherwise.
+   * Marks an unused, unexpired refresh token of a user of that organization used, atomically:
+   * of two concurrent calls with the same token only one gets the user id back. Returns null
+   * otherwise, and then leaves the token as it was.
    */
-  consumeRefreshToken(tokenHash: string, now: Date): Promise<number | null>;
+  consumeRefreshToken(tokenHash: string, organizationId: number, now: Date): Promise<number | null>;
   revokeRefreshTokens(clientUserId: number, at: Date): Promise<void>;
   /** Deletes refresh tokens expired or used before `before`; returns how many. */
   purgeRefreshTokens(before: Date): Promise<number>;

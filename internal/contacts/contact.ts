@@ -63,6 +63,14 @@ export function phoneDigits(number: string): string {
   return number.replace(/\D+/g, '');
 }
 
+/**
+ * The phone filter: a stored number matches when its digits end with the query's digits, so a
+ * local number finds the same number stored with its country code.
+ */
+export function phoneMatches(number: string, queryDigits: string): boolean {
+  return phoneDigits(number).endsWith(queryDigits);
+}
+
 /** Lower-case without diacritics: how partial name searches compare. */
 export function foldForSearch(text: string): string {
   return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();

@@ -74,3 +74,19 @@ describe('job queue [bullmq] specifics', function () {
     }
   });
 });
+
+describe('BullmqJobQueue when Redis is unreachable', () => {
+  it('rejects enqueue within seconds instead of hanging', async function () {
+    this.timeout(10_000);
+    const queue = new BullmqJobQueue('redis://127.0.0.1:1', `test-unreachable-${Date.now()}`);
+    const started = Date.now();
+    try {
+      let error: unknown = null;
+      await queue.enqueue({ name: 'tenancy.purge-expired-refresh-tokens', data: {} }).catch((e) => (error = e));
+      expect(error).to.be.instanceOf(Error);
+      expect(Date.now() - started).to.be.below(6000);
+    } finally {
+      await queue.close().catch(() => undefined);
+    }
+  });
+});

@@ -443,6 +443,31 @@ describeEachDatabase('contacts', ({ api }) => {
         expect((await list(tenant, { phone: '5500000000' })).body.data).to.deep.equal([]);
       });
 
+      it('phone: a local number finds the number stored with its country code (suffix of digits)', async () => {
+        const tenant = await api().newTenant();
+        const { jose } = await seed(tenant);
+        expect(idsOf(await list(tenant, { phone: '55 1234 5678' }))).to.deep.equal([jose.contactId]);
+        expect(idsOf(await list(tenant, { phone: '1234-5678' }))).to.deep.equal([jose.contactId]);
+        // Not a prefix or an infix: the query's digits must end the stored number.
+        expect((await list(tenant, { phone: '52551234' })).body.data).to.deep.equal([]);
+      });
+
+      it('phone: a value without digits is 400 with details[].field phone', async () => {
+        const tenant = await api().newTenant();
+        expectInvalid(await list(tenant, { phone: 'call me' }), 'phone');
+      });
+
+      it('externalClientId is trimmed on create, and filters trim it too', async () => {
+        const tenant = await api().newTenant();
+        const created = await api().http.post('/contacts').set(tenant.headers).send({ externalClientId: '  ext-trim  ', name: 'Trim', email: 'trim@example.com' });
+        expect(created.status).to.equal(201);
+        expect(created.body.data.externalClientId).to.equal('ext-trim');
+        const again = await api().http.post('/contacts').set(tenant.headers).send({ externalClientId: 'ext-trim ', name: 'Trim', email: 'trim@example.com' });
+        expect(again.status).to.equal(409);
+        expect(again.body.error.code).to.equal('RESOURCE_CONFLICT');
+        expect(idsOf(await list(tenant, { externalClientId: ' ext-trim' }))).to.deep.equal([created.body.data.contactId]);
+      });
+
       it('identifier: matches the externalClientId', async () => {
         const tenant = await api().newTenant();
         const { maria } = await seed(tenant);

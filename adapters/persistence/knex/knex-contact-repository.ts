@@ -90,7 +90,8 @@ export class KnexContactRepository implements ContactRepository {
           .select(this.db.raw('1'))
           .from('contact_phones')
           .whereRaw('contact_phones.contact_id = contacts.id')
-          .where({ 'contact_phones.organization_id': organizationId, 'contact_phones.digits': filter.phoneDigits }),
+          .where('contact_phones.organization_id', organizationId)
+          .where('contact_phones.digits_reversed', 'like', `${reversed(filter.phoneDigits!)}%`),
       );
     }
     // Count at most COUNT_SCAN_CAP + 1 matches: a bounded scan even for a broad filter.
@@ -108,7 +109,12 @@ export class KnexContactRepository implements ContactRepository {
   private async writePhones(trx: Knex.Transaction, contactId: number, organizationId: number, phones: Phone[]) {
     if (phones.length === 0) return;
     await trx('contact_phones').insert(
-      phones.map((p, position) => ({ contact_id: contactId, organization_id: organizationId, position, digits: phoneDigits(p.number) })),
+      phones.map((p, position) => ({
+        contact_id: contactId,
+        organization_id: organizationId,
+        position,
+        digits_reversed: reversed(phoneDigits(p.number)),
+      })),
     );
   }
 
@@ -131,4 +137,9 @@ function toContact(row: ContactRow): Contact {
     createdAt: fromMillis(row.created_at),
     updatedAt: fromMillis(row.updated_at),
   };
+}
+
+/** Digits only, so reversing cannot create LIKE wildcards. */
+function reversed(digits: string): string {
+  return [...digits].reverse().join('');
 }

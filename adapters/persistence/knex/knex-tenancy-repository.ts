@@ -179,8 +179,12 @@ export class KnexTenancyRepository implements TenancyRepository {
     });
   }
 
-  async consumeRefreshToken(tokenHash: string, now: Date): Promise<number | null> {
-    const row = await this.db('refresh_tokens').where({ token_hash: tokenHash }).first();
+  async consumeRefreshToken(tokenHash: string, organizationId: number, now: Date): Promise<number | null> {
+    const row = await this.db('refresh_tokens as r')
+      .join('client_users as u', 'u.id', 'r.client_user_id')
+      .where({ 'r.token_hash': tokenHash, 'u.organization_id': organizationId })
+      .select('r.id', 'r.client_user_id', 'r.used_at', 'r.expires_at')
+      .first();
     if (!row || row.used_at !== null || Number(row.expires_at) <= now.getTime()) return null;
     // The conditional update is the arbiter: of two concurrent refreshes only one changes the row.
     const changed = await this.db('refresh_tokens')

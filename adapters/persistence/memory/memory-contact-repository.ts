@@ -1,4 +1,4 @@
-import { type Contact, foldForSearch, phoneDigits } from '../../../internal/contacts/contact';
+import { type Contact, foldForSearch, phoneMatches } from '../../../internal/contacts/contact';
 import { ConflictError } from '../../../internal/shared/errors';
 import { COUNT_SCAN_CAP, offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { ContactChanges, ContactFilter, ContactRepository, NewContact } from '../../../ports/contact-repository';
@@ -57,6 +57,6 @@ function matchesFilter(c: Contact, f: ContactFilter): boolean {
     (f.email === undefined || c.email.toLowerCase() === f.email.toLowerCase()) &&
     (f.externalClientId === undefined || c.externalClientId === f.externalClientId) &&
     (f.code === undefined || c.code === f.code) &&
-    (f.phoneDigits === undefined || c.phones.some((p) => phoneDigits(p.number) === f.phoneDigits))
+    (f.phoneDigits === undefined || c.phones.some((p) => phoneMatches(p.number, f.phoneDigits!)))
   );
 }

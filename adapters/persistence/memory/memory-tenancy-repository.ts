@@ -121,9 +121,11 @@ export class MemoryTenancyRepository implements TenancyRepository {
     this.t.refreshTokens.push({ clientUserId, tokenHash, expiresAt, usedAt: null });
   }
 
-  async consumeRefreshToken(tokenHash: string, now: Date): Promise<number | null> {
+  async consumeRefreshToken(tokenHash: string, organizationId: number, now: Date): Promise<number | null> {
     const token = this.t.refreshTokens.find((r) => r.tokenHash === tokenHash);
-    if (!token || token.usedAt || token.expiresAt.getTime() <= now.getTime()) return null;
+    const owner = token && this.t.clientUsers.find((u) => u.id === token.clientUserId);
+    if (!token || owner?.organizationId !== organizationId) return null;
+    if (token.usedAt || token.expiresAt.getTime() <= now.getTime()) return null;
     token.usedAt = now;
     return token.clientUserId;
   }

@@ -17,9 +17,12 @@ export interface BullmqJobQueueOptions {
   backoffDelayMs?: number;
 }
 
+const ENQUEUE_CONNECT_DEADLINE_MS = 2000;
+const ENQUEUE_DEADLINE_MS = 5000;
+
 /**
- * Producer side of BullMQ. Fail fast: with the offline queue off, an unreachable Redis rejects
- * `enqueue` at once instead of parking the request.
+ * Producer side of BullMQ. Fail fast: with the offline queue off and bounded waits, an
+ * unreachable Redis rejects `enqueue` within seconds instead of parking the request.
  */
 export class BullmqJobQueue implements JobQueue {
   private readonly connection: Redis;
@@ -34,10 +37,19 @@ export class BullmqJobQueue implements JobQueue {
       backoff: { ...DEFAULT_JOB_OPTIONS.backoff, delay: options.backoffDelayMs ?? DEFAULT_JOB_OPTIONS.backoff.delay },
     };
     this.queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix, defaultJobOptions });
+    this.queue.on('error', () => undefined); // idem: enqueue reports it to its caller
   }
 
   async enqueue(job: Job): Promise<void> {
-    await this.queue.add(job.name, job.data, job.jobId ? { jobId: job.jobId } : {});
+    // BullMQ itself waits for a connection that may never come; the port promises to fail fast.
+    if (this.connection.status !== 'ready') {
+      await withDeadline(this.queue.waitUntilReady(), ENQUEUE_CONNECT_DEADLINE_MS, 'Redis is unreachable');
+    }
+    await withDeadline(
+      this.queue.add(job.name, job.data, job.jobId ? { jobId: job.jobId } : {}),
+      ENQUEUE_DEADLINE_MS,
+      'Redis did not accept the job in time',
+    );
   }
 
   async ping(): Promise<void> {
@@ -48,4 +60,12 @@ export class BullmqJobQueue implements JobQueue {
     await this.queue.close();
     this.connection.disconnect();
   }
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

@@ -24,7 +24,8 @@ export class CreateContact {
       return await this.deps.contacts.insert({
         organizationId: scope.organizationId,
         code: this.deps.ids.alphanumeric(CONTACT_CODE_LENGTH),
-        externalClientId: input.externalClientId,
+        // Trimmed like every natural key, so "abc " and "abc" are one contact on every database.
+        externalClientId: input.externalClientId.trim(),
         name: input.name.trim(),
         email: input.email,
         phones,

@@ -22,7 +22,8 @@ export class ListContacts {
   }
 
   async execute(input: ListContactsInput, page: PageRequest, scope: TenantScope): Promise<Page<Contact>> {
-    const { identifier, externalClientId } = input;
+    const identifier = input.identifier?.trim();
+    const externalClientId = input.externalClientId?.trim();
     if (identifier !== undefined && externalClientId !== undefined && identifier !== externalClientId) {
       throw new InvalidRequestError('identifier and externalClientId must not differ', [
         { field: 'identifier', issue: 'conflicts with externalClientId' },
@@ -35,7 +36,7 @@ export class ListContacts {
     };
     if (input.phone !== undefined) {
       filter.phoneDigits = phoneDigits(input.phone);
-      if (!filter.phoneDigits) return { items: [], total: 0, capped: false };
+      if (!filter.phoneDigits) throw InvalidRequestError.field('phone', 'must contain digits');
     }
     if (input.contactCode !== undefined) {
       const code = contactCodeFromId(input.contactCode);

@@ -16,7 +16,7 @@ export class RefreshSession {
     }
     const key = await tenancy.findApiKey(secrets.digest(input.loginApiKey), 'login', appEnv);
     if (!key) throw new AuthenticationFailedError();
-    const userId = await tenancy.consumeRefreshToken(secrets.digest(input.refreshToken), clock.now());
+    const userId = await tenancy.consumeRefreshToken(secrets.digest(input.refreshToken), key.organizationId, clock.now());
     const user = userId === null ? null : await tenancy.findClientUser(userId);
     if (!user || user.disabled || user.organizationId !== key.organizationId) throw new AuthenticationFailedError();
     return issueSession(this.deps, user);

@@ -412,9 +412,11 @@ describe('contact use cases (memory infrastructure)', () => {
       expect((await list({ contactCode: maria.code })).items.map((c) => c.id)).to.deep.equal([maria.id]);
     });
 
-    it('returns an empty page for a phone without digits or a malformed contact code', async () => {
+    it('rejects a phone without digits (field phone) and finds nothing for a malformed contact code', async () => {
       const { list } = await seeded();
-      expect(await list({ phone: 'abc' })).to.deep.equal({ items: [], total: 0, capped: false });
+      let error: unknown;
+      await list({ phone: 'abc' }).catch((e) => (error = e));
+      expect(error).to.be.instanceOf(InvalidRequestError).with.property('details').deep.equal([{ field: 'phone', issue: 'must contain digits' }]);
       expect(await list({ contactCode: 'con_a-b' })).to.deep.equal({ items: [], total: 0, capped: false });
     });
 

@@ -85,9 +85,10 @@ export async function up(db: Knex): Promise<void> {
     t.integer('contact_id').unsigned().notNullable().references('contacts.id');
     t.integer('organization_id').unsigned().notNullable();
     t.integer('position').notNullable();
-    t.string('digits', 40).notNullable();
+    // Digits stored reversed: "number ends with these digits" becomes an indexed prefix match.
+    t.string('digits_reversed', 40).notNullable();
     t.primary(['contact_id', 'position']);
-    t.index(['organization_id', 'digits']);
+    t.index(['organization_id', 'digits_reversed']);
   });
   await db.schema.createTable('products', (t) => {
     tableOptions(db, t);

@@ -1,0 +1,98 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import mysql from 'mysql2/promise';
+
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  /** One-off queries against the bench database (row counts, versions). */
+  query<T>(sql: string, values?: unknown[]): Promise<T[]>;
+  drop(): Promise<void>;
+}
+
+/** A fresh `bench_<random>` database on the server; `drop` removes it (idempotent). */
+export async function createBenchDatabase(serverUrl: string): Promise<BenchDatabase> {
+  const name = `bench_${Date.now().toString(36)}_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = await mysql.createConnection({ uri: serverUrl });
+  try {
+    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  } finally {
+    await admin.end();
+  }
+  const url = `${serverUrl.replace(/\/+$/, '')}/${name}`;
+  let dropped = false;
+  return {
+    name,
+    url,
+    async query<T>(sql: string, values: unknown[] = []) {
+      const conn = await mysql.createConnection({ uri: url });
+      try {
+        const [rows] = await conn.query(sql, values);
+        return rows as T[];
+      } finally {
+        await conn.end();
+      }
+    },
+    async drop() {
+      if (dropped) return;
+      const conn = await mysql.createConnection({ uri: serverUrl });
+      try {
+        await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
+        dropped = true;
+      } finally {
+        await conn.end();
+      }
+    },
+  };
+}
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  os: string;
+  node: string;
+  database: string;
+}
+
+export async function describeMachine(db: BenchDatabase): Promise<Machine> {
+  let cpu = os.cpus()[0]?.model ?? 'unknown';
+  try {
+    const info = fs.readFileSync('/proc/cpuinfo', 'utf8');
+    const model = /^model name\s*:\s*(.+)$/m.exec(info)?.[1]?.trim();
+    const mhz = /^cpu MHz\s*:\s*([\d.]+)$/m.exec(info)?.[1];
+    if (model) cpu = mhz ? `${model} @ ${Math.round(Number(mhz))} MHz` : model;
+  } catch {
+    // not Linux: keep os.cpus()
+  }
+  const [version] = await db.query<{ v: string }>('SELECT VERSION() AS v');
+  return {
+    cpu,
+    cores: os.cpus().length,
+    memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    database: version ? `${/mariadb/i.test(version.v) ? 'MariaDB' : 'MySQL'} ${version.v}` : 'unknown',
+  };
+}
+
+/** Removes the BullMQ keys the API created under its unique queue prefix. */
+export async function deleteRedisPrefix(redisUrl: string, prefix: string): Promise<number> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  let deleted = 0;
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) deleted += await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+  return deleted;
+}
