@@ -4,6 +4,14 @@ import type { JobQueue } from '../ports/job-queue';
 import type { PasswordHasher, SecretHasher } from '../ports/secret-hasher';
 import type { TokenService } from '../ports/token-service';
 import type { Repositories, UnitOfWork } from '../ports/unit-of-work';
+import { CancelDebt } from './debts/commands/cancel-debt';
+import { CreateDebt } from './debts/commands/create-debt';
+import { CreateDebtBatch } from './debts/commands/create-debt-batch';
+import { PayDebt } from './debts/commands/pay-debt';
+import { UpdateDebt } from './debts/commands/update-debt';
+import { MarkOverdueDebts } from './debts/jobs/mark-overdue-debts';
+import { GetDebt } from './debts/queries/get-debt';
+import { ListDebts } from './debts/queries/list-debts';
 import { CreateContact } from './contacts/commands/create-contact';
 import { UpdateContact } from './contacts/commands/update-contact';
 import { GetContact } from './contacts/queries/get-contact';
@@ -44,7 +52,7 @@ export type Application = ReturnType<typeof buildApplication>;
 /** Every use case, wired once: the one core behind the api, worker and admin doors. */
 export function buildApplication(ports: CorePorts) {
   const { repos, ...rest } = ports;
-  const base = { ...rest, tenancy: repos.tenancy, contacts: repos.contacts, products: repos.products };
+  const base = { ...rest, repos, tenancy: repos.tenancy, contacts: repos.contacts, products: repos.products, debts: repos.debts };
   const createClient = new CreateClient(base);
   return {
     commands: {
@@ -62,6 +70,11 @@ export function buildApplication(ports: CorePorts) {
       createProduct: new CreateProduct(base),
       updateProduct: new UpdateProduct(base),
       deleteProduct: new DeleteProduct(base),
+      createDebt: new CreateDebt(base),
+      createDebtBatch: new CreateDebtBatch(base),
+      updateDebt: new UpdateDebt(base),
+      cancelDebt: new CancelDebt(base),
+      payDebt: new PayDebt(base),
     },
     queries: {
       listClients: new ListClients(base),
@@ -69,9 +82,12 @@ export function buildApplication(ports: CorePorts) {
       listContacts: new ListContacts(base),
       getProduct: new GetProduct(base),
       listProducts: new ListProducts(base),
+      getDebt: new GetDebt(base),
+      listDebts: new ListDebts(base),
     },
     jobs: {
       purgeExpiredRefreshTokens: new PurgeExpiredRefreshTokens(base),
+      markOverdueDebts: new MarkOverdueDebts(base),
     },
   };
 }

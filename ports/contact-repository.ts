@@ -35,6 +35,8 @@ export interface ContactRepository {
   /** @returns null when no contact of the organization has that code. */
   findByCode(organizationId: number, code: string): Promise<Contact | null>;
   findByExternalClientId(organizationId: number, externalClientId: string): Promise<Contact | null>;
+  /** One query for many keys (batches resolve each debtor once). */
+  findByExternalClientIds(organizationId: number, externalClientIds: string[]): Promise<Contact[]>;
   update(organizationId: number, id: number, changes: ContactChanges): Promise<Contact>;
   /** Newest first; `total` stops at COUNT_SCAN_CAP and then reports `capped`. */
   list(organizationId: number, filter: ContactFilter, page: PageRequest): Promise<Page<Contact>>;

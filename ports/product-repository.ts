@@ -22,6 +22,9 @@ export interface ProductRepository {
   /** Any state: inactive products are returned too, callers decide what is reachable. */
   findById(companyId: number, id: number): Promise<Product | null>;
   findByName(companyId: number, name: string): Promise<Product | null>;
+  /** One query for many ids (batches resolve each product once). */
+  findByIds(companyId: number, ids: number[]): Promise<Product[]>;
+  findByExternalProductIds(companyId: number, externalProductIds: string[]): Promise<Product[]>;
   findByExternalProductId(companyId: number, externalProductId: string): Promise<Product | null>;
   /** @throws ConflictError when the new name is taken by any other product. */
   rename(companyId: number, id: number, name: string): Promise<Product>;

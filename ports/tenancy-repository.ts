@@ -25,6 +25,8 @@ export interface TenancyRepository {
   findOrganization(id: number): Promise<Organization | null>;
   insertOrganization(name: string, createdAt: Date): Promise<Organization>;
   setFrozenNow(organizationId: number, frozenNow: Date | null): Promise<void>;
+  /** Every organization with its sandbox clock, for jobs that apply time rules to all of them. */
+  listOrganizations(): Promise<Organization[]>;
 
   findCompanyByCode(code: string): Promise<Company | null>;
   /** @throws ConflictError when the code is taken. */

@@ -1,4 +1,5 @@
 import type { ContactRepository } from './contact-repository';
+import type { DebtRepository } from './debt-repository';
 import type { ProductRepository } from './product-repository';
 import type { TenancyRepository } from './tenancy-repository';
 
@@ -7,6 +8,7 @@ export interface Repositories {
   tenancy: TenancyRepository;
   contacts: ContactRepository;
   products: ProductRepository;
+  debts: DebtRepository;
 }
 
 export interface UnitOfWork {

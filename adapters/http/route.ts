@@ -20,6 +20,8 @@ export interface Reply {
   meta?: Record<string, unknown>;
   /** The platform login answers its fields at the top level instead of under `data`. */
   flat?: boolean;
+  /** Top-level members beside `data` (a batch answer's `batchId` and `errors`). */
+  extra?: Record<string, unknown>;
 }
 
 /**
@@ -58,7 +60,7 @@ export function mountRoutes(router: Router, routes: Route[], app: Application): 
       const requestId = ctx.state.requestId;
       if (reply.flat) ctx.body = { ...(reply.data as object), requestId };
       else if (reply.meta) ctx.body = { data: reply.data, meta: reply.meta, requestId };
-      else ctx.body = { data: reply.data, requestId };
+      else ctx.body = { data: reply.data, ...reply.extra, requestId };
     });
   }
 }

@@ -3,6 +3,9 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Application } from '../../internal/application';
 import type { IdGenerator } from '../../ports/id-generator';
+import type { PaymentPortal } from '../../ports/payment-portal';
+import { debtPresenter } from './presenters/debt.presenter';
+import { debtRoutes, debtTestHelperRoutes } from './routes/debts.routes';
 import { jsonBody } from './middleware/json-body';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
@@ -22,16 +25,19 @@ export interface HttpOptions {
   /** Sandbox helpers exist everywhere except production. */
   testHelpers: boolean;
   readinessChecks: ReadinessCheck[];
+  paymentPortal: PaymentPortal;
 }
 
 /** Every documented endpoint, in the order the reference lists them. */
-export function apiRoutes(options: Pick<HttpOptions, 'app' | 'testHelpers' | 'readinessChecks'>): Route[] {
+export function apiRoutes(options: Pick<HttpOptions, 'app' | 'testHelpers' | 'readinessChecks' | 'paymentPortal'>): Route[] {
   const { app } = options;
+  const presentDebt = debtPresenter(options.paymentPortal);
   return [
     ...authRoutes(app),
+    ...debtRoutes(app, presentDebt),
     ...contactRoutes(app),
     ...productRoutes(app),
-    ...(options.testHelpers ? testHelperRoutes(app) : []),
+    ...(options.testHelpers ? [...testHelperRoutes(app), ...debtTestHelperRoutes(app, presentDebt)] : []),
     ...healthRoutes(options.readinessChecks),
   ];
 }

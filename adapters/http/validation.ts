@@ -9,8 +9,27 @@ export type JsonSchema = Record<string, unknown>;
  * a boolean); query strings arrive as text, so their validator coerces numbers and booleans and
  * fills defaults.
  */
-const bodyAjv = addFormats(new Ajv({ allErrors: true, strict: true, coerceTypes: false }));
-const queryAjv = addFormats(new Ajv({ allErrors: true, strict: true, coerceTypes: true, useDefaults: true }));
+const bodyAjv = withKeywords(addFormats(new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, coerceTypes: false })));
+const queryAjv = withKeywords(addFormats(new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, coerceTypes: true, useDefaults: true })));
+
+/** `x-decimals: n`: a number with at most n decimals (0.29 passes, 1.005 does not), exactly. */
+function withKeywords(ajv: Ajv): Ajv {
+  const decimals = (max: number, data: number): boolean => {
+    const validate = decimals as unknown as { errors: Partial<ErrorObject>[] | null };
+    const ok = Number.isFinite(data) && hasAtMostDecimals(data, max);
+    validate.errors = ok ? null : [{ keyword: 'x-decimals', message: `must have at most ${max} decimals`, params: {} }];
+    return ok;
+  };
+  ajv.addKeyword({ keyword: 'x-decimals', type: 'number', schemaType: 'number', validate: decimals, errors: true });
+  return ajv;
+}
+
+function hasAtMostDecimals(n: number, max: number): boolean {
+  const text = n.toString();
+  if (/e/i.test(text)) return Number.isInteger(n);
+  const dot = text.indexOf('.');
+  return dot === -1 || text.length - dot - 1 <= max;
+}
 
 const cache = new WeakMap<JsonSchema, ValidateFunction>();
 
@@ -37,12 +56,50 @@ export function validateQuery<T>(schema: JsonSchema, query: Record<string, unkno
 }
 
 function invalid(errors: ErrorObject[], root: string): InvalidRequestError {
-  const details = uniqueDetails(errors.map((e) => toDetail(e, root)));
+  return invalidRequest(uniqueDetails(errors.map((e) => toDetail(e, root))));
+}
+
+export function invalidRequest(details: ErrorDetail[]): InvalidRequestError {
   return new InvalidRequestError(details.map((d) => `${d.field} ${d.issue}`).join('; ') || 'Invalid request', details);
 }
 
+export interface ItemDetail extends ErrorDetail {
+  index: number;
+  externalRequestId: string | null;
+}
+
+/**
+ * Validates a `{ <key>: [...] }` batch body. Problems inside an item name its `index` and
+ * `externalRequestId` beside the field within the item; problems of the envelope are plain.
+ */
+export function validateBatch<T>(schema: JsonSchema, value: unknown, key: string): T {
+  const validate = compiled(bodyAjv, schema);
+  if (validate(value)) return value as T;
+  const items = (value as Record<string, unknown>)[key] as unknown[];
+  const itemPath = new RegExp(`^/${key}/(\\d+)(/.*)?$`);
+  const details = uniqueDetails(
+    (validate.errors ?? []).map((error): ErrorDetail | ItemDetail => {
+      const match = itemPath.exec(error.instancePath);
+      if (!match) return toDetail(error, 'body');
+      const index = Number(match[1]);
+      const detail = toDetail({ ...error, instancePath: match[2] ?? '' }, 'item');
+      return { index, externalRequestId: externalRequestIdOf(items[index]), ...detail };
+    }),
+  );
+  throw invalidRequest(details);
+}
+
+export function externalRequestIdOf(item: unknown): string | null {
+  const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).externalRequestId : undefined;
+  return typeof id === 'string' ? id : null;
+}
+
 function toDetail(error: ErrorObject, root: string): ErrorDetail {
-  const path = fieldPath(error.instancePath);
+  const raw = fieldPath(error.instancePath);
+  const path = collapse(raw);
+  // Inside a flat map, or about its keys: one issue for the whole field. (`"x"` instead of an
+  // object stays a plain type error.)
+  if (path !== raw || (OPAQUE_FIELDS.includes(path) && error.keyword !== 'type')) return { field: path, issue: OPAQUE_ISSUE };
   const child = (name: string) => (path ? `${path}.${name}` : name);
   switch (error.keyword) {
     case 'required':
@@ -56,6 +113,18 @@ function toDetail(error: ErrorObject, root: string): ErrorDetail {
   }
 }
 
+/** Fields whose inner problems are reported on the field itself (a flat map has no sub-fields). */
+const OPAQUE_FIELDS = ['additionalData', 'metadata'];
+
+function collapse(path: string): string {
+  for (const field of OPAQUE_FIELDS) {
+    if (path.startsWith(field + '.') || path.startsWith(field + '[')) return field;
+  }
+  return path;
+}
+
+const OPAQUE_ISSUE = 'must be a flat object of string, number, boolean or null values, without reserved keys';
+
 /** `/phones/0/type` → `phones[0].type`. */
 function fieldPath(instancePath: string): string {
   return instancePath
@@ -65,10 +134,10 @@ function fieldPath(instancePath: string): string {
     .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
 }
 
-function uniqueDetails(details: ErrorDetail[]): ErrorDetail[] {
+function uniqueDetails<D extends ErrorDetail>(details: D[]): D[] {
   const seen = new Set<string>();
   return details.filter((d) => {
-    const key = `${d.field}\u0000${d.issue}`;
+    const key = `${(d as Partial<ItemDetail>).index ?? ''}\u0000${d.field}\u0000${d.issue}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

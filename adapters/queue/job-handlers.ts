@@ -1,12 +1,17 @@
 import type { Application } from '../../internal/application';
-import type { JobHandlers } from '../../ports/job-queue';
+import type { JobHandlers, JobName } from '../../ports/job-queue';
 
 /** Job name → use case, shared by the BullMQ workers and the in-process queue. */
 export function jobHandlers(app: Application): JobHandlers {
   return {
     'tenancy.purge-expired-refresh-tokens': () => app.jobs.purgeExpiredRefreshTokens.execute(),
+    'debts.mark-overdue': () => app.jobs.markOverdueDebts.execute(),
   };
 }
 
 /** Repeating jobs the workers schedule. */
-export const SCHEDULES = [{ name: 'tenancy.purge-expired-refresh-tokens' as const, everyMs: 60 * 60 * 1000 }];
+export const SCHEDULES: { name: JobName; everyMs: number }[] = [
+  { name: 'tenancy.purge-expired-refresh-tokens', everyMs: 60 * 60 * 1000 },
+  // Reads apply the overdue rule themselves; this keeps the stored status true within minutes.
+  { name: 'debts.mark-overdue', everyMs: 5 * 60 * 1000 },
+];

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
 import { createHttpServer } from '../../adapters/http/server';
 import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
 import { jobHandlers, SCHEDULES } from '../../adapters/queue/job-handlers';
@@ -35,11 +36,13 @@ async function main(): Promise<void> {
   // The demo tenant is a sandbox convenience: only on an empty database outside production.
   const demo = config.appEnv === 'production' ? null : await app.commands.bootstrapDemoTenant.execute();
 
+  const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${config.port}`;
   const koa = createHttpServer({
     app,
     ids: infra.ports.ids,
     logger,
-    publicBaseUrl: config.publicBaseUrl ?? `http://localhost:${config.port}`,
+    publicBaseUrl,
+    paymentPortal: new HostedPaymentPortal(publicBaseUrl),
     testHelpers: config.appEnv !== 'production',
     readinessChecks: infra.readinessChecks,
   });

@@ -8,8 +8,11 @@ export type Cents = number & { readonly __brand: 'Cents' };
 
 const DECIMAL = /^(\d+)(?:\.(\d{1,2}))?$/;
 
-/** Parses an amount in currency units (>= 0.01, at most 2 decimals) into cents. */
-export function centsFromAmount(amount: number, field = 'amount'): Cents {
+/**
+ * Parses an amount in currency units (at most 2 decimals; at least 0.01 unless a filter allows
+ * zero) into cents.
+ */
+export function centsFromAmount(amount: number, field = 'amount', minimumCents = 1): Cents {
   if (typeof amount !== 'number' || !Number.isFinite(amount)) {
     throw InvalidRequestError.field(field, 'must be a number');
   }
@@ -17,7 +20,7 @@ export function centsFromAmount(amount: number, field = 'amount'): Cents {
   if (!match) throw InvalidRequestError.field(field, 'must have at most 2 decimals');
   const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
   if (!Number.isSafeInteger(cents)) throw InvalidRequestError.field(field, 'is too large');
-  if (cents < 1) throw InvalidRequestError.field(field, 'must be at least 0.01');
+  if (cents < minimumCents) throw InvalidRequestError.field(field, `must be at least ${amountFromCents(minimumCents).toFixed(2)}`);
   return cents as Cents;
 }
 

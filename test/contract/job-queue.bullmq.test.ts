@@ -53,7 +53,7 @@ describe('job queue [bullmq] specifics', function () {
       'tenancy.purge-expired-refresh-tokens': async () => {
         throw new ConflictError('The product name is taken');
       },
-    });
+    } as unknown as JobHandlers);
     try {
       await harness.queue.enqueue({ name: 'tenancy.purge-expired-refresh-tokens', data: {}, jobId: 'domain-1' });
       await waitFor(async () => (await harness.producer.queue.getJobState('domain-1')) === 'failed', 'the job to fail');

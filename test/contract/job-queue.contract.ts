@@ -47,7 +47,7 @@ export function describeJobQueueContract(adapterName: string, adapter: JobQueueA
 
     /** Opens a queue whose single handler is `handle`; afterEach closes it if the test did not. */
     async function open(handle: (data: Data) => Promise<unknown>) {
-      const entry = { harness: await adapter.open({ [JOB]: handle }), closed: false };
+      const entry = { harness: await adapter.open({ [JOB]: handle } as unknown as JobHandlers), closed: false };
       opened.push(entry);
       return {
         enqueue: (data: Data, jobId?: string) => entry.harness.queue.enqueue({ name: JOB, data, ...(jobId ? { jobId } : {}) }),

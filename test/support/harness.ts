@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import supertest from 'supertest';
+import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
 import { createHttpServer } from '../../adapters/http/server';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
 import { type Application, buildApplication } from '../../internal/application';
@@ -56,6 +57,7 @@ export async function startApi(kind: DatabaseKind, options: { appEnv?: 'developm
     ids: infra.ports.ids,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     publicBaseUrl: 'http://localhost:3000',
+    paymentPortal: new HostedPaymentPortal('http://localhost:3000'),
     testHelpers: (options.appEnv ?? 'development') !== 'production',
     readinessChecks: infra.readinessChecks,
   });

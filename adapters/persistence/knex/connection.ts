@@ -21,7 +21,15 @@ export function openKnex(databaseUrl: string, options: { poolMax?: number } = {}
         supportBigNumbers: true,
         charset: 'utf8mb4',
       } as Knex.MySql2ConnectionConfig,
-      pool: { min: 0, max: options.poolMax ?? 10 },
+      pool: {
+        min: 0,
+        max: options.poolMax ?? 10,
+        // READ COMMITTED: a statement sees what committed before it, so re-reading after a
+        // duplicate-key race finds the winner's row, and inserts take no gap locks.
+        afterCreate(conn: { query(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
+          conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED', (err) => done(err, conn));
+        },
+      },
     });
   }
   if (databaseUrl.startsWith('sqlite:')) {

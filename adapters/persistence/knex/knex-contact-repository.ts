@@ -56,6 +56,12 @@ export class KnexContactRepository implements ContactRepository {
     return row ? toContact(row) : null;
   }
 
+  async findByExternalClientIds(organizationId: number, externalClientIds: string[]): Promise<Contact[]> {
+    if (externalClientIds.length === 0) return [];
+    const rows = await this.db<ContactRow>('contacts').where('organization_id', organizationId).whereIn('external_client_id', externalClientIds);
+    return rows.map(toContact);
+  }
+
   async update(organizationId: number, id: number, changes: ContactChanges): Promise<Contact> {
     const patch: Partial<ContactRow> = { updated_at: toMillis(changes.updatedAt) };
     if (changes.name !== undefined) {

@@ -41,6 +41,17 @@ export class KnexProductRepository implements ProductRepository {
     return this.first({ company_id: companyId, name });
   }
 
+  async findByIds(companyId: number, ids: number[]): Promise<Product[]> {
+    if (ids.length === 0) return [];
+    return (await this.db<ProductRow>('products').where('company_id', companyId).whereIn('id', ids)).map(toProduct);
+  }
+
+  async findByExternalProductIds(companyId: number, externalProductIds: string[]): Promise<Product[]> {
+    if (externalProductIds.length === 0) return [];
+    const rows = await this.db<ProductRow>('products').where('company_id', companyId).whereIn('external_product_id', externalProductIds);
+    return rows.map(toProduct);
+  }
+
   async findByExternalProductId(companyId: number, externalProductId: string): Promise<Product | null> {
     return this.first({ company_id: companyId, external_product_id: externalProductId });
   }

@@ -37,6 +37,10 @@ export class KnexTenancyRepository implements TenancyRepository {
     await this.db('organizations').where({ id: organizationId }).update({ frozen_now: toMillisOrNull(frozenNow) });
   }
 
+  async listOrganizations(): Promise<Organization[]> {
+    return (await this.db('organizations').select('*').orderBy('id')).map(toOrganization);
+  }
+
   async findCompanyByCode(code: string): Promise<Company | null> {
     const row = await this.db('companies').where({ code }).first();
     return row ? toCompany(row) : null;

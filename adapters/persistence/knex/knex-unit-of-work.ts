@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { KnexContactRepository } from './knex-contact-repository';
+import { KnexDebtRepository } from './knex-debt-repository';
 import { KnexProductRepository } from './knex-product-repository';
 import { KnexTenancyRepository } from './knex-tenancy-repository';
 
@@ -9,6 +10,7 @@ export function knexRepositories(db: Knex | Knex.Transaction): Repositories {
     tenancy: new KnexTenancyRepository(db),
     contacts: new KnexContactRepository(db),
     products: new KnexProductRepository(db),
+    debts: new KnexDebtRepository(db),
   };
 }
 

@@ -28,6 +28,11 @@ export class MemoryContactRepository implements ContactRepository {
     return copy(this.rows.find((c) => c.organizationId === organizationId && c.externalClientId === externalClientId) ?? null);
   }
 
+  async findByExternalClientIds(organizationId: number, externalClientIds: string[]): Promise<Contact[]> {
+    const keys = new Set(externalClientIds);
+    return copy(this.rows.filter((c) => c.organizationId === organizationId && keys.has(c.externalClientId)));
+  }
+
   async update(organizationId: number, id: number, changes: ContactChanges): Promise<Contact> {
     const row = this.rows.find((c) => c.organizationId === organizationId && c.id === id);
     if (!row) throw new Error(`contact ${id} vanished`);

@@ -31,6 +31,16 @@ export class MemoryProductRepository implements ProductRepository {
     return copy(this.rows.find((p) => p.companyId === companyId && p.name === name) ?? null);
   }
 
+  async findByIds(companyId: number, ids: number[]): Promise<Product[]> {
+    const wanted = new Set(ids);
+    return copy(this.rows.filter((p) => p.companyId === companyId && wanted.has(p.id)));
+  }
+
+  async findByExternalProductIds(companyId: number, externalProductIds: string[]): Promise<Product[]> {
+    const wanted = new Set(externalProductIds);
+    return copy(this.rows.filter((p) => p.companyId === companyId && p.externalProductId !== null && wanted.has(p.externalProductId)));
+  }
+
   async findByExternalProductId(companyId: number, externalProductId: string): Promise<Product | null> {
     return copy(this.rows.find((p) => p.companyId === companyId && p.externalProductId === externalProductId) ?? null);
   }

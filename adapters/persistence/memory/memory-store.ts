@@ -1,4 +1,5 @@
 import type { Contact } from '../../../internal/contacts/contact';
+import type { Debt } from '../../../internal/debts/debt';
 import type { Product } from '../../../internal/products/product';
 import type { Company } from '../../../internal/tenancy/company';
 import type { ApiKeyRecord, ClientUser } from '../../../internal/tenancy/credentials';
@@ -26,6 +27,8 @@ export interface MemoryTables {
   refreshTokens: StoredRefreshToken[];
   contacts: Contact[];
   products: Product[];
+  debts: Debt[];
+  debtPayments: { debtId: number; amountCents: number; source: string; createdAt: Date }[];
 }
 
 export class MemoryStore {
@@ -39,6 +42,8 @@ export class MemoryStore {
     refreshTokens: [],
     contacts: [],
     products: [],
+    debts: [],
+    debtPayments: [],
   };
 
   nextId(): number {

@@ -36,6 +36,10 @@ export class MemoryTenancyRepository implements TenancyRepository {
     if (organization) organization.frozenNow = frozenNow;
   }
 
+  async listOrganizations(): Promise<Organization[]> {
+    return copy(this.t.organizations);
+  }
+
   async findCompanyByCode(code: string): Promise<Company | null> {
     return copy(this.t.companies.find((c) => c.code === code) ?? null);
   }

@@ -1,5 +1,6 @@
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { MemoryContactRepository } from './memory-contact-repository';
+import { MemoryDebtRepository } from './memory-debt-repository';
 import { MemoryProductRepository } from './memory-product-repository';
 import type { MemoryStore } from './memory-store';
 import { MemoryTenancyRepository } from './memory-tenancy-repository';
@@ -9,6 +10,7 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     tenancy: new MemoryTenancyRepository(store),
     contacts: new MemoryContactRepository(store),
     products: new MemoryProductRepository(store),
+    debts: new MemoryDebtRepository(store),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as foundation from './20261122000000_foundation';
+import * as debts from './20261122010000_debts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -10,7 +11,10 @@ interface Migration {
  * Migrations are listed here rather than discovered on disk, so the same list runs from the
  * TypeScript sources (tsx, tests) and from the compiled build. Append new ones in order.
  */
-const MIGRATIONS: [string, Migration][] = [['20261122000000_foundation', foundation]];
+const MIGRATIONS: [string, Migration][] = [
+  ['20261122000000_foundation', foundation],
+  ['20261122010000_debts', debts],
+];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
   getMigrations: async () => MIGRATIONS,

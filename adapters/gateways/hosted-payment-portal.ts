@@ -1,0 +1,10 @@
+import type { PaymentPortal } from '../../ports/payment-portal';
+
+/** The portal served under PUBLIC_BASE_URL (the hosted pages issue renders what it links to). */
+export class HostedPaymentPortal implements PaymentPortal {
+  constructor(private readonly publicBaseUrl: string) {}
+
+  debtUrl(debt: { companyCode: string; debtId: string }): string | null {
+    return `${this.publicBaseUrl}/pay/${encodeURIComponent(debt.companyCode)}/${encodeURIComponent(debt.debtId)}`;
+  }
+}

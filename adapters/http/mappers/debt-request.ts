@@ -1,0 +1,71 @@
+import type { PhoneInput } from '../../../internal/contacts/contact';
+import type { PaymentMethod } from '../../../internal/debts/debt';
+import type { DebtDraft, DebtorRef, ProductRef } from '../../../internal/debts/debt-draft';
+import type { Currency } from '../../../internal/shared/currency';
+import type { ErrorDetail } from '../../../internal/shared/errors';
+import { centsFromAmount } from '../../../internal/shared/money';
+import { productNumberFromId } from '../../../internal/products/product';
+
+/** A debt body as the schemas let it through (v2 item or legacy). */
+export interface DebtBody {
+  externalClientId?: string;
+  contactData?: { externalClientId: string; name: string; email: string; phones?: PhoneInput[] };
+  amount: number;
+  dueDate: string;
+  currency?: Currency;
+  description?: string;
+  productId?: string;
+  externalProductId?: string;
+  productName?: string;
+  allowPartialPayments?: boolean;
+  allowOverduePayment?: boolean;
+  additionalData?: Record<string, unknown>;
+  paymentMethods?: PaymentMethod[];
+  autopay?: boolean;
+}
+
+export type DraftOrProblems = { draft: DebtDraft; problems?: undefined } | { draft?: undefined; problems: ErrorDetail[] };
+
+/**
+ * The rules between fields that a schema states poorly: exactly one debtor, at most one product
+ * reference, autopay or paymentMethods. Problems come back as details for the caller to place
+ * (a batch adds the item's index).
+ */
+export function debtDraftFrom(body: DebtBody, contract: 'v2' | 'legacy'): DraftOrProblems {
+  const problems: ErrorDetail[] = [];
+  const hasClient = body.externalClientId !== undefined;
+  const hasData = body.contactData !== undefined;
+  if (hasClient === hasData) {
+    problems.push({
+      field: hasClient ? 'contactData' : 'externalClientId',
+      issue: hasClient ? 'must not be sent with externalClientId' : 'exactly one of externalClientId or contactData is required',
+    });
+  }
+  const productRefs = (['productId', 'externalProductId', 'productName'] as const).filter((f) => body[f] !== undefined);
+  if (productRefs.length > 1) problems.push({ field: productRefs[1]!, issue: `must not be sent with ${productRefs[0]}` });
+  if (body.autopay === true && body.paymentMethods !== undefined) {
+    problems.push({ field: 'paymentMethods', issue: 'must not be sent with autopay true' });
+  }
+  if (problems.length > 0) return { problems };
+
+  const debtor: DebtorRef = hasClient ? { externalClientId: body.externalClientId! } : { contactData: body.contactData! };
+  let product: ProductRef = null;
+  if (body.productId !== undefined) product = { productNumber: productNumberFromId(body.productId)! };
+  else if (body.externalProductId !== undefined) product = { externalProductId: body.externalProductId.trim() };
+  else if (body.productName !== undefined) product = { productName: body.productName.trim() };
+  return {
+    draft: {
+      debtor,
+      product,
+      amountCents: centsFromAmount(body.amount),
+      dueDate: body.dueDate,
+      currency: body.currency,
+      description: body.description,
+      allowPartialPayments: body.allowPartialPayments,
+      allowOverduePayment: body.allowOverduePayment,
+      additionalData: body.additionalData,
+      paymentMethods: body.paymentMethods,
+      evaluateAutopay: contract === 'v2' || body.autopay === true,
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { contactIdOf } from '../../../internal/contacts/contact';
+import { debtIdOf, effectiveStatus } from '../../../internal/debts/debt';
+import { productIdOf } from '../../../internal/products/product';
+import { toIsoUtc, utcDateOf } from '../../../internal/shared/calendar-date';
+import { amountFromCents } from '../../../internal/shared/money';
+import type { TenantScope } from '../../../internal/shared/tenant-scope';
+import type { DebtView } from '../../../ports/debt-repository';
+import type { PaymentPortal } from '../../../ports/payment-portal';
+
+/**
+ * The Debt shape. Optional fields appear only when set; `autopay` and its reason only on
+ * creation answers, as the specification lists them; the status is the effective one (a
+ * PENDING debt past due reads OVERDUE).
+ */
+export function debtPresenter(portal: PaymentPortal) {
+  return (debt: DebtView, scope: TenantScope, options: { creation?: boolean } = {}) => {
+    const debtId = debtIdOf(debt);
+    const body: Record<string, unknown> = {
+      debtId,
+      externalRequestId: debt.externalRequestId,
+      status: effectiveStatus(debt, utcDateOf(scope.clock.now())),
+      amount: amountFromCents(debt.amountCents),
+      amountPaid: amountFromCents(debt.amountPaidCents),
+      currency: debt.currency,
+      dueDate: debt.dueDate,
+      allowOverduePayment: debt.allowOverduePayment,
+      allowPartialPayments: debt.allowPartialPayments,
+    };
+    if (debt.description !== null) body.description = debt.description;
+    body.paymentUrl = safeUrl(() => portal.debtUrl({ companyCode: scope.company.code, debtId }));
+    body.contact = {
+      contactId: contactIdOf(debt.contact),
+      externalClientId: debt.contact.externalClientId,
+      createdInline: debt.contactCreatedInline,
+    };
+    if (debt.product) {
+      body.product = { productId: productIdOf(debt.product), name: debt.product.name, active: debt.product.active, createdInline: false };
+    }
+    if (options.creation) {
+      body.autopay = debt.autopay;
+      if (!debt.autopay && debt.autopayReason) body.autopayReason = debt.autopayReason;
+    }
+    if (debt.paymentMethods) body.paymentMethods = debt.paymentMethods;
+    if (debt.additionalData) body.additionalData = debt.additionalData;
+    if (debt.batchId) body.batchId = debt.batchId;
+    body.createdAt = toIsoUtc(debt.createdAt);
+    return body;
+  };
+}
+
+export type DebtPresenter = ReturnType<typeof debtPresenter>;
+
+function safeUrl(build: () => string | null): string | null {
+  try {
+    return build();
+  } catch {
+    return null;
+  }
+}

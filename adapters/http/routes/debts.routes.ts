@@ -1,0 +1,128 @@
+import type { Context } from 'koa';
+import type { Application } from '../../../internal/application';
+import type { BatchItem } from '../../../internal/debts/commands/create-debt-batch';
+import type { ListDebtsInput } from '../../../internal/debts/queries/list-debts';
+import { InvalidRequestError } from '../../../internal/shared/errors';
+import { centsFromAmount } from '../../../internal/shared/money';
+import type { PageRequest } from '../../../internal/shared/page';
+import type { TenantScope } from '../../../internal/shared/tenant-scope';
+import { type DebtBody, debtDraftFrom } from '../mappers/debt-request';
+import type { DebtPresenter } from '../presenters/debt.presenter';
+import { pageMeta } from '../presenters/page.presenter';
+import { type Reply, route } from '../route';
+import {
+  debtSchema, externalRequestIdSchema, legacyDebtBody, listDebtsQuery, payDebtBody, updateDebtBody, v2DebtBatchBody, v2DebtBody,
+} from '../schemas/debt.schemas';
+import { type ItemDetail, invalidRequest, validateBatch, validateBody } from '../validation';
+
+const IDEMPOTENCY_KEY = new RegExp(externalRequestIdSchema.pattern as string);
+
+/** /v2/debts and /debts → internal/debts/{commands,queries}. */
+export function debtRoutes(app: Application, present: DebtPresenter) {
+  const { createDebt, createDebtBatch, updateDebt, cancelDebt } = app.commands;
+  const { getDebt, listDebts } = app.queries;
+
+  const createSingle = async (ctx: Context, body: DebtBody, contract: 'v2' | 'legacy', scope: TenantScope): Promise<Reply> => {
+    const result = debtDraftFrom(body, contract);
+    if (result.problems) throw invalidRequest(result.problems);
+    const { debt, created } = await createDebt.execute(result.draft, idempotencyKey(ctx), scope);
+    if (!created) ctx.set('Idempotent-Replayed', 'true');
+    return { status: 201, data: present(debt, scope, { creation: true }) };
+  };
+
+  return [
+    route({
+      method: 'post', path: '/v2/debts', tag: 'Debts', summary: 'Create one debt, or a batch of up to 50 with { debts: [...] }',
+      auth: 'facade', response: debtSchema, status: 201, errors: [400, 401, 404, 422],
+      handle: async ({ body, ctx, scope }) => {
+        const isBatch = body !== null && typeof body === 'object' && !Array.isArray(body) && 'debts' in body;
+        if (!isBatch) return createSingle(ctx, validateBody<DebtBody>(v2DebtBody, body ?? {}), 'v2', scope);
+        const items = batchItems(validateBatch<{ debts: (DebtBody & { externalRequestId: string })[] }>(v2DebtBatchBody, body, 'debts').debts);
+        const { batchId, outcomes } = await createDebtBatch.execute(items, scope);
+        const data = outcomes.flatMap((o) => (o.debt ? [present(o.debt, scope, { creation: true })] : []));
+        const errors = outcomes.flatMap((o, index) =>
+          o.error ? [{ index, externalRequestId: items[index]!.externalRequestId, code: o.error.code, message: o.error.message }] : [],
+        );
+        const status = errors.length === 0 ? 201 : data.length === 0 ? 422 : 207;
+        return { status, data, extra: errors.length > 0 ? { errors, batchId } : { batchId } };
+      },
+    }),
+    route<DebtBody>({
+      method: 'post', path: '/debts', tag: 'Debts', summary: 'Create a debt (legacy contract: productName, paymentMethods, autopay)',
+      auth: 'facade', body: legacyDebtBody, response: debtSchema, status: 201, errors: [400, 401, 404, 422],
+      handle: async ({ body, ctx, scope }) => createSingle(ctx, body, 'legacy', scope),
+    }),
+    route<unknown, Omit<ListDebtsInput, 'minAmountCents' | 'maxAmountCents'> & { minAmount?: number; maxAmount?: number } & PageRequest>({
+      method: 'get', path: '/debts', tag: 'Debts', summary: 'List debts, newest first, cancelled excluded',
+      auth: 'facade', query: listDebtsQuery, response: debtSchema, errors: [400, 401],
+      handle: async ({ query, scope }) => {
+        const { page, limit, minAmount, maxAmount, ...filter } = query;
+        const input: ListDebtsInput = {
+          ...filter,
+          minAmountCents: minAmount === undefined ? undefined : centsFromAmount(minAmount, 'minAmount', 0),
+          maxAmountCents: maxAmount === undefined ? undefined : centsFromAmount(maxAmount, 'maxAmount', 0),
+        };
+        const result = await listDebts.execute(input, { page, limit }, scope);
+        return { data: result.items.map((d) => present(d, scope)), meta: pageMeta({ page, limit }, result) };
+      },
+    }),
+    route({
+      method: 'get', path: '/debts/:id', tag: 'Debts', summary: 'Retrieve a debt by debtId or externalRequestId (cancelled included)',
+      auth: 'facade', response: debtSchema, errors: [401, 404],
+      handle: async ({ params, scope }) => ({ data: present(await getDebt.execute(params.id!, scope), scope) }),
+    }),
+    route<{ amount?: number; dueDate?: string }>({
+      method: 'patch', path: '/debts/:id', tag: 'Debts', summary: 'Change amount or dueDate of a PENDING debt',
+      auth: 'facade', body: updateDebtBody, response: debtSchema, errors: [400, 401, 404, 422],
+      handle: async ({ params, body, scope }) => {
+        const input = { amountCents: body.amount === undefined ? undefined : centsFromAmount(body.amount), dueDate: body.dueDate };
+        return { data: present(await updateDebt.execute(params.id!, input, scope), scope) };
+      },
+    }),
+    route({
+      method: 'post', path: '/debts/:id/cancel', tag: 'Debts', summary: 'Cancel a debt (PENDING, PARTIALLY_PAID or OVERDUE); no body',
+      auth: 'facade', response: debtSchema, errors: [401, 404, 422],
+      handle: async ({ params, scope }) => ({ data: present(await cancelDebt.execute(params.id!, scope), scope) }),
+    }),
+  ];
+}
+
+/** Sandbox helper: a payment through the same use case as every other payment path. */
+export function debtTestHelperRoutes(app: Application, present: DebtPresenter) {
+  return [
+    route<{ amount?: number }>({
+      method: 'post', path: '/test-helpers/debts/:id/pay', tag: 'Sandbox test helpers', summary: 'Pay a debt (default: the remaining amount)',
+      auth: 'facade', body: payDebtBody, response: debtSchema, status: 201, errors: [400, 401, 404, 422],
+      handle: async ({ params, body, scope }) => {
+        const amountCents = body.amount === undefined ? undefined : centsFromAmount(body.amount);
+        return { data: present(await app.commands.payDebt.execute(params.id!, amountCents, 'test-helper', scope), scope) };
+      },
+    }),
+  ];
+}
+
+function idempotencyKey(ctx: Context): string | undefined {
+  const key = ctx.get('idempotency-key');
+  if (key === '') return undefined;
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    throw InvalidRequestError.field('Idempotency-Key', 'must be 1 to 150 letters, digits or . _ : - starting with a letter or digit');
+  }
+  return key;
+}
+
+/** Batch items after the schema: the cross-field rules, and unique externalRequestIds. */
+function batchItems(debts: (DebtBody & { externalRequestId: string })[]): BatchItem[] {
+  const problems: ItemDetail[] = [];
+  const seen = new Map<string, number>();
+  const items = debts.map((item, index) => {
+    const { externalRequestId, ...body } = item;
+    const first = seen.get(externalRequestId);
+    if (first !== undefined) problems.push({ index, externalRequestId, field: 'externalRequestId', issue: `repeats item ${first}` });
+    else seen.set(externalRequestId, index);
+    const result = debtDraftFrom(body, 'v2');
+    for (const p of result.problems ?? []) problems.push({ index, externalRequestId, ...p });
+    return { externalRequestId, draft: result.draft! };
+  });
+  if (problems.length > 0) throw invalidRequest(problems);
+  return items;
+}

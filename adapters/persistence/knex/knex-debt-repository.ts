@@ -1,0 +1,173 @@
+import type { Knex } from 'knex';
+import type { AutopayReason, Debt, DebtStatus, PaymentMethod } from '../../../internal/debts/debt';
+import type { Currency } from '../../../internal/shared/currency';
+import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
+import type { DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
+import { dialectOf } from './connection';
+import { translatingDuplicates } from './driver-errors';
+import { bool, fromMillis, toMillis } from './rows/columns';
+
+type Row = Record<string, any>;
+
+/** Debt columns plus what the embedded contact and product show, in one joined read. */
+const SELECT = [
+  'd.*',
+  'c.code as contact_code',
+  'c.external_client_id as contact_external_client_id',
+  'p.name as product_name',
+  'p.active as product_active',
+];
+
+export class KnexDebtRepository implements DebtRepository {
+  constructor(private readonly db: Knex | Knex.Transaction) {}
+
+  async insert(debt: NewDebt): Promise<Debt> {
+    const [id] = await translatingDuplicates('Debt', () => this.db('debts').insert(toRow(debt)));
+    return { ...debt, id: Number(id) };
+  }
+
+  async insertMissing(debts: NewDebt[]): Promise<void> {
+    if (debts.length === 0) return;
+    await this.db('debts').insert(debts.map(toRow)).onConflict(['company_id', 'external_request_id']).ignore();
+  }
+
+  findByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null> {
+    return this.first({ 'd.company_id': companyId, 'd.external_request_id': externalRequestId });
+  }
+
+  async findByExternalRequestIds(companyId: number, externalRequestIds: string[]): Promise<DebtView[]> {
+    if (externalRequestIds.length === 0) return [];
+    const rows = await this.select().where('d.company_id', companyId).whereIn('d.external_request_id', externalRequestIds);
+    return rows.map(toView);
+  }
+
+  async lockByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null> {
+    const query = this.db('debts').where({ company_id: companyId, external_request_id: externalRequestId }).select('id');
+    // SQLite has a single writer: the transaction itself is the lock there.
+    if (dialectOf(this.db) === 'mysql') query.forUpdate();
+    const row = await query.first();
+    return row ? this.first({ 'd.id': row.id }) : null;
+  }
+
+  async update(companyId: number, id: number, changes: DebtChanges): Promise<DebtView> {
+    const patch: Row = { updated_at: toMillis(changes.updatedAt) };
+    if (changes.amountCents !== undefined) patch.amount_cents = changes.amountCents;
+    if (changes.dueDate !== undefined) patch.due_date = changes.dueDate;
+    if (changes.status !== undefined) patch.status = changes.status;
+    if (changes.amountPaidCents !== undefined) patch.amount_paid_cents = changes.amountPaidCents;
+    await this.db('debts').where({ company_id: companyId, id }).update(patch);
+    const view = await this.first({ 'd.company_id': companyId, 'd.id': id });
+    if (!view) throw new Error(`debt ${id} vanished`);
+    return view;
+  }
+
+  async recordPayment(debtId: number, amountCents: number, source: string, at: Date): Promise<void> {
+    await this.db('debt_payments').insert({ debt_id: debtId, amount_cents: amountCents, source, created_at: toMillis(at) });
+  }
+
+  async list(companyId: number, filter: DebtFilter, page: PageRequest): Promise<Page<DebtView>> {
+    const query = this.db('debts as d').where('d.company_id', companyId);
+    switch (filter.status) {
+      case undefined:
+        query.whereNot('d.status', 'CANCELLED');
+        break;
+      case 'PENDING':
+        query.where('d.status', 'PENDING').where('d.due_date', '>=', filter.today);
+        break;
+      case 'OVERDUE':
+        query.where((q) => q.where('d.status', 'OVERDUE').orWhere((p) => p.where('d.status', 'PENDING').where('d.due_date', '<', filter.today)));
+        break;
+      default:
+        query.where('d.status', filter.status);
+    }
+    if (filter.createdFrom !== undefined) query.where('d.created_at', '>=', filter.createdFrom);
+    if (filter.createdTo !== undefined) query.where('d.created_at', '<=', filter.createdTo);
+    if (filter.minAmountCents !== undefined) query.where('d.amount_cents', '>=', filter.minAmountCents);
+    if (filter.maxAmountCents !== undefined) query.where('d.amount_cents', '<=', filter.maxAmountCents);
+    if (filter.contactId !== undefined) query.where('d.contact_id', filter.contactId);
+    if (filter.batchId !== undefined) query.where('d.batch_id', filter.batchId);
+    const [rows, [count]] = await Promise.all([
+      joined(query.clone()).select(SELECT).orderBy('d.id', 'desc').limit(page.limit).offset(offsetOf(page)),
+      query.clone().count<{ n: number }[]>({ n: '*' }),
+    ]);
+    return { items: rows.map(toView), total: Number(count?.n ?? 0), capped: false };
+  }
+
+  async markOverdue(organizationId: number, today: string, at: Date): Promise<number> {
+    return this.db('debts')
+      .where({ organization_id: organizationId, status: 'PENDING' })
+      .where('due_date', '<', today)
+      .update({ status: 'OVERDUE', updated_at: toMillis(at) });
+  }
+
+  private select() {
+    return joined(this.db('debts as d')).select(SELECT);
+  }
+
+  private async first(where: Row): Promise<DebtView | null> {
+    const row = await this.select().where(where).first();
+    return row ? toView(row) : null;
+  }
+}
+
+function joined(query: Knex.QueryBuilder): Knex.QueryBuilder {
+  return query.join('contacts as c', 'c.id', 'd.contact_id').leftJoin('products as p', 'p.id', 'd.product_id');
+}
+
+function toRow(debt: NewDebt): Row {
+  return {
+    organization_id: debt.organizationId,
+    company_id: debt.companyId,
+    external_request_id: debt.externalRequestId,
+    batch_id: debt.batchId,
+    contact_id: debt.contactId,
+    contact_created_inline: debt.contactCreatedInline,
+    product_id: debt.productId,
+    status: debt.status,
+    amount_cents: debt.amountCents,
+    amount_paid_cents: debt.amountPaidCents,
+    currency: debt.currency,
+    due_date: debt.dueDate,
+    allow_overdue_payment: debt.allowOverduePayment,
+    allow_partial_payments: debt.allowPartialPayments,
+    description: debt.description,
+    additional_data: debt.additionalData === null ? null : JSON.stringify(debt.additionalData),
+    payment_methods: debt.paymentMethods === null ? null : JSON.stringify(debt.paymentMethods),
+    autopay: debt.autopay,
+    autopay_reason: debt.autopayReason,
+    created_at: toMillis(debt.createdAt),
+    updated_at: toMillis(debt.updatedAt),
+  };
+}
+
+function toView(row: Row): DebtView {
+  const debt: Debt = {
+    id: Number(row.id),
+    organizationId: Number(row.organization_id),
+    companyId: Number(row.company_id),
+    externalRequestId: row.external_request_id,
+    batchId: row.batch_id ?? null,
+    contactId: Number(row.contact_id),
+    contactCreatedInline: bool(row.contact_created_inline),
+    productId: row.product_id === null ? null : Number(row.product_id),
+    status: row.status as DebtStatus,
+    amountCents: Number(row.amount_cents),
+    amountPaidCents: Number(row.amount_paid_cents),
+    currency: row.currency as Currency,
+    dueDate: row.due_date,
+    allowOverduePayment: bool(row.allow_overdue_payment),
+    allowPartialPayments: bool(row.allow_partial_payments),
+    description: row.description ?? null,
+    additionalData: row.additional_data ? JSON.parse(row.additional_data) : null,
+    paymentMethods: row.payment_methods ? (JSON.parse(row.payment_methods) as PaymentMethod[]) : null,
+    autopay: bool(row.autopay),
+    autopayReason: (row.autopay_reason as AutopayReason | null) ?? null,
+    createdAt: fromMillis(row.created_at),
+    updatedAt: fromMillis(row.updated_at),
+  };
+  return {
+    ...debt,
+    contact: { code: row.contact_code, externalClientId: row.contact_external_client_id },
+    product: debt.productId === null ? null : { id: debt.productId, name: row.product_name, active: bool(row.product_active) },
+  };
+}

@@ -1,0 +1,100 @@
+import { type Debt, effectiveStatus } from '../../../internal/debts/debt';
+import { ConflictError } from '../../../internal/shared/errors';
+import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
+import type { DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
+import { copy, type MemoryStore } from './memory-store';
+
+export class MemoryDebtRepository implements DebtRepository {
+  constructor(private readonly store: MemoryStore) {}
+
+  private get rows(): Debt[] {
+    return this.store.tables.debts;
+  }
+
+  async insert(debt: NewDebt): Promise<Debt> {
+    if (this.find(debt.companyId, debt.externalRequestId)) throw new ConflictError('Debt already exists');
+    const stored: Debt = { ...copy(debt), id: this.store.nextId() };
+    this.rows.push(stored);
+    return copy(stored);
+  }
+
+  async insertMissing(debts: NewDebt[]): Promise<void> {
+    for (const debt of debts) {
+      if (!this.find(debt.companyId, debt.externalRequestId)) this.rows.push({ ...copy(debt), id: this.store.nextId() });
+    }
+  }
+
+  async findByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null> {
+    const debt = this.find(companyId, externalRequestId);
+    return debt ? this.view(debt) : null;
+  }
+
+  async findByExternalRequestIds(companyId: number, externalRequestIds: string[]): Promise<DebtView[]> {
+    const wanted = new Set(externalRequestIds);
+    return this.rows.filter((d) => d.companyId === companyId && wanted.has(d.externalRequestId)).map((d) => this.view(d));
+  }
+
+  lockByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null> {
+    // Memory units of work run one at a time: reading inside one is already exclusive.
+    return this.findByExternalRequestId(companyId, externalRequestId);
+  }
+
+  async update(companyId: number, id: number, changes: DebtChanges): Promise<DebtView> {
+    const debt = this.rows.find((d) => d.companyId === companyId && d.id === id);
+    if (!debt) throw new Error(`debt ${id} vanished`);
+    if (changes.amountCents !== undefined) debt.amountCents = changes.amountCents;
+    if (changes.dueDate !== undefined) debt.dueDate = changes.dueDate;
+    if (changes.status !== undefined) debt.status = changes.status;
+    if (changes.amountPaidCents !== undefined) debt.amountPaidCents = changes.amountPaidCents;
+    debt.updatedAt = changes.updatedAt;
+    return this.view(debt);
+  }
+
+  async recordPayment(debtId: number, amountCents: number, source: string, at: Date): Promise<void> {
+    this.store.tables.debtPayments.push({ debtId, amountCents, source, createdAt: at });
+  }
+
+  async list(companyId: number, filter: DebtFilter, page: PageRequest): Promise<Page<DebtView>> {
+    const matches = this.rows
+      .filter((d) => d.companyId === companyId && d.status !== 'CANCELLED' && matchesFilter(d, filter))
+      .sort((a, b) => b.id - a.id);
+    const start = offsetOf(page);
+    return { items: matches.slice(start, start + page.limit).map((d) => this.view(d)), total: matches.length, capped: false };
+  }
+
+  async markOverdue(organizationId: number, today: string, at: Date): Promise<number> {
+    const due = this.rows.filter((d) => d.organizationId === organizationId && d.status === 'PENDING' && d.dueDate < today);
+    for (const debt of due) {
+      debt.status = 'OVERDUE';
+      debt.updatedAt = at;
+    }
+    return due.length;
+  }
+
+  private find(companyId: number, externalRequestId: string): Debt | undefined {
+    return this.rows.find((d) => d.companyId === companyId && d.externalRequestId === externalRequestId);
+  }
+
+  private view(debt: Debt): DebtView {
+    const contact = this.store.tables.contacts.find((c) => c.id === debt.contactId)!;
+    const product = debt.productId === null ? undefined : this.store.tables.products.find((p) => p.id === debt.productId);
+    return copy({
+      ...debt,
+      contact: { code: contact.code, externalClientId: contact.externalClientId },
+      product: product ? { id: product.id, name: product.name, active: product.active } : null,
+    });
+  }
+}
+
+function matchesFilter(d: Debt, f: DebtFilter): boolean {
+  const createdAt = d.createdAt.getTime();
+  return (
+    (f.status === undefined || effectiveStatus(d, f.today) === f.status) &&
+    (f.createdFrom === undefined || createdAt >= f.createdFrom) &&
+    (f.createdTo === undefined || createdAt <= f.createdTo) &&
+    (f.minAmountCents === undefined || d.amountCents >= f.minAmountCents) &&
+    (f.maxAmountCents === undefined || d.amountCents <= f.maxAmountCents) &&
+    (f.contactId === undefined || d.contactId === f.contactId) &&
+    (f.batchId === undefined || d.batchId === f.batchId)
+  );
+}

@@ -1,0 +1,23 @@
+import type { DebtView } from '../../../ports/debt-repository';
+import type { UnitOfWork } from '../../../ports/unit-of-work';
+import { utcDateOf } from '../../shared/calendar-date';
+import type { TenantScope } from '../../shared/tenant-scope';
+import { requireDeps } from '../../shared/use-case-deps';
+import { assertCancellable } from '../debt';
+import { findDebt } from '../find-debt';
+
+/** POST /debts/{id}/cancel: from PENDING, PARTIALLY_PAID or OVERDUE; PAID and CANCELLED are 422. */
+export class CancelDebt {
+  constructor(private readonly deps: { uow: UnitOfWork }) {
+    requireDeps('CancelDebt', deps);
+  }
+
+  execute(id: string, scope: TenantScope): Promise<DebtView> {
+    return this.deps.uow.run(async ({ debts }) => {
+      const debt = await findDebt(debts, id, scope, { lock: true });
+      const now = scope.clock.now();
+      assertCancellable(debt, utcDateOf(now));
+      return debts.update(scope.company.id, debt.id, { status: 'CANCELLED', updatedAt: now });
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import type { DebtView, NewDebt } from '../../ports/debt-repository';
+import type { Contact } from '../contacts/contact';
+import type { Product } from '../products/product';
+import { FALLBACK_CURRENCY } from '../shared/currency';
+import type { TenantScope } from '../shared/tenant-scope';
+import { evaluateAutopay } from './autopay';
+import type { Debt } from './debt';
+import type { DebtDraft } from './debt-draft';
+
+/** A PENDING debt from a validated draft, its resolved debtor and product, and the defaults. */
+export function newDebt(
+  draft: DebtDraft,
+  resolved: { externalRequestId: string; batchId: string | null; contact: Contact; createdInline: boolean; product: Product | null },
+  scope: TenantScope,
+): NewDebt {
+  const now = scope.clock.now();
+  const autopay = draft.evaluateAutopay ? evaluateAutopay(scope.company, resolved.product) : null;
+  return {
+    organizationId: scope.organizationId,
+    companyId: scope.company.id,
+    externalRequestId: resolved.externalRequestId,
+    batchId: resolved.batchId,
+    contactId: resolved.contact.id,
+    contactCreatedInline: resolved.createdInline,
+    productId: resolved.product?.id ?? null,
+    status: 'PENDING',
+    amountCents: draft.amountCents,
+    amountPaidCents: 0,
+    currency: draft.currency ?? scope.company.defaultCurrency ?? FALLBACK_CURRENCY,
+    dueDate: draft.dueDate,
+    allowOverduePayment: draft.allowOverduePayment ?? true,
+    allowPartialPayments: draft.allowPartialPayments ?? true,
+    description: draft.description ?? null,
+    additionalData: draft.additionalData ?? null,
+    paymentMethods: draft.paymentMethods ?? null,
+    autopay: autopay?.autopay ?? false,
+    autopayReason: autopay?.reason ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The read shape of a debt this request just wrote, without reading it back. */
+export function viewOf(debt: Debt, contact: Contact, product: Product | null): DebtView {
+  return {
+    ...debt,
+    contact: { code: contact.code, externalClientId: contact.externalClientId },
+    product: product && { id: product.id, name: product.name, active: product.active },
+  };
+}

@@ -1,0 +1,53 @@
+import type { ContactRepository } from '../../../ports/contact-repository';
+import type { DebtFilter, DebtRepository, DebtView } from '../../../ports/debt-repository';
+import { utcDateOf } from '../../shared/calendar-date';
+import { dailyCreatedRange } from '../../shared/created-range';
+import { InvalidRequestError } from '../../shared/errors';
+import type { Page, PageRequest } from '../../shared/page';
+import type { TenantScope } from '../../shared/tenant-scope';
+import { requireDeps } from '../../shared/use-case-deps';
+import type { DebtStatus } from '../debt';
+
+export interface ListDebtsInput {
+  status?: DebtStatus;
+  createdAtFrom?: string;
+  createdAtTo?: string;
+  minAmountCents?: number;
+  maxAmountCents?: number;
+  externalClientId?: string;
+  batchId?: string;
+}
+
+const EMPTY: Page<DebtView> = { items: [], total: 0, capped: false };
+
+/** GET /debts: newest first, cancelled excluded, the effective status (OVERDUE by time) applied. */
+export class ListDebts {
+  constructor(private readonly deps: { debts: DebtRepository; contacts: ContactRepository }) {
+    requireDeps('ListDebts', deps);
+  }
+
+  async execute(input: ListDebtsInput, page: PageRequest, scope: TenantScope): Promise<Page<DebtView>> {
+    const now = scope.clock.now();
+    const range = dailyCreatedRange(input.createdAtFrom, input.createdAtTo, now);
+    if (input.minAmountCents !== undefined && input.maxAmountCents !== undefined && input.minAmountCents > input.maxAmountCents) {
+      throw InvalidRequestError.field('minAmount', 'must be less than or equal to maxAmount');
+    }
+    // Cancelled debts are never listed, so asking for them finds nothing.
+    if (range.empty || input.status === 'CANCELLED') return EMPTY;
+    const filter: DebtFilter = {
+      status: input.status,
+      today: utcDateOf(now),
+      createdFrom: range.from ?? undefined,
+      createdTo: range.to ?? undefined,
+      minAmountCents: input.minAmountCents,
+      maxAmountCents: input.maxAmountCents,
+      batchId: input.batchId,
+    };
+    if (input.externalClientId !== undefined) {
+      const contact = await this.deps.contacts.findByExternalClientId(scope.organizationId, input.externalClientId.trim());
+      if (!contact) return EMPTY;
+      filter.contactId = contact.id;
+    }
+    return this.deps.debts.list(scope.company.id, filter, page);
+  }
+}

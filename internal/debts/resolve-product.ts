@@ -1,0 +1,47 @@
+import type { ProductRepository } from '../../ports/product-repository';
+import type { Product } from '../products/product';
+import { BusinessRuleViolationError, ConflictError, NotFoundError } from '../shared/errors';
+import type { TenantScope } from '../shared/tenant-scope';
+import type { ProductRef } from './debt-draft';
+
+/**
+ * The product a debt references. By id or externalProductId it must exist (404) and be active
+ * (422); debts never create those. A legacy `productName` is reused or created inline.
+ */
+export async function resolveProduct(products: ProductRepository, ref: ProductRef, scope: TenantScope): Promise<Product | null> {
+  if (ref === null) return null;
+  const companyId = scope.company.id;
+  if ('productName' in ref) return findOrCreateByName(products, ref.productName, scope);
+  const product =
+    'productNumber' in ref
+      ? await products.findById(companyId, ref.productNumber)
+      : await products.findByExternalProductId(companyId, ref.externalProductId);
+  return checkUsable(product);
+}
+
+/** The same rules over products read in bulk (a batch reads each product once). */
+export function checkUsable(product: Product | null | undefined): Product {
+  if (!product) throw new NotFoundError('Product');
+  if (!product.active) throw new BusinessRuleViolationError('The product is inactive and cannot be used in new charges');
+  return product;
+}
+
+async function findOrCreateByName(products: ProductRepository, name: string, scope: TenantScope): Promise<Product> {
+  const existing = await products.findByName(scope.company.id, name);
+  if (existing) return checkUsable(existing);
+  const now = scope.clock.now();
+  try {
+    return await products.insert({
+      organizationId: scope.organizationId,
+      companyId: scope.company.id,
+      name,
+      externalProductId: null,
+      active: true,
+      createdAt: now,
+    });
+  } catch (error) {
+    // Created by a concurrent request in the meantime: use it.
+    if (!(error instanceof ConflictError)) throw error;
+    return checkUsable(await products.findByName(scope.company.id, name));
+  }
+}
