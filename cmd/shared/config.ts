@@ -18,6 +18,8 @@ export interface Config {
   migrateOnStart: boolean;
   queuePrefix: string;
   workerConcurrency: number;
+  /** How long an API process reuses a credential lookup; changes from elsewhere apply within it. */
+  credentialCacheMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -38,6 +40,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     migrateOnStart: env.MIGRATE_ON_START !== 'false',
     queuePrefix: env.QUEUE_PREFIX ?? 'cf',
     workerConcurrency: integer(env.WORKER_CONCURRENCY ?? '8', 'WORKER_CONCURRENCY'),
+    credentialCacheMs: integer(env.CREDENTIAL_CACHE_MS ?? '2000', 'CREDENTIAL_CACHE_MS'),
   });
 }
 

@@ -7,6 +7,7 @@ import { SystemClock } from '../../adapters/clock/system-clock';
 import { RandomIdGenerator } from '../../adapters/ids/random-id-generator';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
+import { CredentialCache } from '../../adapters/persistence/credential-cache';
 import { MemoryStore } from '../../adapters/persistence/memory/memory-store';
 import { MemoryUnitOfWork, memoryRepositories } from '../../adapters/persistence/memory/memory-unit-of-work';
 import { BullmqJobQueue } from '../../adapters/queue/bullmq/bullmq-job-queue';
@@ -35,10 +36,16 @@ export interface InfrastructureOptions {
   appEnv: AppEnv;
   migrate: boolean;
   poolMax?: number;
+  /** How long a facade credential lookup is reused in this process (0 disables the cache). */
+  credentialCacheMs?: number;
 }
+
+/** Disabling a client or rotating a key reaches other processes within this time. */
+export const DEFAULT_CREDENTIAL_CACHE_MS = 2000;
 
 export async function openInfrastructure(options: InfrastructureOptions): Promise<Infrastructure> {
   const db = openKnex(options.databaseUrl, { poolMax: options.poolMax });
+  const credentialCache = new CredentialCache(options.credentialCacheMs ?? DEFAULT_CREDENTIAL_CACHE_MS);
   if (options.migrate) await migrateLatest(db);
   const bullmqQueue = options.redisUrl ? new BullmqJobQueue(options.redisUrl, options.queuePrefix) : null;
   const inProcessQueue = bullmqQueue ? null : new InProcessJobQueue();
@@ -46,8 +53,8 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   if (bullmqQueue) readinessChecks.push({ name: 'redis', check: () => bullmqQueue.ping() });
   return {
     ports: {
-      uow: new KnexUnitOfWork(db),
-      repos: knexRepositories(db),
+      uow: new KnexUnitOfWork(db, credentialCache),
+      repos: knexRepositories(db, credentialCache),
       ...commonPorts(options),
       queue: (bullmqQueue ?? inProcessQueue)!,
     },

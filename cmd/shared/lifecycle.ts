@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { flushLogs } from './logger';
 
 /**
  * SIGINT/SIGTERM: run the shutdown steps in order (stop HTTP, close workers, close queues and
@@ -18,6 +19,7 @@ export function onShutdown(logger: Logger, steps: (() => Promise<void>)[], deadl
     try {
       for (const step of steps) await step();
       logger.info('stopped');
+      await flushLogs(logger);
       process.exit(0);
     } catch (error) {
       logger.error({ err: error }, 'shutdown failed');

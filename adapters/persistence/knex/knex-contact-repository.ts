@@ -37,6 +37,11 @@ export class KnexContactRepository implements ContactRepository {
       created_at: at,
       updated_at: at,
     };
+    if (contact.phones.length === 0) {
+      // One statement needs no transaction of its own.
+      const [id] = await translatingDuplicates('Contact', () => this.db('contacts').insert(row));
+      return toContact({ ...row, id: id!, active: 1 });
+    }
     return this.inTransaction(async (trx) => {
       const [id] = await translatingDuplicates('Contact', () => trx('contacts').insert(row));
       await this.writePhones(trx, id!, contact.organizationId, contact.phones);

@@ -4,13 +4,17 @@ import type { ApiKeyKind, ApiKeyRecord, AppEnv, ClientUser } from '../../../inte
 import type { Organization } from '../../../internal/tenancy/organization';
 import type { Currency } from '../../../internal/shared/currency';
 import type { ClientSummary, FacadeCredentials, TenancyRepository } from '../../../ports/tenancy-repository';
+import { CredentialCache } from '../credential-cache';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
 type Row = Record<string, unknown>;
 
 export class KnexTenancyRepository implements TenancyRepository {
-  constructor(private readonly db: Knex | Knex.Transaction) {}
+  constructor(
+    private readonly db: Knex | Knex.Transaction,
+    private readonly cache: CredentialCache = new CredentialCache(0),
+  ) {}
 
   async countOrganizations(): Promise<number> {
     const [row] = await this.db('organizations').count<{ n: number }[]>({ n: '*' });
@@ -34,6 +38,7 @@ export class KnexTenancyRepository implements TenancyRepository {
   }
 
   async setFrozenNow(organizationId: number, frozenNow: Date | null): Promise<void> {
+    this.cache.clear();
     await this.db('organizations').where({ id: organizationId }).update({ frozen_now: toMillisOrNull(frozenNow) });
   }
 
@@ -47,6 +52,7 @@ export class KnexTenancyRepository implements TenancyRepository {
   }
 
   async insertCompany(company: Omit<Company, 'id'>): Promise<Company> {
+    this.cache.clear();
     const row = {
       organization_id: company.organizationId,
       code: company.code,
@@ -58,6 +64,7 @@ export class KnexTenancyRepository implements TenancyRepository {
   }
 
   async updateCompanySettings(companyId: number, settings: Partial<CompanySettings>): Promise<Company> {
+    this.cache.clear();
     const patch = settingsRow(settings);
     if (Object.keys(patch).length > 0) await this.db('companies').where({ id: companyId }).update(patch);
     return toCompany(await this.db('companies').where({ id: companyId }).first());
@@ -74,6 +81,7 @@ export class KnexTenancyRepository implements TenancyRepository {
   }
 
   async insertClientUser(user: Omit<ClientUser, 'id'>, companyIds: number[]): Promise<ClientUser> {
+    this.cache.clear();
     const [id] = await translatingDuplicates('Client user', () =>
       this.db('client_users').insert({
         organization_id: user.organizationId,
@@ -88,6 +96,7 @@ export class KnexTenancyRepository implements TenancyRepository {
   }
 
   async setClientUserDisabled(clientUserId: number, disabled: boolean): Promise<void> {
+    this.cache.clear();
     await this.db('client_users').where({ id: clientUserId }).update({ disabled });
   }
 
@@ -131,6 +140,7 @@ export class KnexTenancyRepository implements TenancyRepository {
   }
 
   async revokeApiKeys(clientUserId: number, kind: ApiKeyKind | null, appEnv: AppEnv | null, at: Date): Promise<number> {
+    this.cache.clear();
     const query = this.db('api_keys').where({ client_user_id: clientUserId }).whereNull('revoked_at');
     if (kind) query.where({ kind });
     if (appEnv) query.where({ app_env: appEnv });
@@ -142,7 +152,11 @@ export class KnexTenancyRepository implements TenancyRepository {
     return row ? toApiKey(row) : null;
   }
 
-  async findFacadeCredentials(keyHash: string, appEnv: AppEnv, clientUserId: number): Promise<FacadeCredentials | null> {
+  findFacadeCredentials(keyHash: string, appEnv: AppEnv, clientUserId: number): Promise<FacadeCredentials | null> {
+    return this.cache.get(`${appEnv}:${clientUserId}:${keyHash}`, () => this.loadFacadeCredentials(keyHash, appEnv, clientUserId));
+  }
+
+  private async loadFacadeCredentials(keyHash: string, appEnv: AppEnv, clientUserId: number): Promise<FacadeCredentials | null> {
     // One round trip per request: the key's organization, the token's user (same organization,
     // enabled) and each company the user may act for, one row per company.
     const rows: Row[] = await this.db('api_keys as k')

@@ -4,10 +4,11 @@ import { KnexContactRepository } from './knex-contact-repository';
 import { KnexDebtRepository } from './knex-debt-repository';
 import { KnexProductRepository } from './knex-product-repository';
 import { KnexTenancyRepository } from './knex-tenancy-repository';
+import type { CredentialCache } from '../credential-cache';
 
-export function knexRepositories(db: Knex | Knex.Transaction): Repositories {
+export function knexRepositories(db: Knex | Knex.Transaction, cache?: CredentialCache): Repositories {
   return {
-    tenancy: new KnexTenancyRepository(db),
+    tenancy: new KnexTenancyRepository(db, cache),
     contacts: new KnexContactRepository(db),
     products: new KnexProductRepository(db),
     debts: new KnexDebtRepository(db),
@@ -16,9 +17,12 @@ export function knexRepositories(db: Knex | Knex.Transaction): Repositories {
 
 /** A Knex transaction per unit of work; the repositories it hands out are bound to it. */
 export class KnexUnitOfWork implements UnitOfWork {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly cache?: CredentialCache,
+  ) {}
 
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
-    return this.db.transaction((trx) => work(knexRepositories(trx)));
+    return this.db.transaction((trx) => work(knexRepositories(trx, this.cache)));
   }
 }

@@ -9,7 +9,7 @@ import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import type { DebtDraft } from '../debt-draft';
 import { newDebt, viewOf } from '../new-debt';
-import { resolveDebtor } from '../resolve-debtor';
+import { type ResolvedDebtor, resolveDebtor } from '../resolve-debtor';
 import { resolveProduct } from '../resolve-product';
 
 export const GENERATED_REQUEST_ID_LENGTH = 24;
@@ -40,30 +40,46 @@ export class CreateDebt {
 
   async execute(draft: DebtDraft, externalRequestId: string | undefined, scope: TenantScope): Promise<CreateDebtResult> {
     const requestId = externalRequestId ?? this.deps.ids.alphanumeric(GENERATED_REQUEST_ID_LENGTH);
-    if (externalRequestId !== undefined) {
-      const stored = await this.deps.debts.findByExternalRequestId(scope.company.id, requestId);
-      if (stored) return { debt: stored, created: false };
-    }
-    // A legacy productName may create the product: that stands even if the debt then fails,
-    // like a product created through POST /products.
-    const product = await resolveProduct(this.deps.products, draft.product, scope);
+    // The reads are independent: run them together. A stored debt wins over any other outcome
+    // (a replay answers what was created, whatever the body now says).
+    const [stored, product, debtor] = await Promise.allSettled([
+      externalRequestId === undefined ? null : this.deps.debts.findByExternalRequestId(scope.company.id, requestId),
+      // A legacy productName may create the product: that stands even if the debt then fails,
+      // like a product created through POST /products.
+      resolveProduct(this.deps.products, draft.product, scope),
+      // A referenced contact is only read; inline contactData is written in the transaction below.
+      'externalClientId' in draft.debtor ? resolveDebtor(this.deps, draft.debtor, scope) : null,
+    ]);
+    if (stored.status === 'rejected') throw stored.reason;
+    if (stored.value) return { debt: stored.value, created: false };
+    if (product.status === 'rejected') throw product.reason;
+    if (debtor.status === 'rejected') throw debtor.reason;
     try {
-      return { debt: await this.insert(draft, requestId, product, scope), created: true };
+      return { debt: await this.insert(draft, requestId, product.value, debtor.value, scope), created: true };
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
       // Either another request took this externalRequestId first (return its debt), or it
       // created the same inline contact first (run again: the contact now exists).
-      const stored = await this.deps.debts.findByExternalRequestId(scope.company.id, requestId);
-      if (stored) return { debt: stored, created: false };
-      return { debt: await this.insert(draft, requestId, product, scope), created: true };
+      const winner = await this.deps.debts.findByExternalRequestId(scope.company.id, requestId);
+      if (winner) return { debt: winner, created: false };
+      return { debt: await this.insert(draft, requestId, product.value, debtor.value, scope), created: true };
     }
   }
 
-  private insert(draft: DebtDraft, externalRequestId: string, product: Product | null, scope: TenantScope): Promise<DebtView> {
-    return this.deps.uow.run(async (tx) => {
-      const { contact, createdInline } = await resolveDebtor({ contacts: tx.contacts, ids: this.deps.ids }, draft.debtor, scope);
+  /** One INSERT for a referenced contact; a transaction when contactData writes the contact too. */
+  private async insert(
+    draft: DebtDraft,
+    externalRequestId: string,
+    product: Product | null,
+    debtor: ResolvedDebtor | null,
+    scope: TenantScope,
+  ): Promise<DebtView> {
+    const write = async (tx: { contacts: ContactRepository; debts: DebtRepository }, resolved: ResolvedDebtor) => {
+      const { contact, createdInline } = resolved;
       const debt = await tx.debts.insert(newDebt(draft, { externalRequestId, batchId: null, contact, createdInline, product }, scope));
       return viewOf(debt, contact, product);
-    });
+    };
+    if (debtor) return write(this.deps, debtor);
+    return this.deps.uow.run(async (tx) => write(tx, await resolveDebtor({ contacts: tx.contacts, ids: this.deps.ids }, draft.debtor, scope)));
   }
 }

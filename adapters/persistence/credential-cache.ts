@@ -1,0 +1,37 @@
+import type { FacadeCredentials } from '../../ports/tenancy-repository';
+
+/**
+ * A short-lived, in-process cache of facade credential lookups (the one query every request
+ * makes). Any tenancy write through this process clears it at once; other processes (more API
+ * instances, the admin CLI) see such changes within `ttlMs`. A generation counter keeps a read
+ * that raced a write from re-filling the cache with what the write replaced.
+ */
+export class CredentialCache {
+  private readonly entries = new Map<string, { value: FacadeCredentials | null; expiresAt: number }>();
+  private generation = 0;
+
+  constructor(
+    readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async get(key: string, load: () => Promise<FacadeCredentials | null>): Promise<FacadeCredentials | null> {
+    if (this.ttlMs <= 0) return load();
+    const hit = this.entries.get(key);
+    if (hit && hit.expiresAt > this.now()) return structuredClone(hit.value);
+    const generation = this.generation;
+    const value = await load();
+    // Only successful lookups are kept: a rejected key must not crowd out the good ones.
+    if (value && generation === this.generation) {
+      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(key, { value: structuredClone(value), expiresAt: this.now() + this.ttlMs });
+    }
+    return value;
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+}
