@@ -30,6 +30,7 @@ export async function up(db: Knex): Promise<void> {
     t.unique(['company_id', 'external_request_id']);
     // Lists are newest first (id desc) within a company, cancelled excluded; each filter has
     // an index that starts with the company and ends with the sort key.
+    t.index(['company_id', 'id']);
     t.index(['company_id', 'status', 'id']);
     t.index(['company_id', 'created_at', 'id']);
     t.index(['company_id', 'contact_id', 'id']);
