@@ -15,6 +15,7 @@ import { JWT_TEST_SECRET } from '../support/harness';
 
 const ROOT = path.resolve(__dirname, '../..');
 const PURGE = 'tenancy.purge-expired-refresh-tokens' as const;
+const OVERDUE = 'debts.mark-overdue' as const;
 const HOUR = 3_600_000;
 
 // ---------------------------------------------------------------------------------------------
@@ -116,7 +117,9 @@ describe('worker process [mysql + redis]', function () {
     return Number(row!.n);
   };
   const insertToken = (hash: string, expiresAt: Date) => infra!.ports.repos.tenancy.insertRefreshToken(clientUserId, hash, expiresAt);
-  const completedJobs = () => worker!.logs().filter((l) => l.msg === 'job completed');
+  const completedJobs = (name: string = PURGE) => worker!.logs().filter((l) => l.msg === 'job completed' && l.name === name);
+  let app: ReturnType<typeof buildApplication> | null = null;
+  let organizationName = '';
 
   before(async function () {
     if (!(await mysqlAvailable()) || !(await redisAvailable())) this.skip();
@@ -128,8 +131,9 @@ describe('worker process [mysql + redis]', function () {
       await db.destroy();
     }
     infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, appEnv: 'development', migrate: false });
-    const app = buildApplication(infra.ports);
+    app = buildApplication(infra.ports);
     const suffix = crypto.randomBytes(4).toString('hex');
+    organizationName = `Org ${suffix}`;
     const created = await app.commands.createClient.execute({ organization: `Org ${suffix}`, username: `user_${suffix}`, password: 'password-123', companies: [], settings: {} });
     clientUserId = (await infra.ports.repos.tenancy.findClientUserByUsername(created.clientUsername))!.id;
     for (const hash of startupExpired) await insertToken(hash, new Date(Date.now() - HOUR));
@@ -185,6 +189,34 @@ describe('worker process [mysql + redis]', function () {
     const completed = await waitFor(() => completedJobs().find((l) => l.jobId === jobId), `the "job completed" log of ${jobId}`, { proc: worker! });
     expect(completed.result).to.deep.equal({ purged: 3 });
     expect(await remaining([liveToken])).to.equal(1);
+  });
+
+  it('persists OVERDUE for past-due debts when debts.mark-overdue is enqueued from another process', async () => {
+    await waitFor(() => completedJobs(OVERDUE).length > 0, 'the scheduled overdue run', { proc: worker! });
+    const tenancy = infra!.ports.repos.tenancy;
+    const organization = (await tenancy.findOrganizationByName(organizationName))!;
+    const client = (await tenancy.findClientUser(clientUserId))!;
+    const credentials = (await tenancy.listClients()).find((c) => c.clientUsername === client.username)!;
+    const company = (await tenancy.findCompanyByCode(credentials.companies[0]!))!;
+    const scope = { organizationId: organization.id, organizationName, clientUserId, company, clock: infra!.ports.clock, requestId: null };
+    await app!.commands.createContact.execute({ externalClientId: 'debtor-1', name: 'Debtor', email: 'debtor@example.com' }, scope);
+    const draft = (dueDate: string) => ({
+      debtor: { externalClientId: 'debtor-1' },
+      product: null,
+      amountCents: 1000,
+      dueDate,
+      evaluateAutopay: true,
+    });
+    await app!.commands.createDebt.execute(draft('2020-01-01'), 'past-due', scope);
+    await app!.commands.createDebt.execute(draft('2999-01-01'), 'not-due', scope);
+    const statusOf = async (key: string) => (await infra!.db!('debts').where({ external_request_id: key }).first()).status;
+    expect(await statusOf('past-due')).to.equal('PENDING');
+
+    const jobId = `overdue-${crypto.randomBytes(4).toString('hex')}`;
+    await producer!.enqueue({ name: OVERDUE, data: {}, jobId });
+    await waitFor(async () => (await statusOf('past-due')) === 'OVERDUE', 'the past-due debt to be marked OVERDUE', { proc: worker! });
+    await waitFor(() => completedJobs(OVERDUE).find((l) => l.jobId === jobId), `the "job completed" log of ${jobId}`, { proc: worker! });
+    expect(await statusOf('not-due')).to.equal('PENDING');
   });
 
   it('stops gracefully on SIGTERM with exit code 0', async () => {
