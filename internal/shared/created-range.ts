@@ -10,7 +10,7 @@ export interface InstantRange {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /**
  * The `createdAtFrom`/`createdAtTo` rules of GET /debts, with daily precision:

@@ -4,6 +4,12 @@ import type { JsonSchema } from '../validation';
 /** Pieces shared by resource schemas; every schema is also published in /openapi.json. */
 export const nonBlankString = (maxLength: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength, pattern: '\\S' });
 
+/** Identifiers that must not carry quote, double quote, backslash or semicolon, nor be blank. */
+export const forbiddenCharsString = (maxLength: number): JsonSchema => ({
+  // Some character that is neither forbidden nor blank (a bare \S would also match a forbidden one).
+  type: 'string', minLength: 1, maxLength, pattern: '^[^\'"\\\\;]*[^\'"\\\\;\\s][^\'"\\\\;]*$',
+});
+
 export const pageQueryProperties = {
   page: { type: 'integer', minimum: 1, default: 1 },
   limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },

@@ -2,7 +2,7 @@ import { PHONE_TYPES } from '../../../internal/contacts/contact';
 import { DEBT_STATUSES, PAYMENT_METHODS } from '../../../internal/debts/debt';
 import { CURRENCIES } from '../../../internal/shared/currency';
 import type { JsonSchema } from '../validation';
-import { dateTimeSchema, nonBlankString, pageQueryProperties } from './common.schemas';
+import { dateTimeSchema, forbiddenCharsString, nonBlankString, pageQueryProperties } from './common.schemas';
 
 /** Convention 9: keys a flat additionalData must not use. */
 export const RESERVED_ADDITIONAL_DATA_KEYS = [
@@ -13,9 +13,6 @@ export const RESERVED_ADDITIONAL_DATA_KEYS = [
 export const amountSchema: JsonSchema = { type: 'number', minimum: 0.01, maximum: 9_999_999_999.99, 'x-decimals': 2 };
 export const calendarDateSchema: JsonSchema = { type: 'string', format: 'date', description: 'YYYY-MM-DD' };
 export const currencySchema: JsonSchema = { type: 'string', enum: [...CURRENCIES] };
-export const forbiddenCharsString = (maxLength: number): JsonSchema => ({
-  type: 'string', minLength: 1, maxLength, pattern: '^[^\'"\\\\;]*\\S[^\'"\\\\;]*$',
-});
 export const externalRequestIdSchema: JsonSchema = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,149}$' };
 
 /** Convention 9: a flat object of scalars, without the reserved keys. */

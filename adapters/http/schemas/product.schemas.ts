@@ -1,12 +1,12 @@
 import type { JsonSchema } from '../validation';
-import { dateTimeSchema, nonBlankString, pageQueryProperties } from './common.schemas';
+import { dateTimeSchema, forbiddenCharsString, nonBlankString, pageQueryProperties } from './common.schemas';
 
 export const createProductBody: JsonSchema = {
   type: 'object',
   required: ['name'],
   properties: {
     name: nonBlankString(200),
-    externalProductId: { ...nonBlankString(200), pattern: '^[^\'"\\\\;]*\\S[^\'"\\\\;]*$' },
+    externalProductId: forbiddenCharsString(200),
     active: { type: 'boolean' },
   },
 };

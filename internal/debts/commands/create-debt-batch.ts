@@ -46,20 +46,28 @@ export class CreateDebtBatch {
     const fresh = items.filter((i) => !stored.has(i.externalRequestId));
     const products = await this.products(fresh, scope);
 
+    // Products first: an item that fails on its product must not write its inline contact.
     const errors = new Map<string, DomainError>();
+    const productOfItem = new Map<string, Product | null>();
+    for (const item of fresh) {
+      const outcome = attempt(() => productOf(item.draft, products));
+      if (outcome instanceof DomainError) errors.set(item.externalRequestId, outcome);
+      else productOfItem.set(item.externalRequestId, outcome);
+    }
+    const viable = fresh.filter((i) => productOfItem.has(i.externalRequestId));
+
     const write = () => this.deps.uow.run(async (tx) => {
-      errors.clear();
-      const debtors = await this.debtors(tx, fresh, scope);
+      for (const item of viable) errors.delete(item.externalRequestId);
+      const debtors = await this.debtors(tx, viable, scope);
       const rows = [];
-      for (const item of fresh) {
-        try {
-          const product = productOf(item.draft, products);
-          const debtor = debtorOf(item.draft, debtors);
-          rows.push(newDebt(item.draft, { externalRequestId: item.externalRequestId, batchId, ...debtor, product }, scope));
-        } catch (error) {
-          if (!(error instanceof DomainError)) throw error;
-          errors.set(item.externalRequestId, error);
+      for (const item of viable) {
+        const debtor = attempt(() => debtorOf(item.draft, debtors));
+        if (debtor instanceof DomainError) {
+          errors.set(item.externalRequestId, debtor);
+          continue;
         }
+        const product = productOfItem.get(item.externalRequestId)!;
+        rows.push(newDebt(item.draft, { externalRequestId: item.externalRequestId, batchId, ...debtor, product }, scope));
       }
       await tx.debts.insertMissing(rows);
     });
@@ -128,4 +136,14 @@ function productOf(draft: DebtDraft, products: { byId: Map<number, Product>; byE
 
 function byKey(debts: DebtView[]): Map<string, DebtView> {
   return new Map(debts.map((d) => [d.externalRequestId, d]));
+}
+
+/** The value, or the DomainError that stopped it (anything else is thrown). */
+function attempt<T>(work: () => T): T | DomainError {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
 }
