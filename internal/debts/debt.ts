@@ -71,6 +71,7 @@ export function applyPayment(
   amountCents: number,
   today: string,
 ): { status: DebtStatus; amountPaidCents: number } {
+  if (!Number.isSafeInteger(amountCents) || amountCents < 1) throw new BusinessRuleViolationError('A payment must be at least 0.01');
   const status = effectiveStatus(debt, today);
   if (status === 'PAID' || status === 'CANCELLED') {
     throw new BusinessRuleViolationError(`A ${status} debt cannot be paid`);

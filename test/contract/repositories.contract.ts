@@ -8,12 +8,14 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import type { Contact, Phone } from '../../internal/contacts/contact';
+import type { Debt } from '../../internal/debts/debt';
 import type { Product } from '../../internal/products/product';
 import { ConflictError } from '../../internal/shared/errors';
 import type { Company } from '../../internal/tenancy/company';
 import type { ApiKeyKind, ApiKeyRecord, AppEnv, ClientUser } from '../../internal/tenancy/credentials';
 import type { Organization } from '../../internal/tenancy/organization';
 import type { ContactFilter, NewContact } from '../../ports/contact-repository';
+import type { DebtFilter, DebtView, NewDebt } from '../../ports/debt-repository';
 import type { NewProduct } from '../../ports/product-repository';
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 
@@ -125,6 +127,51 @@ function phone(number: string, overrides: Partial<Phone> = {}): Phone {
 const codes = (items: Contact[]): string[] => items.map((c) => c.code);
 const ids = (items: Product[]): number[] => items.map((p) => p.id);
 const PAGE = { page: 1, limit: 50 };
+
+interface DebtFixture extends TenantFixture {
+  contact: Contact;
+  product: Product;
+}
+
+/** A PENDING debt of 100.00 due 2026-06-01, owed by the fixture's contact, without product. */
+function newDebt(t: { organization: Organization; company: Company; contact: Contact }, overrides: Partial<NewDebt> = {}): NewDebt {
+  return {
+    organizationId: t.organization.id,
+    companyId: t.company.id,
+    externalRequestId: `req-${uid()}`,
+    batchId: null,
+    contactId: t.contact.id,
+    contactCreatedInline: false,
+    productId: null,
+    status: 'PENDING',
+    amountCents: 10_000,
+    amountPaidCents: 0,
+    currency: 'MXN',
+    dueDate: '2026-06-01',
+    allowOverduePayment: true,
+    allowPartialPayments: true,
+    description: null,
+    additionalData: null,
+    paymentMethods: null,
+    autopay: false,
+    autopayReason: null,
+    createdAt: T1,
+    updatedAt: T1,
+    ...overrides,
+  };
+}
+
+/** What a read returns for a stored debt: the row plus its embedded contact and product. */
+function viewOf(debt: Debt, contact: Contact, product: Product | null): DebtView {
+  return {
+    ...debt,
+    contact: { code: contact.code, externalClientId: contact.externalClientId },
+    product: product && { id: product.id, name: product.name, active: product.active },
+  };
+}
+
+const requestIds = (items: Debt[]): string[] => items.map((d) => d.externalRequestId);
+const sortById = <T extends { id: number }>(items: T[]): T[] => [...items].sort((a, b) => a.id - b.id);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -805,6 +852,487 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           await seed(companies[0]!, [{ name: 'Only here' }]);
           expect(await repos().products.listActive(companies[1]!.id, {}, PAGE)).to.deep.equal({ items: [], total: 0, capped: false });
           expect((await repos().products.listActive(companies[1]!.id, { name: 'Only here' }, PAGE)).items).to.deep.equal([]);
+        });
+      });
+    });
+
+    describe('ContactRepository: findByExternalClientIds', () => {
+      it("returns the organization's contacts for the keys it knows, ignoring unknown keys", async () => {
+        const { organization } = await newTenant(repos());
+        const ana = await repos().contacts.insert(newContact(organization.id, { externalClientId: 'many-ana' }));
+        const bob = await repos().contacts.insert(newContact(organization.id, { externalClientId: 'many-bob' }));
+        await repos().contacts.insert(newContact(organization.id, { externalClientId: 'many-other' }));
+        const found = await repos().contacts.findByExternalClientIds(organization.id, ['many-bob', 'many-ana', 'many-nobody']);
+        expect(sortById(found)).to.deep.equal(sortById([ana, bob]));
+      });
+
+      it('matches exactly (case-sensitive) and never across organizations', async () => {
+        const a = await newTenant(repos());
+        const b = await newTenant(repos());
+        await repos().contacts.insert(newContact(a.organization.id, { externalClientId: 'Case-1' }));
+        expect(await repos().contacts.findByExternalClientIds(a.organization.id, ['case-1', 'CASE-1'])).to.deep.equal([]);
+        expect(await repos().contacts.findByExternalClientIds(b.organization.id, ['Case-1'])).to.deep.equal([]);
+      });
+
+      it('returns nothing for no keys', async () => {
+        const { organization } = await newTenant(repos());
+        await repos().contacts.insert(newContact(organization.id));
+        expect(await repos().contacts.findByExternalClientIds(organization.id, [])).to.deep.equal([]);
+      });
+    });
+
+    describe('ProductRepository: findByIds and findByExternalProductIds', () => {
+      it("returns the company's products by id, inactive ones included, ignoring unknown ids", async () => {
+        const { company } = await newTenant(repos());
+        const active = await repos().products.insert(newProduct(company));
+        const inactive = await repos().products.insert(newProduct(company, { active: false, createdAt: null }));
+        await repos().products.insert(newProduct(company));
+        const found = await repos().products.findByIds(company.id, [inactive.id, active.id, 2_000_000_000]);
+        expect(sortById(found)).to.deep.equal(sortById([active, inactive]));
+      });
+
+      it("returns the company's products by externalProductId, exactly, ignoring unknown ones", async () => {
+        const { company } = await newTenant(repos());
+        const one = await repos().products.insert(newProduct(company, { externalProductId: 'SKU-a' }));
+        const two = await repos().products.insert(newProduct(company, { externalProductId: 'SKU-b', active: false, createdAt: null }));
+        await repos().products.insert(newProduct(company, { externalProductId: 'SKU-c' }));
+        await repos().products.insert(newProduct(company, { externalProductId: null }));
+        const found = await repos().products.findByExternalProductIds(company.id, ['SKU-b', 'SKU-a', 'sku-c', 'SKU-none']);
+        expect(sortById(found)).to.deep.equal(sortById([one, two]));
+      });
+
+      it("never returns another company's products", async () => {
+        const { companies } = await newTenant(repos(), { companies: 2 });
+        const product = await repos().products.insert(newProduct(companies[0]!, { externalProductId: 'SKU-mine' }));
+        expect(await repos().products.findByIds(companies[1]!.id, [product.id])).to.deep.equal([]);
+        expect(await repos().products.findByExternalProductIds(companies[1]!.id, ['SKU-mine'])).to.deep.equal([]);
+      });
+
+      it('returns nothing for no ids', async () => {
+        const { company } = await newTenant(repos());
+        await repos().products.insert(newProduct(company, { externalProductId: 'SKU-x' }));
+        expect(await repos().products.findByIds(company.id, [])).to.deep.equal([]);
+        expect(await repos().products.findByExternalProductIds(company.id, [])).to.deep.equal([]);
+      });
+    });
+
+    describe('TenancyRepository: listOrganizations', () => {
+      it('lists every organization with its frozen clock, in creation order', async () => {
+        const first = (await newTenant(repos())).organization;
+        const second = (await newTenant(repos())).organization;
+        await repos().tenancy.setFrozenNow(second.id, T2);
+        const listed = await repos().tenancy.listOrganizations();
+        const mine = listed.filter((o) => o.id === first.id || o.id === second.id);
+        expect(mine).to.deep.equal([first, { ...second, frozenNow: T2 }]);
+        expect(listed.length).to.equal(await repos().tenancy.countOrganizations());
+      });
+    });
+
+    describe('DebtRepository', () => {
+      /** A tenant with a contact and a product to hang debts on. */
+      async function debtTenant(options: { companies?: number } = {}): Promise<DebtFixture> {
+        const tenant = await newTenant(repos(), options);
+        const contact = await repos().contacts.insert(newContact(tenant.organization.id));
+        const product = await repos().products.insert(newProduct(tenant.company, { name: `Plan ${uid()}` }));
+        return { ...tenant, contact, product };
+      }
+
+      const insertDebt = (t: DebtFixture, overrides: Partial<NewDebt> = {}) => repos().debts.insert(newDebt(t, overrides));
+      const find = (t: { company: Company }, key: string) => repos().debts.findByExternalRequestId(t.company.id, key);
+      const list = (t: { company: Company }, filter: Partial<DebtFilter> = {}, page = PAGE) =>
+        repos().debts.list(t.company.id, { today: '2026-06-01', ...filter }, page);
+      const listedKeys = async (t: { company: Company }, filter: Partial<DebtFilter> = {}) => requestIds((await list(t, filter)).items);
+
+      it('round-trips a debt: exact cents, JSON fields, dates, booleans, embedded contact and product', async () => {
+        const t = await debtTenant();
+        const input = newDebt(t, {
+          externalRequestId: `Order.1:a_b-${uid()}`,
+          batchId: 'bat_AbCdEfGhIjKlMnOpQrSt',
+          contactCreatedInline: true,
+          productId: t.product.id,
+          status: 'PARTIALLY_PAID',
+          amountCents: 1_234_567_891,
+          amountPaidCents: 29,
+          currency: 'CLP',
+          dueDate: '2028-02-29',
+          allowOverduePayment: false,
+          allowPartialPayments: false,
+          description: 'Cuota "única" de José; O\'Brien \\ 📱',
+          additionalData: { ref: 'Ñandú "q" \'s\'', amount: 12.5, count: 3, vip: true, none: null },
+          paymentMethods: ['CASH', 'BANK_TRANSFER'],
+          autopay: true,
+          autopayReason: 'NO_DEFAULT_PAYMENT_METHOD',
+          createdAt: T1,
+          updatedAt: T2,
+        });
+        const inserted = await repos().debts.insert(input);
+        expect(inserted).to.deep.equal({ ...input, id: inserted.id });
+        expect(inserted.id).to.be.a('number');
+        const view = viewOf(inserted, t.contact, t.product);
+        expect(await find(t, input.externalRequestId)).to.deep.equal(view);
+        expect(await repos().debts.findByExternalRequestIds(t.company.id, [input.externalRequestId])).to.deep.equal([view]);
+      });
+
+      it('round-trips a debt without product, description, JSON fields, batch or autopay reason', async () => {
+        const t = await debtTenant();
+        const input = newDebt(t);
+        const inserted = await repos().debts.insert(input);
+        expect(inserted).to.deep.equal({ ...input, id: inserted.id });
+        const found = await find(t, input.externalRequestId);
+        expect(found).to.deep.equal(viewOf(inserted, t.contact, null));
+        expect(found).to.deep.include({ product: null, productId: null, description: null, additionalData: null, paymentMethods: null, batchId: null, autopayReason: null });
+        expect(found).to.deep.include({ allowOverduePayment: true, allowPartialPayments: true, autopay: false, contactCreatedInline: false });
+      });
+
+      it('keeps cents exact up to the largest safe integer', async () => {
+        const t = await debtTenant();
+        const big = await insertDebt(t, { amountCents: Number.MAX_SAFE_INTEGER, amountPaidCents: Number.MAX_SAFE_INTEGER - 1 });
+        const tiny = await insertDebt(t, { amountCents: 1 });
+        expect(await find(t, big.externalRequestId)).to.deep.include({ amountCents: Number.MAX_SAFE_INTEGER, amountPaidCents: Number.MAX_SAFE_INTEGER - 1 });
+        expect(await find(t, tiny.externalRequestId)).to.deep.include({ amountCents: 1, amountPaidCents: 0 });
+      });
+
+      it('shows the embedded product as it is now (renamed, deactivated)', async () => {
+        const t = await debtTenant();
+        const debt = await insertDebt(t, { productId: t.product.id });
+        await repos().products.rename(t.company.id, t.product.id, `Renamed ${uid()}`);
+        await repos().products.deactivate(t.company.id, t.product.id);
+        const product = (await repos().products.findById(t.company.id, t.product.id))!;
+        expect((await find(t, debt.externalRequestId))!.product).to.deep.equal({ id: product.id, name: product.name, active: false });
+      });
+
+      it('rejects a duplicate externalRequestId in the same company with ConflictError, keeping the first', async () => {
+        const t = await debtTenant();
+        const first = await insertDebt(t, { externalRequestId: 'dup-key', amountCents: 100 });
+        await expectConflict(insertDebt(t, { externalRequestId: 'dup-key', amountCents: 200 }));
+        expect(await find(t, 'dup-key')).to.deep.equal(viewOf(first, t.contact, null));
+        expect((await list(t)).total).to.equal(1);
+      });
+
+      it('accepts the same externalRequestId in another company, of the same or another organization', async () => {
+        const t = await debtTenant({ companies: 2 });
+        const other = await debtTenant();
+        const sibling = { ...t, company: t.companies[1]! };
+        const a = await insertDebt(t, { externalRequestId: 'shared-key' });
+        const b = await insertDebt(sibling, { externalRequestId: 'shared-key' });
+        const c = await insertDebt(other, { externalRequestId: 'shared-key' });
+        expect(new Set([a.id, b.id, c.id]).size).to.equal(3);
+        expect((await find(sibling, 'shared-key'))!.id).to.equal(b.id);
+        expect((await find(other, 'shared-key'))!.id).to.equal(c.id);
+        expect((await find(t, 'shared-key'))!.id).to.equal(a.id);
+      });
+
+      it('treats externalRequestIds as case-sensitive', async () => {
+        const t = await debtTenant();
+        const upper = await insertDebt(t, { externalRequestId: 'Key-A' });
+        const lower = await insertDebt(t, { externalRequestId: 'key-a' });
+        expect((await find(t, 'Key-A'))!.id).to.equal(upper.id);
+        expect((await find(t, 'key-a'))!.id).to.equal(lower.id);
+        expect(await find(t, 'KEY-A')).to.equal(null);
+      });
+
+      it("finds nothing for an unknown key or another company's key", async () => {
+        const t = await debtTenant({ companies: 2 });
+        const debt = await insertDebt(t);
+        expect(await find(t, `none-${uid()}`)).to.equal(null);
+        expect(await find({ company: t.companies[1]! }, debt.externalRequestId)).to.equal(null);
+      });
+
+      describe('insertMissing', () => {
+        it('inserts the keys the company lacks in one call and leaves the existing ones as stored', async () => {
+          const t = await debtTenant();
+          const existing = await insertDebt(t, { externalRequestId: 'im-2', amountCents: 111 });
+          const rows = ['im-1', 'im-2', 'im-3', 'im-4'].map((key, i) => newDebt(t, { externalRequestId: key, amountCents: 1_000 + i, batchId: 'bat_im' }));
+          await repos().debts.insertMissing(rows);
+          const found = await repos().debts.findByExternalRequestIds(t.company.id, ['im-1', 'im-2', 'im-3', 'im-4']);
+          const byKey = new Map(found.map((d) => [d.externalRequestId, d]));
+          expect([...byKey.keys()].sort()).to.deep.equal(['im-1', 'im-2', 'im-3', 'im-4']);
+          expect(byKey.get('im-2')).to.deep.equal(viewOf(existing, t.contact, null));
+          for (const [i, key] of ['im-1', 'im-3', 'im-4'].entries()) {
+            const row = rows.find((r) => r.externalRequestId === key)!;
+            expect(byKey.get(key)).to.deep.equal(viewOf({ ...row, id: byKey.get(key)!.id }, t.contact, null), `row ${i}`);
+          }
+          expect((await list(t)).total).to.equal(4);
+        });
+
+        it('gives the inserted rows increasing ids in the order given', async () => {
+          const t = await debtTenant();
+          await repos().debts.insertMissing(['ord-c', 'ord-a', 'ord-b'].map((key) => newDebt(t, { externalRequestId: key })));
+          expect(await listedKeys(t)).to.deep.equal(['ord-b', 'ord-a', 'ord-c']);
+        });
+
+        it("does not skip a key that only another company has", async () => {
+          const t = await debtTenant({ companies: 2 });
+          await insertDebt(t, { externalRequestId: 'im-shared' });
+          const sibling = { ...t, company: t.companies[1]! };
+          await repos().debts.insertMissing([newDebt(sibling, { externalRequestId: 'im-shared' })]);
+          expect((await find(sibling, 'im-shared'))!.companyId).to.equal(sibling.company.id);
+        });
+
+        it('accepts an empty list', async () => {
+          const t = await debtTenant();
+          await repos().debts.insertMissing([]);
+          expect((await list(t)).total).to.equal(0);
+        });
+
+        for (const order of ['the same order', 'opposite orders']) {
+          it(`inserts each key exactly once when two transactions race with overlapping keys (${order})`, async () => {
+            const t = await debtTenant();
+            for (let round = 0; round < 5; round++) {
+              const k = (n: number) => `race-${round}-${n}`;
+              const first = [k(1), k(2), k(3), k(4)];
+              const second = order === 'the same order' ? [k(2), k(3), k(4), k(5)] : [k(5), k(4), k(3), k(2)];
+              const outcomes = await Promise.allSettled(
+                [first, second].map((batch) => uow().run((tx) => tx.debts.insertMissing(batch.map((key) => newDebt(t, { externalRequestId: key }))))),
+              );
+              expect(outcomes.map((o) => (o.status === 'rejected' ? String(o.reason) : 'ok')), `round ${round}`).to.deep.equal(['ok', 'ok']);
+              const keys = requestIds(await repos().debts.findByExternalRequestIds(t.company.id, [1, 2, 3, 4, 5].map(k)));
+              expect(keys.sort(), `round ${round}`).to.deep.equal([1, 2, 3, 4, 5].map(k));
+            }
+            expect((await list(t)).total).to.equal(25);
+          });
+        }
+
+        it('inserts each key exactly once when calls race outside transactions', async () => {
+          const t = await debtTenant();
+          const batches = [0, 1, 2, 3].map((i) => [i, i + 1, i + 2].map((n) => newDebt(t, { externalRequestId: `loose-${n}` })));
+          await Promise.all(batches.map((rows) => repos().debts.insertMissing(rows)));
+          expect((await listedKeys(t)).sort()).to.deep.equal([0, 1, 2, 3, 4, 5].map((n) => `loose-${n}`));
+        });
+      });
+
+      describe('findByExternalRequestIds', () => {
+        it("returns the company's debts for the keys it has, ignoring unknown keys and other companies", async () => {
+          const t = await debtTenant({ companies: 2 });
+          const sibling = { ...t, company: t.companies[1]! };
+          const a = await insertDebt(t, { externalRequestId: 'many-a' });
+          const b = await insertDebt(t, { externalRequestId: 'many-b' });
+          await insertDebt(t, { externalRequestId: 'many-c' });
+          await insertDebt(sibling, { externalRequestId: 'many-d' });
+          const found = await repos().debts.findByExternalRequestIds(t.company.id, ['many-b', 'many-a', 'many-d', 'many-x']);
+          expect(sortById(found)).to.deep.equal([viewOf(a, t.contact, null), viewOf(b, t.contact, null)]);
+        });
+
+        it('returns nothing for no keys', async () => {
+          const t = await debtTenant();
+          await insertDebt(t);
+          expect(await repos().debts.findByExternalRequestIds(t.company.id, [])).to.deep.equal([]);
+        });
+      });
+
+      describe('lockByExternalRequestId', () => {
+        it('reads the debt inside a unit of work, like findByExternalRequestId', async () => {
+          const t = await debtTenant({ companies: 2 });
+          const debt = await insertDebt(t, { productId: t.product.id });
+          const seen = await uow().run(async (tx) => ({
+            mine: await tx.debts.lockByExternalRequestId(t.company.id, debt.externalRequestId),
+            unknown: await tx.debts.lockByExternalRequestId(t.company.id, `none-${uid()}`),
+            foreign: await tx.debts.lockByExternalRequestId(t.companies[1]!.id, debt.externalRequestId),
+          }));
+          expect(seen).to.deep.equal({ mine: viewOf(debt, t.contact, t.product), unknown: null, foreign: null });
+        });
+
+        it('serializes concurrent read-modify-write transactions on one debt (no lost update)', async () => {
+          const t = await debtTenant();
+          const debt = await insertDebt(t, { amountPaidCents: 0 });
+          const increment = () =>
+            uow().run(async (tx) => {
+              const locked = (await tx.debts.lockByExternalRequestId(t.company.id, debt.externalRequestId))!;
+              await tx.debts.findByExternalRequestIds(t.company.id, [debt.externalRequestId]);
+              return tx.debts.update(t.company.id, locked.id, { amountPaidCents: locked.amountPaidCents + 1, updatedAt: T2 });
+            });
+          await Promise.all(Array.from({ length: 8 }, increment));
+          expect((await find(t, debt.externalRequestId))!.amountPaidCents).to.equal(8);
+        });
+      });
+
+      describe('update', () => {
+        it('changes only the fields given, stamps updatedAt and returns the view', async () => {
+          const t = await debtTenant();
+          const debt = await insertDebt(t, { productId: t.product.id });
+          const view = viewOf(debt, t.contact, t.product);
+          const amount = await repos().debts.update(t.company.id, debt.id, { amountCents: 4_321, updatedAt: T2 });
+          expect(amount).to.deep.equal({ ...view, amountCents: 4_321, updatedAt: T2 });
+          const due = await repos().debts.update(t.company.id, debt.id, { dueDate: '2027-01-31', updatedAt: T1 });
+          expect(due).to.deep.equal({ ...view, amountCents: 4_321, dueDate: '2027-01-31', updatedAt: T1 });
+          const paid = await repos().debts.update(t.company.id, debt.id, { status: 'PARTIALLY_PAID', amountPaidCents: 30, updatedAt: T2 });
+          expect(paid).to.deep.equal({ ...view, amountCents: 4_321, dueDate: '2027-01-31', status: 'PARTIALLY_PAID', amountPaidCents: 30, updatedAt: T2 });
+          expect(await find(t, debt.externalRequestId)).to.deep.equal(paid);
+        });
+
+        it("rejects an update through another company's id and leaves the debt as it was", async () => {
+          const t = await debtTenant({ companies: 2 });
+          const debt = await insertDebt(t);
+          expect(await rejectionOf(repos().debts.update(t.companies[1]!.id, debt.id, { status: 'CANCELLED', updatedAt: T2 }))).to.be.instanceOf(Error);
+          expect(await find(t, debt.externalRequestId)).to.deep.equal(viewOf(debt, t.contact, null));
+        });
+      });
+
+      it('records a payment without changing the debt', async () => {
+        const t = await debtTenant();
+        const debt = await insertDebt(t);
+        await repos().debts.recordPayment(debt.id, 2_500, 'test-helper', T2);
+        await uow().run((tx) => tx.debts.recordPayment(debt.id, 1, 'portal', T2));
+        expect(await find(t, debt.externalRequestId)).to.deep.equal(viewOf(debt, t.contact, null));
+      });
+
+      describe('list', () => {
+        it('lists newest first with total and capped false', async () => {
+          const t = await debtTenant();
+          const keys: string[] = [];
+          for (let i = 0; i < 4; i++) keys.push((await insertDebt(t)).externalRequestId);
+          const page = await list(t);
+          expect(requestIds(page.items)).to.deep.equal(keys.reverse());
+          expect(page.total).to.equal(4);
+          expect(page.capped).to.equal(false);
+          expect(page.items[0]).to.deep.equal(await find(t, keys[0]!));
+        });
+
+        it('excludes cancelled debts from items and total', async () => {
+          const t = await debtTenant();
+          const kept = await insertDebt(t);
+          await insertDebt(t, { status: 'CANCELLED' });
+          const later = await insertDebt(t);
+          await repos().debts.update(t.company.id, later.id, { status: 'CANCELLED', updatedAt: T2 });
+          expect(await list(t)).to.deep.equal({ items: [viewOf(kept, t.contact, null)], total: 1, capped: false });
+        });
+
+        it('filters by effective status against `today`: PENDING past due is OVERDUE, not PENDING', async () => {
+          const t = await debtTenant();
+          const seed = async (key: string, status: Debt['status'], dueDate: string) => insertDebt(t, { externalRequestId: key, status, dueDate });
+          await seed('pending-future', 'PENDING', '2026-06-02');
+          await seed('pending-today', 'PENDING', '2026-06-01');
+          await seed('pending-late', 'PENDING', '2026-05-31');
+          await seed('overdue-stored', 'OVERDUE', '2026-05-01');
+          await seed('partly-late', 'PARTIALLY_PAID', '2026-05-01');
+          await seed('paid-late', 'PAID', '2026-05-01');
+          await seed('cancelled-late', 'CANCELLED', '2026-05-01');
+          expect(await listedKeys(t, { status: 'PENDING' })).to.deep.equal(['pending-today', 'pending-future']);
+          expect(await listedKeys(t, { status: 'OVERDUE' })).to.deep.equal(['overdue-stored', 'pending-late']);
+          expect(await listedKeys(t, { status: 'PARTIALLY_PAID' })).to.deep.equal(['partly-late']);
+          expect(await listedKeys(t, { status: 'PAID' })).to.deep.equal(['paid-late']);
+          expect((await list(t, { status: 'OVERDUE' })).total).to.equal(2);
+          // Another `today` moves the line.
+          expect(await listedKeys(t, { status: 'OVERDUE', today: '2026-06-03' })).to.deep.equal(['overdue-stored', 'pending-late', 'pending-today', 'pending-future']);
+          expect(await listedKeys(t, { status: 'PENDING', today: '2026-05-01' })).to.deep.equal(['pending-late', 'pending-today', 'pending-future']);
+        });
+
+        it('filters by createdFrom and createdTo, both inclusive to the millisecond', async () => {
+          const t = await debtTenant();
+          const from = T1.getTime();
+          const to = T2.getTime();
+          for (const [key, ms] of [['before', from - 1], ['at-from', from], ['between', from + HOUR], ['at-to', to], ['after', to + 1]] as const) {
+            await insertDebt(t, { externalRequestId: key, createdAt: new Date(ms), updatedAt: new Date(ms) });
+          }
+          expect(await listedKeys(t, { createdFrom: from, createdTo: to })).to.deep.equal(['at-to', 'between', 'at-from']);
+          expect(await listedKeys(t, { createdFrom: from })).to.deep.equal(['after', 'at-to', 'between', 'at-from']);
+          expect(await listedKeys(t, { createdTo: to })).to.deep.equal(['at-to', 'between', 'at-from', 'before']);
+          expect(await listedKeys(t, { createdFrom: to, createdTo: to })).to.deep.equal(['at-to']);
+          expect((await list(t, { createdFrom: from, createdTo: to })).total).to.equal(3);
+        });
+
+        it('filters by minAmountCents and maxAmountCents, both inclusive', async () => {
+          const t = await debtTenant();
+          for (const cents of [99, 100, 150, 200, 201]) await insertDebt(t, { externalRequestId: `amt-${cents}`, amountCents: cents });
+          expect(await listedKeys(t, { minAmountCents: 100 })).to.deep.equal(['amt-201', 'amt-200', 'amt-150', 'amt-100']);
+          expect(await listedKeys(t, { maxAmountCents: 200 })).to.deep.equal(['amt-200', 'amt-150', 'amt-100', 'amt-99']);
+          expect(await listedKeys(t, { minAmountCents: 100, maxAmountCents: 200 })).to.deep.equal(['amt-200', 'amt-150', 'amt-100']);
+          expect(await listedKeys(t, { minAmountCents: 150, maxAmountCents: 150 })).to.deep.equal(['amt-150']);
+          expect((await list(t, { minAmountCents: 100, maxAmountCents: 200 })).total).to.equal(3);
+        });
+
+        it('filters by contactId', async () => {
+          const t = await debtTenant();
+          const bob = await repos().contacts.insert(newContact(t.organization.id));
+          await insertDebt(t, { externalRequestId: 'ana-1' });
+          await insertDebt({ ...t, contact: bob }, { externalRequestId: 'bob-1' });
+          await insertDebt(t, { externalRequestId: 'ana-2' });
+          expect(await listedKeys(t, { contactId: t.contact.id })).to.deep.equal(['ana-2', 'ana-1']);
+          expect(await listedKeys(t, { contactId: bob.id })).to.deep.equal(['bob-1']);
+          expect((await list(t, { contactId: bob.id })).items[0]!.contact).to.deep.equal({ code: bob.code, externalClientId: bob.externalClientId });
+        });
+
+        it('filters by batchId', async () => {
+          const t = await debtTenant();
+          await insertDebt(t, { externalRequestId: 'b-1', batchId: 'bat_one' });
+          await insertDebt(t, { externalRequestId: 'single', batchId: null });
+          await insertDebt(t, { externalRequestId: 'b-2', batchId: 'bat_one' });
+          await insertDebt(t, { externalRequestId: 'c-1', batchId: 'bat_two' });
+          expect(await listedKeys(t, { batchId: 'bat_one' })).to.deep.equal(['b-2', 'b-1']);
+          expect(await listedKeys(t, { batchId: 'bat_two' })).to.deep.equal(['c-1']);
+          expect(await listedKeys(t, { batchId: 'bat_none' })).to.deep.equal([]);
+        });
+
+        it('combines filters with AND', async () => {
+          const t = await debtTenant();
+          await insertDebt(t, { externalRequestId: 'match', amountCents: 500, batchId: 'bat_and' });
+          await insertDebt(t, { externalRequestId: 'small', amountCents: 5, batchId: 'bat_and' });
+          await insertDebt(t, { externalRequestId: 'late', amountCents: 500, batchId: 'bat_and', dueDate: '2026-01-01' });
+          await insertDebt(t, { externalRequestId: 'other-batch', amountCents: 500, batchId: 'bat_or' });
+          const page = await list(t, { status: 'PENDING', minAmountCents: 100, batchId: 'bat_and', contactId: t.contact.id, createdFrom: T1.getTime() });
+          expect(requestIds(page.items)).to.deep.equal(['match']);
+          expect(page.total).to.equal(1);
+        });
+
+        it('pages with page and limit, past the end giving no items but the total', async () => {
+          const t = await debtTenant();
+          const keys: string[] = [];
+          for (let i = 0; i < 5; i++) keys.push((await insertDebt(t)).externalRequestId);
+          keys.reverse();
+          const paged = (page: number, limit: number) => list(t, {}, { page, limit });
+          expect(requestIds((await paged(1, 2)).items)).to.deep.equal([keys[0], keys[1]]);
+          expect(requestIds((await paged(2, 2)).items)).to.deep.equal([keys[2], keys[3]]);
+          expect(requestIds((await paged(3, 2)).items)).to.deep.equal([keys[4]]);
+          expect(await paged(4, 2)).to.deep.equal({ items: [], total: 5, capped: false });
+          expect((await paged(2, 2)).total).to.equal(5);
+          expect(requestIds((await paged(1, 500)).items)).to.deep.equal(keys);
+        });
+
+        it("never lists another company's debts", async () => {
+          const t = await debtTenant({ companies: 2 });
+          await insertDebt(t, { batchId: 'bat_iso' });
+          const sibling = { company: t.companies[1]! };
+          expect(await list(sibling)).to.deep.equal({ items: [], total: 0, capped: false });
+          expect(await list(sibling, { batchId: 'bat_iso', contactId: t.contact.id })).to.deep.equal({ items: [], total: 0, capped: false });
+        });
+      });
+
+      describe('markOverdue', () => {
+        it("marks the organization's PENDING debts due before today, in every company, and says how many", async () => {
+          const t = await debtTenant({ companies: 2 });
+          const sibling = { ...t, company: t.companies[1]! };
+          const seed = (fixture: DebtFixture, key: string, status: Debt['status'], dueDate: string) =>
+            insertDebt(fixture, { externalRequestId: key, status, dueDate });
+          await seed(t, 'late-a', 'PENDING', '2026-05-31');
+          await seed(sibling, 'late-b', 'PENDING', '2026-01-01');
+          await seed(t, 'due-today', 'PENDING', '2026-06-01');
+          await seed(t, 'future', 'PENDING', '2026-07-01');
+          await seed(t, 'partly', 'PARTIALLY_PAID', '2026-05-01');
+          await seed(t, 'paid', 'PAID', '2026-05-01');
+          await seed(t, 'cancelled', 'CANCELLED', '2026-05-01');
+          await seed(t, 'already', 'OVERDUE', '2026-05-01');
+
+          expect(await repos().debts.markOverdue(t.organization.id, '2026-06-01', T2)).to.equal(2);
+          const state = async (fixture: { company: Company }, key: string) => {
+            const d = (await find(fixture, key))!;
+            return { status: d.status, updatedAt: d.updatedAt };
+          };
+          expect(await state(t, 'late-a')).to.deep.equal({ status: 'OVERDUE', updatedAt: T2 });
+          expect(await state(sibling, 'late-b')).to.deep.equal({ status: 'OVERDUE', updatedAt: T2 });
+          for (const [key, status] of [['due-today', 'PENDING'], ['future', 'PENDING'], ['partly', 'PARTIALLY_PAID'], ['paid', 'PAID'], ['cancelled', 'CANCELLED'], ['already', 'OVERDUE']]) {
+            expect(await state(t, key!), key).to.deep.equal({ status, updatedAt: T1 });
+          }
+          expect(await repos().debts.markOverdue(t.organization.id, '2026-06-01', T2)).to.equal(0);
+        });
+
+        it("leaves other organizations' debts alone", async () => {
+          const mine = await debtTenant();
+          const other = await debtTenant();
+          await insertDebt(mine, { externalRequestId: 'late', dueDate: '2026-05-01' });
+          await insertDebt(other, { externalRequestId: 'late', dueDate: '2026-05-01' });
+          expect(await repos().debts.markOverdue(mine.organization.id, '2026-06-01', T2)).to.equal(1);
+          expect((await find(other, 'late'))!.status).to.equal('PENDING');
+          expect((await find(mine, 'late'))!.status).to.equal('OVERDUE');
         });
       });
     });

@@ -42,18 +42,21 @@ export class CreateDebt {
     const requestId = externalRequestId ?? this.deps.ids.alphanumeric(GENERATED_REQUEST_ID_LENGTH);
     // The reads are independent: run them together. A stored debt wins over any other outcome
     // (a replay answers what was created, whatever the body now says).
-    const [stored, product, debtor] = await Promise.allSettled([
+    // A legacy productName may create the product, so it waits until the replay check has
+    // passed; a product created then stands even if the debt fails, like one made through
+    // POST /products.
+    const writesProduct = draft.product !== null && 'productName' in draft.product;
+    const [stored, readProduct, debtor] = await Promise.allSettled([
       externalRequestId === undefined ? null : this.deps.debts.findByExternalRequestId(scope.company.id, requestId),
-      // A legacy productName may create the product: that stands even if the debt then fails,
-      // like a product created through POST /products.
-      resolveProduct(this.deps.products, draft.product, scope),
+      writesProduct ? null : resolveProduct(this.deps.products, draft.product, scope),
       // A referenced contact is only read; inline contactData is written in the transaction below.
       'externalClientId' in draft.debtor ? resolveDebtor(this.deps, draft.debtor, scope) : null,
     ]);
     if (stored.status === 'rejected') throw stored.reason;
     if (stored.value) return { debt: stored.value, created: false };
-    if (product.status === 'rejected') throw product.reason;
+    if (readProduct.status === 'rejected') throw readProduct.reason;
     if (debtor.status === 'rejected') throw debtor.reason;
+    const product = { value: writesProduct ? await resolveProduct(this.deps.products, draft.product, scope) : readProduct.value };
     try {
       return { debt: await this.insert(draft, requestId, product.value, debtor.value, scope), created: true };
     } catch (error) {
