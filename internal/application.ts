@@ -12,6 +12,14 @@ import { UpdateDebt } from './debts/commands/update-debt';
 import { MarkOverdueDebts } from './debts/jobs/mark-overdue-debts';
 import { GetDebt } from './debts/queries/get-debt';
 import { ListDebts } from './debts/queries/list-debts';
+import { CancelPaymentLink } from './payment-links/commands/cancel-payment-link';
+import { CreatePaymentLink } from './payment-links/commands/create-payment-link';
+import { PayPaymentLink } from './payment-links/commands/pay-payment-link';
+import { UpdatePaymentLink } from './payment-links/commands/update-payment-link';
+import { MarkExpiredPaymentLinks } from './payment-links/jobs/mark-expired-payment-links';
+import { GetPaymentLink } from './payment-links/queries/get-payment-link';
+import { ListLinkPayments } from './payment-links/queries/list-link-payments';
+import { ListPaymentLinks } from './payment-links/queries/list-payment-links';
 import { CreateContact } from './contacts/commands/create-contact';
 import { UpdateContact } from './contacts/commands/update-contact';
 import { GetContact } from './contacts/queries/get-contact';
@@ -52,7 +60,16 @@ export type Application = ReturnType<typeof buildApplication>;
 /** Every use case, wired once: the one core behind the api, worker and admin doors. */
 export function buildApplication(ports: CorePorts) {
   const { repos, ...rest } = ports;
-  const base = { ...rest, repos, tenancy: repos.tenancy, contacts: repos.contacts, products: repos.products, debts: repos.debts };
+  const base = {
+    ...rest,
+    repos,
+    tenancy: repos.tenancy,
+    contacts: repos.contacts,
+    products: repos.products,
+    debts: repos.debts,
+    paymentLinks: repos.paymentLinks,
+  };
+  const listDebts = new ListDebts(base);
   const createClient = new CreateClient(base);
   return {
     commands: {
@@ -75,6 +92,10 @@ export function buildApplication(ports: CorePorts) {
       updateDebt: new UpdateDebt(base),
       cancelDebt: new CancelDebt(base),
       payDebt: new PayDebt(base),
+      createPaymentLink: new CreatePaymentLink(base),
+      updatePaymentLink: new UpdatePaymentLink(base),
+      cancelPaymentLink: new CancelPaymentLink(base),
+      payPaymentLink: new PayPaymentLink(base),
     },
     queries: {
       listClients: new ListClients(base),
@@ -83,11 +104,15 @@ export function buildApplication(ports: CorePorts) {
       getProduct: new GetProduct(base),
       listProducts: new ListProducts(base),
       getDebt: new GetDebt(base),
-      listDebts: new ListDebts(base),
+      listDebts,
+      getPaymentLink: new GetPaymentLink(base),
+      listPaymentLinks: new ListPaymentLinks(base),
+      listLinkPayments: new ListLinkPayments({ ...base, listDebts }),
     },
     jobs: {
       purgeExpiredRefreshTokens: new PurgeExpiredRefreshTokens(base),
       markOverdueDebts: new MarkOverdueDebts(base),
+      markExpiredPaymentLinks: new MarkExpiredPaymentLinks(base),
     },
   };
 }

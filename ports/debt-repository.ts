@@ -5,7 +5,7 @@ export type NewDebt = Omit<Debt, 'id'>;
 
 /** A debt as read: with what its embedded contact and product show. */
 export interface DebtView extends Debt {
-  contact: { code: string; externalClientId: string };
+  contact: { code: string; externalClientId: string } | null;
   product: { id: number; name: string; active: boolean } | null;
 }
 
@@ -20,6 +20,7 @@ export interface DebtFilter {
   maxAmountCents?: number;
   contactId?: number;
   batchId?: string;
+  paymentLinkId?: number;
 }
 
 export interface DebtChanges {

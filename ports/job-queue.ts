@@ -1,5 +1,5 @@
 /** Names of the jobs the workers run; each maps to one handler in adapters/queue/job-handlers.ts. */
-export type JobName = 'tenancy.purge-expired-refresh-tokens' | 'debts.mark-overdue';
+export type JobName = 'tenancy.purge-expired-refresh-tokens' | 'debts.mark-overdue' | 'payment-links.mark-expired';
 
 export interface Job {
   name: JobName;

@@ -2,4 +2,9 @@
 export interface PaymentPortal {
   /** The page to pay a debt; null when the portal cannot provide one (the debt stands anyway). */
   debtUrl(debt: { companyCode: string; debtId: string }): string | null;
+  /**
+   * The page of a payment link: by its opaque short code when the company uses private links,
+   * else under the company portal by identifier.
+   */
+  linkUrl(link: { companyCode: string; portalUrl: string | null; shortCode: string | null; identifier: string }): string | null;
 }

@@ -1,5 +1,6 @@
 import type { ContactRepository } from './contact-repository';
 import type { DebtRepository } from './debt-repository';
+import type { PaymentLinkRepository } from './payment-link-repository';
 import type { ProductRepository } from './product-repository';
 import type { TenancyRepository } from './tenancy-repository';
 
@@ -9,6 +10,7 @@ export interface Repositories {
   contacts: ContactRepository;
   products: ProductRepository;
   debts: DebtRepository;
+  paymentLinks: PaymentLinkRepository;
 }
 
 export interface UnitOfWork {

@@ -7,4 +7,10 @@ export class HostedPaymentPortal implements PaymentPortal {
   debtUrl(debt: { companyCode: string; debtId: string }): string | null {
     return `${this.publicBaseUrl}/pay/${encodeURIComponent(debt.companyCode)}/${encodeURIComponent(debt.debtId)}`;
   }
+
+  linkUrl(link: { companyCode: string; portalUrl: string | null; shortCode: string | null; identifier: string }): string | null {
+    if (link.shortCode) return `${this.publicBaseUrl}/l/${link.shortCode}`;
+    const portal = (link.portalUrl ?? `${this.publicBaseUrl}/pay/${encodeURIComponent(link.companyCode)}`).replace(/\/+$/, '');
+    return `${portal}/${encodeURIComponent(link.identifier)}`;
+  }
 }

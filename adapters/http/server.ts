@@ -6,6 +6,7 @@ import type { IdGenerator } from '../../ports/id-generator';
 import type { PaymentPortal } from '../../ports/payment-portal';
 import { debtPresenter } from './presenters/debt.presenter';
 import { debtRoutes, debtTestHelperRoutes } from './routes/debts.routes';
+import { paymentLinkRoutes, paymentLinkTestHelperRoutes } from './routes/payment-links.routes';
 import { jsonBody } from './middleware/json-body';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
@@ -35,9 +36,12 @@ export function apiRoutes(options: Pick<HttpOptions, 'app' | 'testHelpers' | 're
   return [
     ...authRoutes(app),
     ...debtRoutes(app, presentDebt),
+    ...paymentLinkRoutes(app, options.paymentPortal),
     ...contactRoutes(app),
     ...productRoutes(app),
-    ...(options.testHelpers ? [...testHelperRoutes(app), ...debtTestHelperRoutes(app, presentDebt)] : []),
+    ...(options.testHelpers
+      ? [...testHelperRoutes(app), ...debtTestHelperRoutes(app, presentDebt), ...paymentLinkTestHelperRoutes(app, options.paymentPortal)]
+      : []),
     ...healthRoutes(options.readinessChecks),
   ];
 }

@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { isCalendarDate } from '../../internal/shared/calendar-date';
 import { type ErrorDetail, InvalidRequestError } from '../../internal/shared/errors';
 
 export type JsonSchema = Record<string, unknown>;
@@ -21,8 +22,15 @@ function withKeywords(ajv: Ajv): Ajv {
     return ok;
   };
   ajv.addKeyword({ keyword: 'x-decimals', type: 'number', schemaType: 'number', validate: decimals, errors: true });
+  // RFC 3339 with `T`, seconds and a zone (Z or an offset), naming a real instant.
+  ajv.addFormat('zoned-date-time', {
+    type: 'string',
+    validate: (text: string) => ZONED_DATE_TIME.test(text) && isCalendarDate(text.slice(0, 10)) && !Number.isNaN(Date.parse(text)),
+  });
   return ajv;
 }
+
+const ZONED_DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
 
 function hasAtMostDecimals(n: number, max: number): boolean {
   const text = n.toString();

@@ -6,6 +6,7 @@ export function jobHandlers(app: Application): JobHandlers {
   return {
     'tenancy.purge-expired-refresh-tokens': () => app.jobs.purgeExpiredRefreshTokens.execute(),
     'debts.mark-overdue': () => app.jobs.markOverdueDebts.execute(),
+    'payment-links.mark-expired': () => app.jobs.markExpiredPaymentLinks.execute(),
   };
 }
 
@@ -14,4 +15,5 @@ export const SCHEDULES: { name: JobName; everyMs: number }[] = [
   { name: 'tenancy.purge-expired-refresh-tokens', everyMs: 60 * 60 * 1000 },
   // Reads apply the overdue rule themselves; this keeps the stored status true within minutes.
   { name: 'debts.mark-overdue', everyMs: 5 * 60 * 1000 },
+  { name: 'payment-links.mark-expired', everyMs: 60 * 1000 },
 ];

@@ -24,8 +24,11 @@ export interface Debt {
   companyId: number;
   externalRequestId: string;
   batchId: string | null;
-  contactId: number;
+  /** Null only for the debt of a payment link without a known debtor. */
+  contactId: number | null;
   contactCreatedInline: boolean;
+  /** The payment link the debt belongs to, if any. */
+  paymentLinkId?: number | null;
   productId: number | null;
   /** As stored; read through effectiveStatus(), which adds the time rule. */
   status: DebtStatus;

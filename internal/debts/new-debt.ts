@@ -10,7 +10,7 @@ import type { DebtDraft } from './debt-draft';
 /** A PENDING debt from a validated draft, its resolved debtor and product, and the defaults. */
 export function newDebt(
   draft: DebtDraft,
-  resolved: { externalRequestId: string; batchId: string | null; contact: Contact; createdInline: boolean; product: Product | null },
+  resolved: { externalRequestId: string; batchId: string | null; contact: Contact | null; createdInline: boolean; product: Product | null },
   scope: TenantScope,
 ): NewDebt {
   const now = scope.clock.now();
@@ -20,7 +20,7 @@ export function newDebt(
     companyId: scope.company.id,
     externalRequestId: resolved.externalRequestId,
     batchId: resolved.batchId,
-    contactId: resolved.contact.id,
+    contactId: resolved.contact?.id ?? null,
     contactCreatedInline: resolved.createdInline,
     productId: resolved.product?.id ?? null,
     status: 'PENDING',
@@ -41,10 +41,10 @@ export function newDebt(
 }
 
 /** The read shape of a debt this request just wrote, without reading it back. */
-export function viewOf(debt: Debt, contact: Contact, product: Product | null): DebtView {
+export function viewOf(debt: Debt, contact: Contact | null, product: Product | null): DebtView {
   return {
     ...debt,
-    contact: { code: contact.code, externalClientId: contact.externalClientId },
+    contact: contact && { code: contact.code, externalClientId: contact.externalClientId },
     product: product && { id: product.id, name: product.name, active: product.active },
   };
 }

@@ -11,7 +11,7 @@ import type { ProductRef } from './debt-draft';
 export async function resolveProduct(products: ProductRepository, ref: ProductRef, scope: TenantScope): Promise<Product | null> {
   if (ref === null) return null;
   const companyId = scope.company.id;
-  if ('productName' in ref) return findOrCreateByName(products, ref.productName, scope);
+  if ('productName' in ref) return (await findOrCreateProductByName(products, ref.productName, scope)).product;
   const product =
     'productNumber' in ref
       ? await products.findById(companyId, ref.productNumber)
@@ -26,12 +26,17 @@ export function checkUsable(product: Product | null | undefined): Product {
   return product;
 }
 
-async function findOrCreateByName(products: ProductRepository, name: string, scope: TenantScope): Promise<Product> {
+/** A product by name, created when the company has none (`createdInline`); inactive is 422. */
+export async function findOrCreateProductByName(
+  products: ProductRepository,
+  name: string,
+  scope: TenantScope,
+): Promise<{ product: Product; createdInline: boolean }> {
   const existing = await products.findByName(scope.company.id, name);
-  if (existing) return checkUsable(existing);
+  if (existing) return { product: checkUsable(existing), createdInline: false };
   const now = scope.clock.now();
   try {
-    return await products.insert({
+    const product = await products.insert({
       organizationId: scope.organizationId,
       companyId: scope.company.id,
       name,
@@ -39,9 +44,10 @@ async function findOrCreateByName(products: ProductRepository, name: string, sco
       active: true,
       createdAt: now,
     });
+    return { product, createdInline: true };
   } catch (error) {
     // Created by a concurrent request in the meantime: use it.
     if (!(error instanceof ConflictError)) throw error;
-    return checkUsable(await products.findByName(scope.company.id, name));
+    return { product: checkUsable(await products.findByName(scope.company.id, name)), createdInline: false };
   }
 }

@@ -28,7 +28,7 @@ export function debtPresenter(portal: PaymentPortal) {
     };
     if (debt.description !== null) body.description = debt.description;
     body.paymentUrl = safeUrl(() => portal.debtUrl({ companyCode: scope.company.code, debtId }));
-    body.contact = {
+    body.contact = debt.contact && {
       contactId: contactIdOf(debt.contact),
       externalClientId: debt.contact.externalClientId,
       createdInline: debt.contactCreatedInline,

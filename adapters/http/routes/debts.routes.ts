@@ -52,17 +52,12 @@ export function debtRoutes(app: Application, present: DebtPresenter) {
       auth: 'facade', body: legacyDebtBody, response: debtSchema, status: 201, errors: [400, 401, 404, 422],
       handle: async ({ body, ctx, scope }) => createSingle(ctx, body, 'legacy', scope),
     }),
-    route<unknown, Omit<ListDebtsInput, 'minAmountCents' | 'maxAmountCents'> & { minAmount?: number; maxAmount?: number } & PageRequest>({
+    route<unknown, DebtQuery & PageRequest>({
       method: 'get', path: '/debts', tag: 'Debts', summary: 'List debts, newest first, cancelled excluded',
       auth: 'facade', query: listDebtsQuery, response: debtSchema, errors: [400, 401],
       handle: async ({ query, scope }) => {
-        const { page, limit, minAmount, maxAmount, ...filter } = query;
-        const input: ListDebtsInput = {
-          ...filter,
-          minAmountCents: minAmount === undefined ? undefined : centsFromAmount(minAmount, 'minAmount', 0),
-          maxAmountCents: maxAmount === undefined ? undefined : centsFromAmount(maxAmount, 'maxAmount', 0),
-        };
-        const result = await listDebts.execute(input, { page, limit }, scope);
+        const { page, limit } = query;
+        const result = await listDebts.execute(debtFilterFrom(query), { page, limit }, scope);
         return { data: result.items.map((d) => present(d, scope)), meta: pageMeta({ page, limit }, result) };
       },
     }),
@@ -99,6 +94,19 @@ export function debtTestHelperRoutes(app: Application, present: DebtPresenter) {
       },
     }),
   ];
+}
+
+/** The GET /debts query as the schema lets it through (amounts still in currency units). */
+export type DebtQuery = Omit<ListDebtsInput, 'minAmountCents' | 'maxAmountCents' | 'paymentLinkId'> & { minAmount?: number; maxAmount?: number };
+
+/** The GET /debts filters, shared by GET /payment-links/{id}/payments. */
+export function debtFilterFrom(query: DebtQuery & Partial<PageRequest>): ListDebtsInput {
+  const { page: _page, limit: _limit, minAmount, maxAmount, ...filter } = query;
+  return {
+    ...filter,
+    minAmountCents: minAmount === undefined ? undefined : centsFromAmount(minAmount, 'minAmount', 0),
+    maxAmountCents: maxAmount === undefined ? undefined : centsFromAmount(maxAmount, 'maxAmount', 0),
+  };
 }
 
 function idempotencyKey(ctx: Context): string | undefined {

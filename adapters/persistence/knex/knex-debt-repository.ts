@@ -86,6 +86,7 @@ export class KnexDebtRepository implements DebtRepository {
     if (filter.maxAmountCents !== undefined) query.where('d.amount_cents', '<=', filter.maxAmountCents);
     if (filter.contactId !== undefined) query.where('d.contact_id', filter.contactId);
     if (filter.batchId !== undefined) query.where('d.batch_id', filter.batchId);
+    if (filter.paymentLinkId !== undefined) query.where('d.payment_link_id', filter.paymentLinkId);
     const [rows, [count]] = await Promise.all([
       joined(query.clone()).select(SELECT).orderBy('d.id', 'desc').limit(page.limit).offset(offsetOf(page)),
       query.clone().count<{ n: number }[]>({ n: '*' }),
@@ -111,7 +112,7 @@ export class KnexDebtRepository implements DebtRepository {
 }
 
 function joined(query: Knex.QueryBuilder): Knex.QueryBuilder {
-  return query.join('contacts as c', 'c.id', 'd.contact_id').leftJoin('products as p', 'p.id', 'd.product_id');
+  return query.leftJoin('contacts as c', 'c.id', 'd.contact_id').leftJoin('products as p', 'p.id', 'd.product_id');
 }
 
 function toRow(debt: NewDebt): Row {
@@ -121,6 +122,7 @@ function toRow(debt: NewDebt): Row {
     external_request_id: debt.externalRequestId,
     batch_id: debt.batchId,
     contact_id: debt.contactId,
+    payment_link_id: debt.paymentLinkId ?? null,
     contact_created_inline: debt.contactCreatedInline,
     product_id: debt.productId,
     status: debt.status,
@@ -147,7 +149,8 @@ function toView(row: Row): DebtView {
     companyId: Number(row.company_id),
     externalRequestId: row.external_request_id,
     batchId: row.batch_id ?? null,
-    contactId: Number(row.contact_id),
+    contactId: row.contact_id === null ? null : Number(row.contact_id),
+    paymentLinkId: row.payment_link_id === null || row.payment_link_id === undefined ? null : Number(row.payment_link_id),
     contactCreatedInline: bool(row.contact_created_inline),
     productId: row.product_id === null ? null : Number(row.product_id),
     status: row.status as DebtStatus,
@@ -167,7 +170,7 @@ function toView(row: Row): DebtView {
   };
   return {
     ...debt,
-    contact: { code: row.contact_code, externalClientId: row.contact_external_client_id },
+    contact: debt.contactId === null ? null : { code: row.contact_code, externalClientId: row.contact_external_client_id },
     product: debt.productId === null ? null : { id: debt.productId, name: row.product_name, active: bool(row.product_active) },
   };
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { KnexContactRepository } from './knex-contact-repository';
 import { KnexDebtRepository } from './knex-debt-repository';
+import { KnexPaymentLinkRepository } from './knex-payment-link-repository';
 import { KnexProductRepository } from './knex-product-repository';
 import { KnexTenancyRepository } from './knex-tenancy-repository';
 import type { CredentialCache } from '../credential-cache';
@@ -12,6 +13,7 @@ export function knexRepositories(db: Knex | Knex.Transaction, cache?: Credential
     contacts: new KnexContactRepository(db),
     products: new KnexProductRepository(db),
     debts: new KnexDebtRepository(db),
+    paymentLinks: new KnexPaymentLinkRepository(db),
   };
 }
 

@@ -76,11 +76,11 @@ export class MemoryDebtRepository implements DebtRepository {
   }
 
   private view(debt: Debt): DebtView {
-    const contact = this.store.tables.contacts.find((c) => c.id === debt.contactId)!;
+    const contact = debt.contactId === null ? undefined : this.store.tables.contacts.find((c) => c.id === debt.contactId);
     const product = debt.productId === null ? undefined : this.store.tables.products.find((p) => p.id === debt.productId);
     return copy({
       ...debt,
-      contact: { code: contact.code, externalClientId: contact.externalClientId },
+      contact: contact ? { code: contact.code, externalClientId: contact.externalClientId } : null,
       product: product ? { id: product.id, name: product.name, active: product.active } : null,
     });
   }
@@ -95,6 +95,7 @@ function matchesFilter(d: Debt, f: DebtFilter): boolean {
     (f.minAmountCents === undefined || d.amountCents >= f.minAmountCents) &&
     (f.maxAmountCents === undefined || d.amountCents <= f.maxAmountCents) &&
     (f.contactId === undefined || d.contactId === f.contactId) &&
-    (f.batchId === undefined || d.batchId === f.batchId)
+    (f.batchId === undefined || d.batchId === f.batchId) &&
+    (f.paymentLinkId === undefined || d.paymentLinkId === f.paymentLinkId)
   );
 }

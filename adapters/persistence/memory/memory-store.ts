@@ -1,5 +1,6 @@
 import type { Contact } from '../../../internal/contacts/contact';
 import type { Debt } from '../../../internal/debts/debt';
+import type { PaymentLink } from '../../../internal/payment-links/payment-link';
 import type { Product } from '../../../internal/products/product';
 import type { Company } from '../../../internal/tenancy/company';
 import type { ApiKeyRecord, ClientUser } from '../../../internal/tenancy/credentials';
@@ -29,6 +30,7 @@ export interface MemoryTables {
   products: Product[];
   debts: Debt[];
   debtPayments: { debtId: number; amountCents: number; source: string; createdAt: Date }[];
+  paymentLinks: PaymentLink[];
 }
 
 export class MemoryStore {
@@ -44,6 +46,7 @@ export class MemoryStore {
     products: [],
     debts: [],
     debtPayments: [],
+    paymentLinks: [],
   };
 
   nextId(): number {

@@ -1,6 +1,7 @@
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { MemoryContactRepository } from './memory-contact-repository';
 import { MemoryDebtRepository } from './memory-debt-repository';
+import { MemoryPaymentLinkRepository } from './memory-payment-link-repository';
 import { MemoryProductRepository } from './memory-product-repository';
 import type { MemoryStore } from './memory-store';
 import { MemoryTenancyRepository } from './memory-tenancy-repository';
@@ -11,6 +12,7 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     contacts: new MemoryContactRepository(store),
     products: new MemoryProductRepository(store),
     debts: new MemoryDebtRepository(store),
+    paymentLinks: new MemoryPaymentLinkRepository(store),
   };
 }
 

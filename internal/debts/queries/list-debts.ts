@@ -16,6 +16,8 @@ export interface ListDebtsInput {
   maxAmountCents?: number;
   externalClientId?: string;
   batchId?: string;
+  /** Set by GET /payment-links/{id}/payments, not a public filter of GET /debts. */
+  paymentLinkId?: number;
 }
 
 const EMPTY: Page<DebtView> = { items: [], total: 0, capped: false };
@@ -42,6 +44,7 @@ export class ListDebts {
       minAmountCents: input.minAmountCents,
       maxAmountCents: input.maxAmountCents,
       batchId: input.batchId,
+      paymentLinkId: input.paymentLinkId,
     };
     if (input.externalClientId !== undefined) {
       const contact = await this.deps.contacts.findByExternalClientId(scope.organizationId, input.externalClientId.trim());

@@ -88,6 +88,7 @@ class CallLog {
       contacts: this.wrap('contacts', repos.contacts),
       products: this.wrap('products', repos.products),
       debts: this.wrap('debts', repos.debts),
+      paymentLinks: this.wrap('paymentLinks', repos.paymentLinks),
     };
   }
 

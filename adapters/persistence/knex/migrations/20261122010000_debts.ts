@@ -9,7 +9,8 @@ export async function up(db: Knex): Promise<void> {
     t.integer('company_id').unsigned().notNullable().references('companies.id');
     t.string('external_request_id', 160).notNullable();
     t.string('batch_id', 40).nullable();
-    t.integer('contact_id').unsigned().notNullable().references('contacts.id');
+    // Null only for the debt of a payment link without a known debtor.
+    t.integer('contact_id').unsigned().nullable().references('contacts.id');
     t.boolean('contact_created_inline').notNullable().defaultTo(false);
     t.integer('product_id').unsigned().nullable().references('products.id');
     t.string('status', 16).notNullable();

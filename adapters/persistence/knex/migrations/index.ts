@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as foundation from './20261122000000_foundation';
 import * as debts from './20261122010000_debts';
+import * as paymentLinks from './20261122020000_payment_links';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -14,6 +15,7 @@ interface Migration {
 const MIGRATIONS: [string, Migration][] = [
   ['20261122000000_foundation', foundation],
   ['20261122010000_debts', debts],
+  ['20261122020000_payment_links', paymentLinks],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -1,0 +1,62 @@
+import { DEBT_ID_PREFIX } from '../../../internal/debts/debt';
+import { effectiveLinkStatus, paymentLinkIdOf } from '../../../internal/payment-links/payment-link';
+import { productIdOf } from '../../../internal/products/product';
+import { toIsoUtc } from '../../../internal/shared/calendar-date';
+import { amountFromCents } from '../../../internal/shared/money';
+import type { TenantScope } from '../../../internal/shared/tenant-scope';
+import type { DebtView } from '../../../ports/debt-repository';
+import type { PaymentLinkView } from '../../../ports/payment-link-repository';
+import type { PaymentPortal } from '../../../ports/payment-portal';
+
+/**
+ * The PaymentLink shape: externalPaymentLinkId, expiresAt, successUrl, metadata,
+ * identifierValue, contact (always null in this version) and product are always present, null
+ * when empty. additionalData lives on the associated debt and is not shown here.
+ */
+export function paymentLinkPresenter(portal: PaymentPortal) {
+  return (link: PaymentLinkView, scope: TenantScope) => ({
+    paymentLinkId: paymentLinkIdOf(link),
+    externalPaymentLinkId: link.externalPaymentLinkId,
+    debtId: DEBT_ID_PREFIX + link.debtExternalRequestId,
+    status: effectiveLinkStatus(link, scope.clock.now()),
+    amount: amountFromCents(link.amountCents),
+    currency: link.currency,
+    description: link.description,
+    singleUse: link.singleUse,
+    expiresAt: link.expiresAt && toIsoUtc(link.expiresAt),
+    successUrl: link.successUrl,
+    metadata: link.metadata,
+    paymentUrl: safe(() =>
+      portal.linkUrl({ companyCode: scope.company.code, portalUrl: scope.company.portalUrl, shortCode: link.shortCode, identifier: link.urlIdentifier }),
+    ),
+    identifierValue: link.identifierValue,
+    contact: null,
+    product: link.product && {
+      productId: productIdOf(link.product),
+      name: link.product.name,
+      active: link.product.active,
+      createdInline: link.productCreatedInline,
+    },
+    createdAt: toIsoUtc(link.createdAt),
+  });
+}
+
+/** A payment record of a link: an associated debt, named by its internal number. */
+export function presentLinkPayment(debt: DebtView, status: string) {
+  return {
+    paymentId: DEBT_ID_PREFIX + debt.id,
+    status,
+    amount: amountFromCents(debt.amountCents),
+    amountPaid: amountFromCents(debt.amountPaidCents),
+    currency: debt.currency,
+    createdAt: toIsoUtc(debt.createdAt),
+  };
+}
+
+function safe(build: () => string | null): string | null {
+  try {
+    return build();
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,158 @@
+import type { Knex } from 'knex';
+import type { PaymentLink, PaymentLinkStatus } from '../../../internal/payment-links/payment-link';
+import type { Currency } from '../../../internal/shared/currency';
+import { COUNT_SCAN_CAP, offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
+import type {
+  NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter, PaymentLinkRepository, PaymentLinkView,
+} from '../../../ports/payment-link-repository';
+import { dialectOf } from './connection';
+import { translatingDuplicates } from './driver-errors';
+import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
+
+type Row = Record<string, any>;
+
+const SELECT = ['l.*', 'p.name as product_name', 'p.active as product_active'];
+
+export class KnexPaymentLinkRepository implements PaymentLinkRepository {
+  constructor(private readonly db: Knex | Knex.Transaction) {}
+
+  async insert(link: NewPaymentLink): Promise<PaymentLink> {
+    const [id] = await translatingDuplicates('Payment link', () => this.db('payment_links').insert(toRow(link)));
+    return { ...link, id: Number(id) };
+  }
+
+  findByCode(companyId: number, code: string): Promise<PaymentLinkView | null> {
+    return this.first({ 'l.company_id': companyId, 'l.code': code });
+  }
+
+  findByExternalPaymentLinkId(organizationId: number, externalPaymentLinkId: string): Promise<PaymentLinkView | null> {
+    return this.first({ 'l.organization_id': organizationId, 'l.external_payment_link_id': externalPaymentLinkId });
+  }
+
+  async lockByCode(companyId: number, code: string): Promise<PaymentLinkView | null> {
+    const query = this.db('payment_links').where({ company_id: companyId, code }).select('id');
+    if (dialectOf(this.db) === 'mysql') query.forUpdate();
+    const row = await query.first();
+    return row ? this.first({ 'l.id': row.id }) : null;
+  }
+
+  async update(companyId: number, id: number, changes: PaymentLinkChanges): Promise<PaymentLinkView> {
+    const patch: Row = { updated_at: toMillis(changes.updatedAt) };
+    if (changes.description !== undefined) patch.description = changes.description;
+    if (changes.expiresAt !== undefined) patch.expires_at = toMillis(changes.expiresAt);
+    if (changes.metadata !== undefined) patch.metadata = JSON.stringify(changes.metadata);
+    if (changes.status !== undefined) patch.status = changes.status;
+    if (changes.paymentsCount !== undefined) patch.payments_count = changes.paymentsCount;
+    await this.db('payment_links').where({ company_id: companyId, id }).update(patch);
+    const view = await this.first({ 'l.company_id': companyId, 'l.id': id });
+    if (!view) throw new Error(`payment link ${id} vanished`);
+    return view;
+  }
+
+  async list(companyId: number, filter: PaymentLinkFilter, page: PageRequest): Promise<Page<PaymentLinkView>> {
+    const now = filter.now.getTime();
+    const query = this.db('payment_links as l').where('l.company_id', companyId);
+    switch (filter.status) {
+      case undefined:
+        break;
+      case 'ACTIVE':
+        query.where('l.status', 'ACTIVE').where((q) => q.whereNull('l.expires_at').orWhere('l.expires_at', '>', now));
+        break;
+      case 'EXPIRED':
+        query.where((q) => q.where('l.status', 'EXPIRED').orWhere((a) => a.where('l.status', 'ACTIVE').where('l.expires_at', '<=', now)));
+        break;
+      default:
+        query.where('l.status', filter.status);
+    }
+    if (filter.externalPaymentLinkId !== undefined) query.where('l.external_payment_link_id', filter.externalPaymentLinkId);
+    if (filter.code !== undefined) query.where('l.code', filter.code);
+    if (filter.createdFrom !== undefined) query.where('l.created_at', '>=', filter.createdFrom);
+    if (filter.createdTo !== undefined) query.where('l.created_at', '<=', filter.createdTo);
+    const counted = this.db.count<{ n: number }[]>({ n: '*' }).from(query.clone().select('l.id').limit(COUNT_SCAN_CAP + 1).as('capped'));
+    const [rows, [count]] = await Promise.all([
+      query
+        .clone()
+        .leftJoin('products as p', 'p.id', 'l.product_id')
+        .select(SELECT)
+        // Links without an externalPaymentLinkId sort last on both databases.
+        .orderByRaw('CASE WHEN l.external_payment_link_id IS NULL THEN 1 ELSE 0 END')
+        .orderBy([{ column: 'l.external_payment_link_id', order: 'desc' }, { column: 'l.id', order: 'desc' }])
+        .limit(page.limit)
+        .offset(offsetOf(page)),
+      counted,
+    ]);
+    const n = Number(count?.n ?? 0);
+    return { items: rows.map(toView), total: Math.min(n, COUNT_SCAN_CAP), capped: n > COUNT_SCAN_CAP };
+  }
+
+  async markExpired(organizationId: number, now: Date): Promise<number> {
+    return this.db('payment_links')
+      .where({ organization_id: organizationId, status: 'ACTIVE' })
+      .where('expires_at', '<=', now.getTime())
+      .update({ status: 'EXPIRED', updated_at: toMillis(now) });
+  }
+
+  private async first(where: Row): Promise<PaymentLinkView | null> {
+    const row = await this.db('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).where(where).first();
+    return row ? toView(row) : null;
+  }
+}
+
+function toRow(link: NewPaymentLink): Row {
+  return {
+    organization_id: link.organizationId,
+    company_id: link.companyId,
+    code: link.code,
+    external_payment_link_id: link.externalPaymentLinkId,
+    debt_external_request_id: link.debtExternalRequestId,
+    status: link.status,
+    amount_cents: link.amountCents,
+    currency: link.currency,
+    description: link.description,
+    single_use: link.singleUse,
+    expires_at: toMillisOrNull(link.expiresAt),
+    success_url: link.successUrl,
+    metadata: link.metadata === null ? null : JSON.stringify(link.metadata),
+    identifier_value: link.identifierValue,
+    url_identifier: link.urlIdentifier,
+    short_code: link.shortCode,
+    product_id: link.productId,
+    product_created_inline: link.productCreatedInline,
+    contact_id: link.contactId,
+    payments_count: link.paymentsCount,
+    created_at: toMillis(link.createdAt),
+    updated_at: toMillis(link.updatedAt),
+  };
+}
+
+function toView(row: Row): PaymentLinkView {
+  const link: PaymentLink = {
+    id: Number(row.id),
+    organizationId: Number(row.organization_id),
+    companyId: Number(row.company_id),
+    code: row.code,
+    externalPaymentLinkId: row.external_payment_link_id ?? null,
+    debtExternalRequestId: row.debt_external_request_id,
+    status: row.status as PaymentLinkStatus,
+    amountCents: Number(row.amount_cents),
+    currency: row.currency as Currency,
+    description: row.description,
+    singleUse: bool(row.single_use),
+    expiresAt: fromMillisOrNull(row.expires_at),
+    successUrl: row.success_url ?? null,
+    metadata: row.metadata ? JSON.parse(row.metadata) : null,
+    identifierValue: row.identifier_value ?? null,
+    urlIdentifier: row.url_identifier,
+    shortCode: row.short_code ?? null,
+    productId: row.product_id === null ? null : Number(row.product_id),
+    productCreatedInline: bool(row.product_created_inline),
+    contactId: row.contact_id === null ? null : Number(row.contact_id),
+    paymentsCount: Number(row.payments_count),
+    createdAt: fromMillis(row.created_at),
+    updatedAt: fromMillis(row.updated_at),
+  };
+  return {
+    ...link,
+    product: link.productId === null ? null : { id: link.productId, name: row.product_name, active: bool(row.product_active) },
+  };
+}

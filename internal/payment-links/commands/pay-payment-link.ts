@@ -1,0 +1,53 @@
+import type { PaymentLinkView } from '../../../ports/payment-link-repository';
+import type { UnitOfWork } from '../../../ports/unit-of-work';
+import { applyPayment } from '../../debts/debt';
+import { utcDateOf } from '../../shared/calendar-date';
+import type { TenantScope } from '../../shared/tenant-scope';
+import { requireDeps } from '../../shared/use-case-deps';
+import { findLink } from '../find-link';
+import { assertLinkPayable } from '../payment-link';
+
+/**
+ * A payment through a link, only while it is ACTIVE. A single-use link's associated debt takes
+ * the payment (the link amount by default) and the link becomes PAID. A reusable link stays
+ * ACTIVE and records each payment as an associated debt of its own, paid at once.
+ */
+export class PayPaymentLink {
+  constructor(private readonly deps: { uow: UnitOfWork }) {
+    requireDeps('PayPaymentLink', deps);
+  }
+
+  execute(id: string, amountCents: number | undefined, source: string, scope: TenantScope): Promise<PaymentLinkView> {
+    return this.deps.uow.run(async ({ paymentLinks, debts }) => {
+      const link = await findLink(paymentLinks, id, scope, { lock: true });
+      const now = scope.clock.now();
+      assertLinkPayable(link, now);
+      const amount = amountCents ?? link.amountCents;
+      const debt = await debts.findByExternalRequestId(scope.company.id, link.debtExternalRequestId);
+      if (!debt) throw new Error(`payment link ${link.code} has no associated debt`);
+      if (link.singleUse) {
+        const paid = applyPayment(debt, amount, utcDateOf(now));
+        await debts.recordPayment(debt.id, amount, source, now);
+        await debts.update(scope.company.id, debt.id, { ...paid, updatedAt: now });
+        return paymentLinks.update(scope.company.id, link.id, {
+          status: paid.status === 'PAID' ? 'PAID' : link.status,
+          paymentsCount: link.paymentsCount + 1,
+          updatedAt: now,
+        });
+      }
+      const number = link.paymentsCount + 1;
+      const record = await debts.insert({
+        ...debt,
+        externalRequestId: `${link.debtExternalRequestId}-payment-${number}`,
+        status: 'PAID',
+        amountCents: amount,
+        amountPaidCents: amount,
+        dueDate: utcDateOf(now),
+        createdAt: now,
+        updatedAt: now,
+      });
+      await debts.recordPayment(record.id, amount, source, now);
+      return paymentLinks.update(scope.company.id, link.id, { paymentsCount: number, updatedAt: now });
+    });
+  }
+}

@@ -1,0 +1,42 @@
+import type { PaymentLink, PaymentLinkStatus } from '../internal/payment-links/payment-link';
+import type { Page, PageRequest } from '../internal/shared/page';
+
+export type NewPaymentLink = Omit<PaymentLink, 'id'>;
+
+/** A link as read: with what its embedded product shows. */
+export interface PaymentLinkView extends PaymentLink {
+  product: { id: number; name: string; active: boolean } | null;
+}
+
+export interface PaymentLinkFilter {
+  /** The effective status: EXPIRED includes ACTIVE links past expiresAt at `now`. */
+  status?: PaymentLinkStatus;
+  now: Date;
+  externalPaymentLinkId?: string;
+  code?: string;
+  createdFrom?: number;
+  createdTo?: number;
+}
+
+export interface PaymentLinkChanges {
+  description?: string;
+  expiresAt?: Date;
+  metadata?: Record<string, unknown>;
+  status?: PaymentLinkStatus;
+  paymentsCount?: number;
+  updatedAt: Date;
+}
+
+export interface PaymentLinkRepository {
+  /** @throws ConflictError when the organization already has the externalPaymentLinkId. */
+  insert(link: NewPaymentLink): Promise<PaymentLink>;
+  findByCode(companyId: number, code: string): Promise<PaymentLinkView | null>;
+  findByExternalPaymentLinkId(organizationId: number, externalPaymentLinkId: string): Promise<PaymentLinkView | null>;
+  /** Reads the link and locks it until the transaction ends. */
+  lockByCode(companyId: number, code: string): Promise<PaymentLinkView | null>;
+  update(companyId: number, id: number, changes: PaymentLinkChanges): Promise<PaymentLinkView>;
+  /** By externalPaymentLinkId descending (links without one last), then newest first. */
+  list(companyId: number, filter: PaymentLinkFilter, page: PageRequest): Promise<Page<PaymentLinkView>>;
+  /** Persists EXPIRED for the organization's ACTIVE links past expiresAt; returns how many. */
+  markExpired(organizationId: number, now: Date): Promise<number>;
+}
