@@ -16,6 +16,7 @@ import { JWT_TEST_SECRET } from '../support/harness';
 const ROOT = path.resolve(__dirname, '../..');
 const PURGE = 'tenancy.purge-expired-refresh-tokens' as const;
 const OVERDUE = 'debts.mark-overdue' as const;
+const EXPIRE = 'payment-links.mark-expired' as const;
 const HOUR = 3_600_000;
 
 // ---------------------------------------------------------------------------------------------
@@ -217,6 +218,31 @@ describe('worker process [mysql + redis]', function () {
     await waitFor(async () => (await statusOf('past-due')) === 'OVERDUE', 'the past-due debt to be marked OVERDUE', { proc: worker! });
     await waitFor(() => completedJobs(OVERDUE).find((l) => l.jobId === jobId), `the "job completed" log of ${jobId}`, { proc: worker! });
     expect(await statusOf('not-due')).to.equal('PENDING');
+  });
+
+  it('persists EXPIRED for links past expiresAt on their organization clock when payment-links.mark-expired is enqueued', async () => {
+    await waitFor(() => completedJobs(EXPIRE).length > 0, 'the scheduled expiry run', { proc: worker! });
+    const tenancy = infra!.ports.repos.tenancy;
+    const organization = (await tenancy.findOrganizationByName(organizationName))!;
+    const client = (await tenancy.findClientUser(clientUserId))!;
+    const summary = (await tenancy.listClients()).find((c) => c.clientUsername === client.username)!;
+    const company = (await tenancy.findCompanyByCode(summary.companies[0]!))!;
+    const scope = { organizationId: organization.id, organizationName, clientUserId, company, clock: infra!.ports.clock, requestId: null };
+    const link = await app!.commands.createPaymentLink.execute(
+      { amountCents: 5000, description: 'Expiring', expiresAt: new Date(Date.now() + HOUR) },
+      scope,
+    );
+    const statusOf = async () => (await infra!.db!('payment_links').where({ id: link.id }).first()).status;
+    expect(await statusOf()).to.equal('ACTIVE');
+    // The organization's sandbox clock moves past expiresAt; the worker reads it from the database.
+    await tenancy.setFrozenNow(organization.id, new Date(Date.now() + 2 * HOUR));
+    try {
+      const jobId = `expire-${crypto.randomBytes(4).toString('hex')}`;
+      await producer!.enqueue({ name: EXPIRE, data: {}, jobId });
+      await waitFor(async () => (await statusOf()) === 'EXPIRED', 'the link to be marked EXPIRED', { proc: worker! });
+    } finally {
+      await tenancy.setFrozenNow(organization.id, null);
+    }
   });
 
   it('stops gracefully on SIGTERM with exit code 0', async () => {
