@@ -108,6 +108,9 @@ export class CreatePaymentLink {
           scope,
         ),
         paymentLinkId: link.id,
+        // The link and its debt are one creation: the same instant, not two clock readings.
+        createdAt: now,
+        updatedAt: now,
       });
       return (await tx.paymentLinks.findByCode(scope.company.id, code))!;
     });
