@@ -34,6 +34,7 @@ export interface PaymentLinkRepository {
   findByExternalPaymentLinkId(organizationId: number, externalPaymentLinkId: string): Promise<PaymentLinkView | null>;
   /** Reads the link and locks it until the transaction ends. */
   lockByCode(companyId: number, code: string): Promise<PaymentLinkView | null>;
+  lockById(companyId: number, id: number): Promise<PaymentLinkView | null>;
   update(companyId: number, id: number, changes: PaymentLinkChanges): Promise<PaymentLinkView>;
   /** By externalPaymentLinkId descending (links without one last), then newest first. */
   list(companyId: number, filter: PaymentLinkFilter, page: PageRequest): Promise<Page<PaymentLinkView>>;

@@ -657,4 +657,32 @@ describeEachDatabase('payment links lifecycle', ({ api }) => {
       expectRuleViolation(await pay(t, expiring.paymentLinkId));
     });
   });
+  describe('paying the associated debt directly', () => {
+    const payDebt = (t: Tenant, debtId: string, body: unknown = {}) => http().post(`/test-helpers/debts/${debtId}/pay`).set(t.headers).send(body as object);
+
+    it('makes a single-use link PAID, and the link then accepts no payment', async () => {
+      const t = await api().newTenant();
+      const link = await create(t, { amount: 40 });
+      const debt = expectOk<Record<string, unknown>>(await payDebt(t, link.debtId), 201);
+      expect(debt).to.deep.include({ status: 'PAID', amountPaid: 40 });
+      expect(expectOk(await getLink(t, link.paymentLinkId)).status).to.equal('PAID');
+      expectRuleViolation(await pay(t, link.paymentLinkId));
+    });
+
+    it('is refused once the link has expired, although the debt is due until the end of that day', async () => {
+      const t = await api().newTenant();
+      await freeze(t, '2031-05-04T10:00:00.000Z');
+      const link = await create(t, { expiresAt: '2031-05-04T12:00:00.000Z' });
+      await freeze(t, '2031-05-04T14:00:00.000Z');
+      expectRuleViolation(await payDebt(t, link.debtId));
+      expect((await getDebt(t, link.debtId)).amountPaid).to.equal(0);
+    });
+
+    it('is refused for a cancelled link', async () => {
+      const t = await api().newTenant();
+      const link = await create(t);
+      expectOk(await cancel(t, link.paymentLinkId));
+      expectRuleViolation(await payDebt(t, link.debtId));
+    });
+  });
 });

@@ -29,8 +29,16 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     return this.first({ 'l.organization_id': organizationId, 'l.external_payment_link_id': externalPaymentLinkId });
   }
 
-  async lockByCode(companyId: number, code: string): Promise<PaymentLinkView | null> {
-    const query = this.db('payment_links').where({ company_id: companyId, code }).select('id');
+  lockByCode(companyId: number, code: string): Promise<PaymentLinkView | null> {
+    return this.lock({ company_id: companyId, code });
+  }
+
+  lockById(companyId: number, id: number): Promise<PaymentLinkView | null> {
+    return this.lock({ company_id: companyId, id });
+  }
+
+  private async lock(where: Row): Promise<PaymentLinkView | null> {
+    const query = this.db('payment_links').where(where).select('id');
     if (dialectOf(this.db) === 'mysql') query.forUpdate();
     const row = await query.first();
     return row ? this.first({ 'l.id': row.id }) : null;

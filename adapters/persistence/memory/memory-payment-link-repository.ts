@@ -37,6 +37,11 @@ export class MemoryPaymentLinkRepository implements PaymentLinkRepository {
     return this.findByCode(companyId, code);
   }
 
+  async lockById(companyId: number, id: number): Promise<PaymentLinkView | null> {
+    const link = this.rows.find((l) => l.companyId === companyId && l.id === id);
+    return link ? this.view(link) : null;
+  }
+
   async update(companyId: number, id: number, changes: PaymentLinkChanges): Promise<PaymentLinkView> {
     const link = this.rows.find((l) => l.companyId === companyId && l.id === id);
     if (!link) throw new Error(`payment link ${id} vanished`);

@@ -5,11 +5,14 @@ import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import { applyPayment, remainingCents } from '../debt';
 import { findDebt } from '../find-debt';
+import { assertLinkPayable } from '../../payment-links/payment-link';
 
 /**
  * Applies a payment under the state table, with the debt locked for the transaction so two
  * concurrent payments never both fit in the remaining amount. Every payment path uses it: the
- * sandbox helper today, the portal and direct debit later.
+ * sandbox helper today, the portal and direct debit later. The debt of a payment link obeys
+ * the link: no payment once the link is not ACTIVE, and paying a single-use link's debt in
+ * full makes the link PAID.
  */
 export class PayDebt {
   constructor(private readonly deps: { uow: UnitOfWork }) {
@@ -18,12 +21,19 @@ export class PayDebt {
 
   /** `amountCents` undefined pays the remaining amount. */
   execute(id: string, amountCents: number | undefined, source: string, scope: TenantScope): Promise<DebtView> {
-    return this.deps.uow.run(async ({ debts }) => {
-      const debt = await findDebt(debts, id, scope, { lock: true });
+    return this.deps.uow.run(async ({ debts, paymentLinks }) => {
       const now = scope.clock.now();
+      // A link is locked before its debt, in the same order as a payment through the link.
+      const unlocked = await findDebt(debts, id, scope);
+      const link = unlocked.paymentLinkId ? await paymentLinks.lockById(scope.company.id, unlocked.paymentLinkId) : null;
+      if (link) assertLinkPayable(link, now);
+      const debt = await findDebt(debts, id, scope, { lock: true });
       const amount = amountCents ?? remainingCents(debt);
       const next = applyPayment(debt, amount, utcDateOf(now));
       await debts.recordPayment(debt.id, amount, source, now);
+      if (link?.singleUse && next.status === 'PAID') {
+        await paymentLinks.update(scope.company.id, link.id, { status: 'PAID', paymentsCount: link.paymentsCount + 1, updatedAt: now });
+      }
       return debts.update(scope.company.id, debt.id, { ...next, updatedAt: now });
     });
   }
