@@ -20,6 +20,13 @@ import { MarkExpiredPaymentLinks } from './payment-links/jobs/mark-expired-payme
 import { GetPaymentLink } from './payment-links/queries/get-payment-link';
 import { ListLinkPayments } from './payment-links/queries/list-link-payments';
 import { ListPaymentLinks } from './payment-links/queries/list-payment-links';
+import { DispatchOutbox } from './shared/jobs/dispatch-outbox';
+import { ChangeSubscriptionState } from './subscriptions/commands/change-subscription-state';
+import { CreateSubscription } from './subscriptions/commands/create-subscription';
+import { UpdateSubscription } from './subscriptions/commands/update-subscription';
+import { GenerateSubscriptionCycles } from './subscriptions/jobs/generate-subscription-cycles';
+import { GetSubscription } from './subscriptions/queries/get-subscription';
+import { ListSubscriptionDebts, ListSubscriptions } from './subscriptions/queries/list-subscriptions';
 import { CreateContact } from './contacts/commands/create-contact';
 import { UpdateContact } from './contacts/commands/update-contact';
 import { GetContact } from './contacts/queries/get-contact';
@@ -68,6 +75,8 @@ export function buildApplication(ports: CorePorts) {
     products: repos.products,
     debts: repos.debts,
     paymentLinks: repos.paymentLinks,
+    subscriptions: repos.subscriptions,
+    outbox: repos.outbox,
   };
   const listDebts = new ListDebts(base);
   const createClient = new CreateClient(base);
@@ -96,6 +105,9 @@ export function buildApplication(ports: CorePorts) {
       updatePaymentLink: new UpdatePaymentLink(base),
       cancelPaymentLink: new CancelPaymentLink(base),
       payPaymentLink: new PayPaymentLink(base),
+      createSubscription: new CreateSubscription(base),
+      updateSubscription: new UpdateSubscription(base),
+      changeSubscriptionState: new ChangeSubscriptionState(base),
     },
     queries: {
       listClients: new ListClients(base),
@@ -108,11 +120,16 @@ export function buildApplication(ports: CorePorts) {
       getPaymentLink: new GetPaymentLink(base),
       listPaymentLinks: new ListPaymentLinks(base),
       listLinkPayments: new ListLinkPayments({ ...base, listDebts }),
+      getSubscription: new GetSubscription(base),
+      listSubscriptions: new ListSubscriptions(base),
+      listSubscriptionDebts: new ListSubscriptionDebts({ ...base, listDebts }),
     },
     jobs: {
       purgeExpiredRefreshTokens: new PurgeExpiredRefreshTokens(base),
       markOverdueDebts: new MarkOverdueDebts(base),
       markExpiredPaymentLinks: new MarkExpiredPaymentLinks(base),
+      generateSubscriptionCycles: new GenerateSubscriptionCycles(base),
+      dispatchOutbox: new DispatchOutbox(base),
     },
   };
 }

@@ -21,6 +21,7 @@ export interface DebtFilter {
   contactId?: number;
   batchId?: string;
   paymentLinkId?: number;
+  subscriptionId?: number;
 }
 
 export interface DebtChanges {
@@ -47,6 +48,10 @@ export interface DebtRepository {
   recordPayment(debtId: number, amountCents: number, source: string, at: Date): Promise<void>;
   /** Newest first, cancelled debts excluded. */
   list(companyId: number, filter: DebtFilter, page: PageRequest): Promise<Page<DebtView>>;
+  /** Cancels the subscription's unpaid debts (PENDING, OVERDUE); returns how many. */
+  cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<number>;
+  /** The subscription's debts that are neither PAID nor CANCELLED, by due date. */
+  openOfSubscription(subscriptionId: number): Promise<DebtView[]>;
   /** Persists OVERDUE for the organization's PENDING debts due before `today`; returns how many. */
   markOverdue(organizationId: number, today: string, at: Date): Promise<number>;
 }

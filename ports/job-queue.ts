@@ -1,5 +1,9 @@
 /** Names of the jobs the workers run; each maps to one handler in adapters/queue/job-handlers.ts. */
-export type JobName = 'tenancy.purge-expired-refresh-tokens' | 'debts.mark-overdue' | 'payment-links.mark-expired';
+export type JobName =
+  | 'tenancy.purge-expired-refresh-tokens'
+  | 'debts.mark-overdue'
+  | 'payment-links.mark-expired'
+  | 'subscriptions.generate-cycles';
 
 export interface Job {
   name: JobName;

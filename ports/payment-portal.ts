@@ -6,5 +6,7 @@ export interface PaymentPortal {
    * The page of a payment link: by its opaque short code when the company uses private links,
    * else under the company portal by identifier.
    */
+  /** The page of a subscription, shared by all its cycles. */
+  subscriptionUrl(subscription: { companyCode: string; subscriptionId: string }): string | null;
   linkUrl(link: { companyCode: string; portalUrl: string | null; shortCode: string | null; identifier: string }): string | null;
 }

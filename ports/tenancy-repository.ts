@@ -29,6 +29,7 @@ export interface TenancyRepository {
   listOrganizations(): Promise<Organization[]>;
 
   findCompanyByCode(code: string): Promise<Company | null>;
+  findCompany(id: number): Promise<Company | null>;
   /** @throws ConflictError when the code is taken. */
   insertCompany(company: Omit<Company, 'id'>): Promise<Company>;
   updateCompanySettings(companyId: number, settings: Partial<CompanySettings>): Promise<Company>;

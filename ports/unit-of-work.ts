@@ -1,6 +1,8 @@
 import type { ContactRepository } from './contact-repository';
 import type { DebtRepository } from './debt-repository';
+import type { JobOutbox } from './job-outbox';
 import type { PaymentLinkRepository } from './payment-link-repository';
+import type { SubscriptionRepository } from './subscription-repository';
 import type { ProductRepository } from './product-repository';
 import type { TenancyRepository } from './tenancy-repository';
 
@@ -11,6 +13,8 @@ export interface Repositories {
   products: ProductRepository;
   debts: DebtRepository;
   paymentLinks: PaymentLinkRepository;
+  subscriptions: SubscriptionRepository;
+  outbox: JobOutbox;
 }
 
 export interface UnitOfWork {

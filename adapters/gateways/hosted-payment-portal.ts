@@ -8,6 +8,10 @@ export class HostedPaymentPortal implements PaymentPortal {
     return `${this.publicBaseUrl}/pay/${encodeURIComponent(debt.companyCode)}/${encodeURIComponent(debt.debtId)}`;
   }
 
+  subscriptionUrl(subscription: { companyCode: string; subscriptionId: string }): string | null {
+    return `${this.publicBaseUrl}/pay/${encodeURIComponent(subscription.companyCode)}/subscriptions/${encodeURIComponent(subscription.subscriptionId)}`;
+  }
+
   linkUrl(link: { companyCode: string; portalUrl: string | null; shortCode: string | null; identifier: string }): string | null {
     if (link.shortCode) return `${this.publicBaseUrl}/l/${link.shortCode}`;
     const portal = (link.portalUrl ?? `${this.publicBaseUrl}/pay/${encodeURIComponent(link.companyCode)}`).replace(/\/+$/, '');

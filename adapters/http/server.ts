@@ -7,6 +7,7 @@ import type { PaymentPortal } from '../../ports/payment-portal';
 import { debtPresenter } from './presenters/debt.presenter';
 import { debtRoutes, debtTestHelperRoutes } from './routes/debts.routes';
 import { paymentLinkRoutes, paymentLinkTestHelperRoutes } from './routes/payment-links.routes';
+import { subscriptionRoutes } from './routes/subscriptions.routes';
 import { jsonBody } from './middleware/json-body';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
@@ -37,6 +38,7 @@ export function apiRoutes(options: Pick<HttpOptions, 'app' | 'testHelpers' | 're
     ...authRoutes(app),
     ...debtRoutes(app, presentDebt),
     ...paymentLinkRoutes(app, options.paymentPortal),
+    ...subscriptionRoutes(app, options.paymentPortal, presentDebt),
     ...contactRoutes(app),
     ...productRoutes(app),
     ...(options.testHelpers

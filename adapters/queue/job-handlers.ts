@@ -7,8 +7,15 @@ export function jobHandlers(app: Application): JobHandlers {
     'tenancy.purge-expired-refresh-tokens': () => app.jobs.purgeExpiredRefreshTokens.execute(),
     'debts.mark-overdue': () => app.jobs.markOverdueDebts.execute(),
     'payment-links.mark-expired': () => app.jobs.markExpiredPaymentLinks.execute(),
+    'subscriptions.generate-cycles': (data) => app.jobs.generateSubscriptionCycles.execute(data as { subscriptionId: number }),
   };
 }
+
+/**
+ * How often every API and worker process hands pending outbox entries to the queue (the
+ * dispatch right after a commit covers the normal case; this covers a queue that was away).
+ */
+export const OUTBOX_DISPATCH_EVERY_MS = 2000;
 
 /** Repeating jobs the workers schedule. */
 export const SCHEDULES: { name: JobName; everyMs: number }[] = [

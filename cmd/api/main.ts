@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
 import { createHttpServer } from '../../adapters/http/server';
 import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
-import { jobHandlers, SCHEDULES } from '../../adapters/queue/job-handlers';
+import { jobHandlers, OUTBOX_DISPATCH_EVERY_MS, SCHEDULES } from '../../adapters/queue/job-handlers';
 import { buildApplication } from '../../internal/application';
 import { loadConfig } from '../shared/config';
 import { demoBanner } from '../shared/demo-banner';
@@ -23,7 +23,9 @@ async function main(): Promise<void> {
   const handlers = jobHandlers(app);
   bindInProcessJobs(infra, handlers);
 
-  const timers: NodeJS.Timeout[] = [];
+  const timers: NodeJS.Timeout[] = [
+    setInterval(() => void app.jobs.dispatchOutbox.execute().catch((err) => logger.warn({ err }, 'outbox dispatch failed')), OUTBOX_DISPATCH_EVERY_MS).unref(),
+  ];
   if (infra.inProcessQueue) {
     for (const s of SCHEDULES) timers.push(setInterval(() => void infra.ports.queue.enqueue({ name: s.name, data: {} }), s.everyMs).unref());
   }

@@ -1,5 +1,5 @@
 import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
-import { jobHandlers, SCHEDULES } from '../../adapters/queue/job-handlers';
+import { jobHandlers, OUTBOX_DISPATCH_EVERY_MS, SCHEDULES } from '../../adapters/queue/job-handlers';
 import { buildApplication } from '../../internal/application';
 import { loadConfig } from '../shared/config';
 import { openInfrastructure } from '../shared/infrastructure';
@@ -22,8 +22,12 @@ async function main(): Promise<void> {
     onFailed: (job, error) => logger.warn({ jobId: job?.id, name: job?.name, attempts: job?.attemptsMade, err: error }, 'job failed'),
   });
   await pool.start();
+  const dispatcher = setInterval(
+    () => void app.jobs.dispatchOutbox.execute().catch((err) => logger.warn({ err }, 'outbox dispatch failed')),
+    OUTBOX_DISPATCH_EVERY_MS,
+  ).unref();
   logger.info({ prefix: config.queuePrefix, concurrency: config.workerConcurrency }, 'worker ready');
-  onShutdown(logger, [() => pool.close(), () => infra.close()]);
+  onShutdown(logger, [async () => clearInterval(dispatcher), () => pool.close(), () => infra.close()]);
 }
 
 main().catch((error) => {

@@ -29,6 +29,8 @@ export interface Debt {
   contactCreatedInline: boolean;
   /** The payment link the debt belongs to, if any. */
   paymentLinkId?: number | null;
+  /** The subscription whose cycle the debt is, if any. */
+  subscriptionId?: number | null;
   productId: number | null;
   /** As stored; read through effectiveStatus(), which adds the time rule. */
   status: DebtStatus;

@@ -87,11 +87,27 @@ export class KnexDebtRepository implements DebtRepository {
     if (filter.contactId !== undefined) query.where('d.contact_id', filter.contactId);
     if (filter.batchId !== undefined) query.where('d.batch_id', filter.batchId);
     if (filter.paymentLinkId !== undefined) query.where('d.payment_link_id', filter.paymentLinkId);
+    if (filter.subscriptionId !== undefined) query.where('d.subscription_id', filter.subscriptionId);
     const [rows, [count]] = await Promise.all([
       joined(query.clone()).select(SELECT).orderBy('d.id', 'desc').limit(page.limit).offset(offsetOf(page)),
       query.clone().count<{ n: number }[]>({ n: '*' }),
     ]);
     return { items: rows.map(toView), total: Number(count?.n ?? 0), capped: false };
+  }
+
+  async cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<number> {
+    return this.db('debts')
+      .where({ subscription_id: subscriptionId })
+      .whereIn('status', ['PENDING', 'OVERDUE'])
+      .update({ status: 'CANCELLED', updated_at: toMillis(at) });
+  }
+
+  async openOfSubscription(subscriptionId: number): Promise<DebtView[]> {
+    const rows = await this.select()
+      .where('d.subscription_id', subscriptionId)
+      .whereNotIn('d.status', ['PAID', 'CANCELLED'])
+      .orderBy([{ column: 'd.due_date' }, { column: 'd.id' }]);
+    return rows.map(toView);
   }
 
   async markOverdue(organizationId: number, today: string, at: Date): Promise<number> {
@@ -123,6 +139,7 @@ function toRow(debt: NewDebt): Row {
     batch_id: debt.batchId,
     contact_id: debt.contactId,
     payment_link_id: debt.paymentLinkId ?? null,
+    subscription_id: debt.subscriptionId ?? null,
     contact_created_inline: debt.contactCreatedInline,
     product_id: debt.productId,
     status: debt.status,
@@ -151,6 +168,7 @@ function toView(row: Row): DebtView {
     batchId: row.batch_id ?? null,
     contactId: row.contact_id === null ? null : Number(row.contact_id),
     paymentLinkId: row.payment_link_id === null || row.payment_link_id === undefined ? null : Number(row.payment_link_id),
+    subscriptionId: row.subscription_id === null || row.subscription_id === undefined ? null : Number(row.subscription_id),
     contactCreatedInline: bool(row.contact_created_inline),
     productId: row.product_id === null ? null : Number(row.product_id),
     status: row.status as DebtStatus,

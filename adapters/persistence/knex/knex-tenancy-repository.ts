@@ -46,6 +46,11 @@ export class KnexTenancyRepository implements TenancyRepository {
     return (await this.db('organizations').select('*').orderBy('id')).map(toOrganization);
   }
 
+  async findCompany(id: number): Promise<Company | null> {
+    const row = await this.db('companies').where({ id }).first();
+    return row ? toCompany(row) : null;
+  }
+
   async findCompanyByCode(code: string): Promise<Company | null> {
     const row = await this.db('companies').where({ code }).first();
     return row ? toCompany(row) : null;

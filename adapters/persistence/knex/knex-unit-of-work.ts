@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { KnexContactRepository } from './knex-contact-repository';
 import { KnexDebtRepository } from './knex-debt-repository';
+import { KnexJobOutbox } from './knex-job-outbox';
 import { KnexPaymentLinkRepository } from './knex-payment-link-repository';
+import { KnexSubscriptionRepository } from './knex-subscription-repository';
 import { KnexProductRepository } from './knex-product-repository';
 import { KnexTenancyRepository } from './knex-tenancy-repository';
 import type { CredentialCache } from '../credential-cache';
@@ -14,6 +16,8 @@ export function knexRepositories(db: Knex | Knex.Transaction, cache?: Credential
     products: new KnexProductRepository(db),
     debts: new KnexDebtRepository(db),
     paymentLinks: new KnexPaymentLinkRepository(db),
+    subscriptions: new KnexSubscriptionRepository(db),
+    outbox: new KnexJobOutbox(db),
   };
 }
 

@@ -62,6 +62,22 @@ export class MemoryDebtRepository implements DebtRepository {
     return { items: matches.slice(start, start + page.limit).map((d) => this.view(d)), total: matches.length, capped: false };
   }
 
+  async cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<number> {
+    const unpaid = this.rows.filter((d) => d.subscriptionId === subscriptionId && (d.status === 'PENDING' || d.status === 'OVERDUE'));
+    for (const debt of unpaid) {
+      debt.status = 'CANCELLED';
+      debt.updatedAt = at;
+    }
+    return unpaid.length;
+  }
+
+  async openOfSubscription(subscriptionId: number): Promise<DebtView[]> {
+    return this.rows
+      .filter((d) => d.subscriptionId === subscriptionId && d.status !== 'PAID' && d.status !== 'CANCELLED')
+      .sort((a, b) => (a.dueDate < b.dueDate ? -1 : a.dueDate > b.dueDate ? 1 : a.id - b.id))
+      .map((d) => this.view(d));
+  }
+
   async markOverdue(organizationId: number, today: string, at: Date): Promise<number> {
     const due = this.rows.filter((d) => d.organizationId === organizationId && d.status === 'PENDING' && d.dueDate < today);
     for (const debt of due) {
@@ -96,6 +112,7 @@ function matchesFilter(d: Debt, f: DebtFilter): boolean {
     (f.maxAmountCents === undefined || d.amountCents <= f.maxAmountCents) &&
     (f.contactId === undefined || d.contactId === f.contactId) &&
     (f.batchId === undefined || d.batchId === f.batchId) &&
-    (f.paymentLinkId === undefined || d.paymentLinkId === f.paymentLinkId)
+    (f.paymentLinkId === undefined || d.paymentLinkId === f.paymentLinkId) &&
+    (f.subscriptionId === undefined || d.subscriptionId === f.subscriptionId)
   );
 }

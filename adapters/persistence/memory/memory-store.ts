@@ -1,6 +1,8 @@
 import type { Contact } from '../../../internal/contacts/contact';
 import type { Debt } from '../../../internal/debts/debt';
 import type { PaymentLink } from '../../../internal/payment-links/payment-link';
+import type { Subscription } from '../../../internal/subscriptions/subscription';
+import type { JobName } from '../../../ports/job-queue';
 import type { Product } from '../../../internal/products/product';
 import type { Company } from '../../../internal/tenancy/company';
 import type { ApiKeyRecord, ClientUser } from '../../../internal/tenancy/credentials';
@@ -31,6 +33,8 @@ export interface MemoryTables {
   debts: Debt[];
   debtPayments: { debtId: number; amountCents: number; source: string; createdAt: Date }[];
   paymentLinks: PaymentLink[];
+  subscriptions: Subscription[];
+  outbox: { id: number; name: JobName; jobId: string; data: Record<string, unknown>; createdAt: Date; dispatchedAt: Date | null }[];
 }
 
 export class MemoryStore {
@@ -47,6 +51,8 @@ export class MemoryStore {
     debts: [],
     debtPayments: [],
     paymentLinks: [],
+    subscriptions: [],
+    outbox: [],
   };
 
   nextId(): number {

@@ -40,6 +40,10 @@ export class MemoryTenancyRepository implements TenancyRepository {
     return copy(this.t.organizations);
   }
 
+  async findCompany(id: number): Promise<Company | null> {
+    return copy(this.t.companies.find((c) => c.id === id) ?? null);
+  }
+
   async findCompanyByCode(code: string): Promise<Company | null> {
     return copy(this.t.companies.find((c) => c.code === code) ?? null);
   }

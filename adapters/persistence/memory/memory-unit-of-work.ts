@@ -1,7 +1,9 @@
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { MemoryContactRepository } from './memory-contact-repository';
 import { MemoryDebtRepository } from './memory-debt-repository';
+import { MemoryJobOutbox } from './memory-job-outbox';
 import { MemoryPaymentLinkRepository } from './memory-payment-link-repository';
+import { MemorySubscriptionRepository } from './memory-subscription-repository';
 import { MemoryProductRepository } from './memory-product-repository';
 import type { MemoryStore } from './memory-store';
 import { MemoryTenancyRepository } from './memory-tenancy-repository';
@@ -13,6 +15,8 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     products: new MemoryProductRepository(store),
     debts: new MemoryDebtRepository(store),
     paymentLinks: new MemoryPaymentLinkRepository(store),
+    subscriptions: new MemorySubscriptionRepository(store),
+    outbox: new MemoryJobOutbox(store),
   };
 }
 

@@ -18,6 +18,8 @@ export interface ListDebtsInput {
   batchId?: string;
   /** Set by GET /payment-links/{id}/payments, not a public filter of GET /debts. */
   paymentLinkId?: number;
+  /** Set by GET /subscriptions/{id}/debts. */
+  subscriptionId?: number;
 }
 
 const EMPTY: Page<DebtView> = { items: [], total: 0, capped: false };
@@ -45,6 +47,7 @@ export class ListDebts {
       maxAmountCents: input.maxAmountCents,
       batchId: input.batchId,
       paymentLinkId: input.paymentLinkId,
+      subscriptionId: input.subscriptionId,
     };
     if (input.externalClientId !== undefined) {
       const contact = await this.deps.contacts.findByExternalClientId(scope.organizationId, input.externalClientId.trim());

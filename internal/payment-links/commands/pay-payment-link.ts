@@ -2,6 +2,7 @@ import type { PaymentLinkView } from '../../../ports/payment-link-repository';
 import type { UnitOfWork } from '../../../ports/unit-of-work';
 import { applyPayment } from '../../debts/debt';
 import { utcDateOf } from '../../shared/calendar-date';
+import { BusinessRuleViolationError } from '../../shared/errors';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import { findLink } from '../find-link';
@@ -35,6 +36,8 @@ export class PayPaymentLink {
           updatedAt: now,
         });
       }
+      // The debt rules' first check, which a reusable link's payment record does not go through.
+      if (!Number.isSafeInteger(amount) || amount < 1) throw new BusinessRuleViolationError('A payment must be at least 0.01');
       const number = link.paymentsCount + 1;
       const record = await debts.insert({
         ...debt,

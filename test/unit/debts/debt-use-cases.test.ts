@@ -89,6 +89,8 @@ class CallLog {
       products: this.wrap('products', repos.products),
       debts: this.wrap('debts', repos.debts),
       paymentLinks: this.wrap('paymentLinks', repos.paymentLinks),
+      subscriptions: this.wrap('subscriptions', repos.subscriptions),
+      outbox: this.wrap('outbox', repos.outbox),
     };
   }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as foundation from './20261122000000_foundation';
 import * as debts from './20261122010000_debts';
 import * as paymentLinks from './20261122020000_payment_links';
+import * as subscriptions from './20261122030000_subscriptions';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -16,6 +17,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261122000000_foundation', foundation],
   ['20261122010000_debts', debts],
   ['20261122020000_payment_links', paymentLinks],
+  ['20261122030000_subscriptions', subscriptions],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

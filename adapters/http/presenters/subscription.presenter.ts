@@ -1,0 +1,44 @@
+import { contactIdOf } from '../../../internal/contacts/contact';
+import { productIdOf } from '../../../internal/products/product';
+import { toIsoUtc, utcDateOf } from '../../../internal/shared/calendar-date';
+import { amountFromCents } from '../../../internal/shared/money';
+import type { TenantScope } from '../../../internal/shared/tenant-scope';
+import { effectiveSubscriptionStatus, subscriptionIdOf } from '../../../internal/subscriptions/subscription';
+import type { PaymentPortal } from '../../../ports/payment-portal';
+import type { SubscriptionView } from '../../../ports/subscription-repository';
+
+/** The Subscription shape; paymentMethods, description and additionalData only when set. */
+export function subscriptionPresenter(portal: PaymentPortal) {
+  return (s: SubscriptionView, scope: TenantScope) => {
+    const subscriptionId = subscriptionIdOf(s);
+    const body: Record<string, unknown> = {
+      subscriptionId,
+      externalSubscriptionId: s.externalSubscriptionId,
+      status: effectiveSubscriptionStatus(s, utcDateOf(scope.clock.now())),
+      scheduling: {
+        intervalUnit: s.schedule.intervalUnit,
+        intervalCount: s.schedule.intervalCount,
+        startDate: s.schedule.startDate,
+        totalCycles: s.schedule.totalCycles,
+        endDate: s.schedule.endDate,
+        billingDay: s.schedule.billingDay,
+      },
+      externalClientId: s.contact.externalClientId,
+      amount: amountFromCents(s.amountCents),
+      currency: s.currency,
+      paymentUrl: portal.subscriptionUrl({ companyCode: scope.company.code, subscriptionId }),
+      enforcePaymentOrder: s.enforcePaymentOrder,
+      autopay: s.autopay,
+      allowOverduePayment: s.allowOverduePayment,
+      allowPartialPayments: s.allowPartialPayments,
+    };
+    if (s.paymentMethods) body.paymentMethods = s.paymentMethods;
+    if (s.description !== null) body.description = s.description;
+    if (s.additionalData) body.additionalData = s.additionalData;
+    body.contact = { contactId: contactIdOf(s.contact), externalClientId: s.contact.externalClientId, createdInline: s.contactCreatedInline };
+    body.product = { productId: productIdOf(s.product), name: s.product.name, active: s.product.active, createdInline: s.productCreatedInline };
+    body.createdAt = toIsoUtc(s.createdAt);
+    body.updatedAt = toIsoUtc(s.updatedAt);
+    return body;
+  };
+}

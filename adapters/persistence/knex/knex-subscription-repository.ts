@@ -1,0 +1,174 @@
+import type { Knex } from 'knex';
+import type { PaymentMethod } from '../../../internal/debts/debt';
+import type { Currency } from '../../../internal/shared/currency';
+import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
+import type { IntervalUnit } from '../../../internal/subscriptions/schedule';
+import type { Subscription, SubscriptionStatus } from '../../../internal/subscriptions/subscription';
+import type {
+  NewSubscription, SubscriptionChanges, SubscriptionFilter, SubscriptionRepository, SubscriptionView,
+} from '../../../ports/subscription-repository';
+import { dialectOf } from './connection';
+import { translatingDuplicates } from './driver-errors';
+import { bool, fromMillis, toMillis } from './rows/columns';
+
+type Row = Record<string, any>;
+
+const SELECT = [
+  's.*',
+  'c.code as contact_code',
+  'c.external_client_id as contact_external_client_id',
+  'p.name as product_name',
+  'p.active as product_active',
+];
+
+export class KnexSubscriptionRepository implements SubscriptionRepository {
+  constructor(private readonly db: Knex | Knex.Transaction) {}
+
+  async insert(subscription: NewSubscription): Promise<Subscription> {
+    const [id] = await translatingDuplicates('Subscription', () => this.db('subscriptions').insert(toRow(subscription)));
+    return { ...subscription, id: Number(id) };
+  }
+
+  findByCode(companyId: number, code: string): Promise<SubscriptionView | null> {
+    return this.first({ 's.company_id': companyId, 's.code': code });
+  }
+
+  findById(id: number): Promise<SubscriptionView | null> {
+    return this.first({ 's.id': id });
+  }
+
+  findByExternalSubscriptionId(organizationId: number, externalSubscriptionId: string): Promise<SubscriptionView | null> {
+    return this.first({ 's.organization_id': organizationId, 's.external_subscription_id': externalSubscriptionId });
+  }
+
+  async lockByCode(companyId: number, code: string): Promise<SubscriptionView | null> {
+    const query = this.db('subscriptions').where({ company_id: companyId, code }).select('id');
+    if (dialectOf(this.db) === 'mysql') query.forUpdate();
+    const row = await query.first();
+    return row ? this.first({ 's.id': row.id }) : null;
+  }
+
+  async update(companyId: number, id: number, changes: SubscriptionChanges): Promise<SubscriptionView> {
+    const patch: Row = { updated_at: toMillis(changes.updatedAt) };
+    if (changes.amountCents !== undefined) patch.amount_cents = changes.amountCents;
+    if (changes.description !== undefined) patch.description = changes.description;
+    if (changes.enforcePaymentOrder !== undefined) patch.enforce_payment_order = changes.enforcePaymentOrder;
+    if (changes.allowOverduePayment !== undefined) patch.allow_overdue_payment = changes.allowOverduePayment;
+    if (changes.autopay !== undefined) patch.autopay = changes.autopay;
+    if (changes.paymentMethods !== undefined) patch.payment_methods = changes.paymentMethods === null ? null : JSON.stringify(changes.paymentMethods);
+    if (changes.additionalData !== undefined) patch.additional_data = JSON.stringify(changes.additionalData);
+    if (changes.status !== undefined) patch.status = changes.status;
+    if (changes.resumeCount !== undefined) patch.resume_count = changes.resumeCount;
+    await this.db('subscriptions').where({ company_id: companyId, id }).update(patch);
+    const view = await this.first({ 's.company_id': companyId, 's.id': id });
+    if (!view) throw new Error(`subscription ${id} vanished`);
+    return view;
+  }
+
+  async list(companyId: number, filter: SubscriptionFilter, page: PageRequest): Promise<Page<SubscriptionView>> {
+    const query = this.db('subscriptions as s').where('s.company_id', companyId);
+    switch (filter.status) {
+      case undefined:
+        break;
+      case 'ACTIVE':
+        query.where('s.status', 'ACTIVE').where((q) => q.whereNull('s.last_due_date').orWhere('s.last_due_date', '>=', filter.today));
+        break;
+      case 'ENDED':
+        query.where('s.status', 'ACTIVE').where('s.last_due_date', '<', filter.today);
+        break;
+      default:
+        query.where('s.status', filter.status);
+    }
+    if (filter.contactId !== undefined) query.where('s.contact_id', filter.contactId);
+    const [rows, [count]] = await Promise.all([
+      joined(query.clone()).select(SELECT).orderBy([{ column: 's.external_subscription_id', order: 'desc' }]).limit(page.limit).offset(offsetOf(page)),
+      query.clone().count<{ n: number }[]>({ n: '*' }),
+    ]);
+    return { items: rows.map(toView), total: Number(count?.n ?? 0), capped: false };
+  }
+
+  private async first(where: Row): Promise<SubscriptionView | null> {
+    const row = await joined(this.db('subscriptions as s')).select(SELECT).where(where).first();
+    return row ? toView(row) : null;
+  }
+}
+
+function joined(query: Knex.QueryBuilder): Knex.QueryBuilder {
+  return query.join('contacts as c', 'c.id', 's.contact_id').join('products as p', 'p.id', 's.product_id');
+}
+
+function toRow(s: NewSubscription): Row {
+  return {
+    organization_id: s.organizationId,
+    company_id: s.companyId,
+    code: s.code,
+    external_subscription_id: s.externalSubscriptionId,
+    contact_id: s.contactId,
+    contact_created_inline: s.contactCreatedInline,
+    product_id: s.productId,
+    product_created_inline: s.productCreatedInline,
+    status: s.status,
+    amount_cents: s.amountCents,
+    currency: s.currency,
+    interval_unit: s.schedule.intervalUnit,
+    interval_count: s.schedule.intervalCount,
+    start_date: s.schedule.startDate,
+    total_cycles: s.schedule.totalCycles,
+    end_date: s.schedule.endDate,
+    billing_day: s.schedule.billingDay?.day ?? null,
+    billing_month: s.schedule.billingDay?.month ?? null,
+    last_due_date: s.lastDueDate,
+    enforce_payment_order: s.enforcePaymentOrder,
+    autopay: s.autopay,
+    allow_overdue_payment: s.allowOverduePayment,
+    allow_partial_payments: s.allowPartialPayments,
+    payment_methods: s.paymentMethods === null ? null : JSON.stringify(s.paymentMethods),
+    description: s.description,
+    additional_data: s.additionalData === null ? null : JSON.stringify(s.additionalData),
+    resume_count: s.resumeCount,
+    created_at: toMillis(s.createdAt),
+    updated_at: toMillis(s.updatedAt),
+  };
+}
+
+function toView(row: Row): SubscriptionView {
+  const billingDay = row.billing_day === null ? null : { day: Number(row.billing_day), ...(row.billing_month === null ? {} : { month: Number(row.billing_month) }) };
+  const subscription: Subscription = {
+    id: Number(row.id),
+    organizationId: Number(row.organization_id),
+    companyId: Number(row.company_id),
+    code: row.code,
+    externalSubscriptionId: row.external_subscription_id,
+    contactId: Number(row.contact_id),
+    contactCreatedInline: bool(row.contact_created_inline),
+    productId: Number(row.product_id),
+    productCreatedInline: bool(row.product_created_inline),
+    status: row.status as SubscriptionStatus,
+    amountCents: Number(row.amount_cents),
+    currency: row.currency as Currency,
+    schedule: {
+      intervalUnit: row.interval_unit as IntervalUnit,
+      intervalCount: Number(row.interval_count),
+      startDate: row.start_date,
+      totalCycles: row.total_cycles === null ? null : Number(row.total_cycles),
+      endDate: row.end_date ?? null,
+      billingDay,
+    },
+    lastDueDate: row.last_due_date ?? null,
+    enforcePaymentOrder: bool(row.enforce_payment_order),
+    autopay: bool(row.autopay),
+    allowOverduePayment: bool(row.allow_overdue_payment),
+    allowPartialPayments: bool(row.allow_partial_payments),
+    paymentMethods: row.payment_methods ? (JSON.parse(row.payment_methods) as PaymentMethod[]) : null,
+    description: row.description ?? null,
+    additionalData: row.additional_data ? JSON.parse(row.additional_data) : null,
+    resumeCount: Number(row.resume_count),
+    createdAt: fromMillis(row.created_at),
+    updatedAt: fromMillis(row.updated_at),
+  };
+  return {
+    ...subscription,
+    contact: { code: row.contact_code, externalClientId: row.contact_external_client_id },
+    product: { id: subscription.productId, name: row.product_name, active: bool(row.product_active) },
+  };
+}

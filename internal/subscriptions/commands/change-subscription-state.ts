@@ -1,0 +1,54 @@
+import type { Clock } from '../../../ports/clock';
+import type { JobQueue } from '../../../ports/job-queue';
+import type { SubscriptionView } from '../../../ports/subscription-repository';
+import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
+import { utcDateOf } from '../../shared/calendar-date';
+import { BusinessRuleViolationError } from '../../shared/errors';
+import { DispatchOutbox } from '../../shared/jobs/dispatch-outbox';
+import type { TenantScope } from '../../shared/tenant-scope';
+import { requireDeps } from '../../shared/use-case-deps';
+import { findSubscription } from '../find-subscription';
+import { generationJob } from '../generation-job';
+import { effectiveSubscriptionStatus, type SubscriptionStatus } from '../subscription';
+
+type Deps = { uow: UnitOfWork; repos: Repositories; queue: JobQueue; clock: Clock };
+
+/**
+ * POST /subscriptions/{id}/cancel, /pause and /resume: the state table as data. Cancel and
+ * pause cancel the unpaid debts; resume generates the remaining cycles (due today or later) as
+ * `<externalSubscriptionId>-resume-<n>-cycle-<m>`, through the outbox like creation.
+ */
+const TRANSITIONS = {
+  cancel: { from: ['ACTIVE', 'PAUSED'], to: 'CANCELLED' },
+  pause: { from: ['ACTIVE'], to: 'PAUSED' },
+  resume: { from: ['PAUSED'], to: 'ACTIVE' },
+} as const satisfies Record<string, { from: readonly SubscriptionStatus[]; to: SubscriptionStatus }>;
+
+export type SubscriptionAction = keyof typeof TRANSITIONS;
+
+export class ChangeSubscriptionState {
+  constructor(private readonly deps: Deps) {
+    requireDeps('ChangeSubscriptionState', deps);
+  }
+
+  async execute(action: SubscriptionAction, id: string, scope: TenantScope): Promise<SubscriptionView> {
+    const { from, to } = TRANSITIONS[action];
+    const updated = await this.deps.uow.run(async (tx) => {
+      const subscription = await findSubscription(tx.subscriptions, id, scope, { lock: true });
+      const now = scope.clock.now();
+      const today = utcDateOf(now);
+      const status = effectiveSubscriptionStatus(subscription, today);
+      if (!(from as readonly string[]).includes(status)) {
+        throw new BusinessRuleViolationError(`A ${status} subscription cannot be ${action === 'cancel' ? 'cancelled' : `${action}d`}`);
+      }
+      if (action !== 'resume') await tx.debts.cancelUnpaidOfSubscription(subscription.id, now);
+      const resumeCount = action === 'resume' ? subscription.resumeCount + 1 : undefined;
+      if (resumeCount) await tx.outbox.add(generationJob(subscription, resumeCount, today), now);
+      return tx.subscriptions.update(scope.company.id, subscription.id, { status: to, resumeCount, updatedAt: now });
+    });
+    if (action === 'resume') {
+      await new DispatchOutbox({ ...this.deps, outbox: this.deps.repos.outbox }).execute().catch(() => undefined);
+    }
+    return updated;
+  }
+}

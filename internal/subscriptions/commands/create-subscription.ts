@@ -1,0 +1,102 @@
+import type { IdGenerator } from '../../../ports/id-generator';
+import type { JobQueue } from '../../../ports/job-queue';
+import type { SubscriptionView } from '../../../ports/subscription-repository';
+import type { Clock } from '../../../ports/clock';
+import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
+import type { PaymentMethod } from '../../debts/debt';
+import type { DebtorRef } from '../../debts/debt-draft';
+import { resolveDebtor } from '../../debts/resolve-debtor';
+import { findOrCreateProductByName } from '../../debts/resolve-product';
+import type { Currency } from '../../shared/currency';
+import { ConflictError } from '../../shared/errors';
+import { DispatchOutbox } from '../../shared/jobs/dispatch-outbox';
+import type { TenantScope } from '../../shared/tenant-scope';
+import { requireDeps } from '../../shared/use-case-deps';
+import { cycleCount, dueDateOf, parseSchedule, type ScheduleInput } from '../schedule';
+import { generationJob } from '../generation-job';
+
+export interface CreateSubscriptionInput {
+  externalSubscriptionId: string;
+  debtor: DebtorRef;
+  amountCents: number;
+  currency?: Currency;
+  schedule: ScheduleInput;
+  productName: string;
+  enforcePaymentOrder?: boolean;
+  allowOverduePayment?: boolean;
+  allowPartialPayments?: boolean;
+  autopay?: boolean;
+  paymentMethods?: PaymentMethod[];
+  description?: string;
+  additionalData?: Record<string, unknown>;
+}
+
+export const SUBSCRIPTION_CODE_LENGTH = 20;
+
+/**
+ * POST /subscriptions. Everything is validated before anything is written (an invalid schedule
+ * creates no subscription, product or contact). The subscription, its inline contact and
+ * product, and the job that generates its cycles are written in one transaction (the job
+ * through the outbox), so a created subscription can never lose its generation.
+ */
+export class CreateSubscription {
+  constructor(private readonly deps: { uow: UnitOfWork; repos: Repositories; ids: IdGenerator; queue: JobQueue; clock: Clock }) {
+    requireDeps('CreateSubscription', deps);
+  }
+
+  async execute(input: CreateSubscriptionInput, scope: TenantScope): Promise<SubscriptionView> {
+    const schedule = parseSchedule(input.schedule);
+    const taken = () => this.deps.repos.subscriptions.findByExternalSubscriptionId(scope.organizationId, input.externalSubscriptionId);
+    if (await taken()) throw conflict(input.externalSubscriptionId);
+    const write = () =>
+      this.deps.uow.run(async (tx) => {
+        const { contact, createdInline } = await resolveDebtor({ contacts: tx.contacts, ids: this.deps.ids }, input.debtor, scope);
+        const { product, createdInline: productCreatedInline } = await findOrCreateProductByName(tx.products, input.productName, scope);
+        const now = scope.clock.now();
+        const count = cycleCount(schedule);
+        const open = schedule.totalCycles === null && schedule.endDate === null;
+        const created = await tx.subscriptions.insert({
+          organizationId: scope.organizationId,
+          companyId: scope.company.id,
+          code: this.deps.ids.alphanumeric(SUBSCRIPTION_CODE_LENGTH),
+          externalSubscriptionId: input.externalSubscriptionId,
+          contactId: contact.id,
+          contactCreatedInline: createdInline,
+          productId: product.id,
+          productCreatedInline,
+          status: 'ACTIVE',
+          amountCents: input.amountCents,
+          currency: input.currency ?? scope.company.defaultCurrency ?? 'MXN',
+          schedule,
+          lastDueDate: open ? null : dueDateOf(schedule, count - 1),
+          enforcePaymentOrder: input.enforcePaymentOrder ?? false,
+          autopay: input.autopay ?? false,
+          allowOverduePayment: input.allowOverduePayment ?? true,
+          allowPartialPayments: input.allowPartialPayments ?? true,
+          paymentMethods: input.paymentMethods ?? null,
+          description: input.description ?? null,
+          additionalData: input.additionalData ?? null,
+          resumeCount: 0,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await tx.outbox.add(generationJob(created, 0, null), now);
+        return created;
+      });
+    let created;
+    try {
+      created = await write();
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      if (await taken()) throw conflict(input.externalSubscriptionId);
+      created = await write(); // a concurrent request created the same inline contact or product
+    }
+    // Hand the job over now; if the queue is away the outbox dispatcher retries it.
+    await new DispatchOutbox({ ...this.deps, outbox: this.deps.repos.outbox }).execute().catch(() => undefined);
+    return (await this.deps.repos.subscriptions.findById(created.id))!;
+  }
+}
+
+function conflict(key: string): ConflictError {
+  return new ConflictError(`A subscription with externalSubscriptionId ${key} already exists`);
+}

@@ -1,0 +1,77 @@
+import type { Clock } from '../../../ports/clock';
+import type { Repositories } from '../../../ports/unit-of-work';
+import type { NewDebt } from '../../../ports/debt-repository';
+import { newDebt } from '../../debts/new-debt';
+import type { TenantScope } from '../../shared/tenant-scope';
+import { requireDeps } from '../../shared/use-case-deps';
+import { organizationClock } from '../../tenancy/organization-clock';
+import { cycleCount, dueDateOf } from '../schedule';
+import { cycleRequestId } from '../subscription';
+
+const CHUNK = 200;
+
+/**
+ * Worker job: writes one debt per cycle, named `<externalSubscriptionId>-cycle-<n>` (or
+ * `-resume-<r>-cycle-<m>` after a resume). Idempotent and crash-safe: chunks insert only the
+ * externalRequestIds not yet there, so a job killed half-way and run again writes each cycle
+ * exactly once.
+ */
+export class GenerateSubscriptionCycles {
+  constructor(private readonly deps: { repos: Repositories; clock: Clock }) {
+    requireDeps('GenerateSubscriptionCycles', deps);
+  }
+
+  async execute(data: { subscriptionId: number; resume?: number; fromDate?: string | null }): Promise<{ generated: number }> {
+    const { repos } = this.deps;
+    const subscription = await repos.subscriptions.findById(Number(data.subscriptionId));
+    if (!subscription || subscription.status === 'CANCELLED') return { generated: 0 };
+    const [company, organization, contact, product] = await Promise.all([
+      repos.tenancy.findCompany(subscription.companyId),
+      repos.tenancy.findOrganization(subscription.organizationId),
+      repos.contacts.findByCode(subscription.organizationId, subscription.contact.code),
+      repos.products.findById(subscription.companyId, subscription.productId),
+    ]);
+    if (!company || !organization || !contact || !product) throw new Error(`subscription ${subscription.id} lost its company, contact or product`);
+    const scope: TenantScope = {
+      organizationId: organization.id,
+      organizationName: organization.name,
+      clientUserId: 0,
+      company,
+      clock: organizationClock(this.deps.clock, organization),
+      requestId: null,
+    };
+    const resume = Number(data.resume ?? 0);
+    const dates = Array.from({ length: cycleCount(subscription.schedule) }, (_, n) => dueDateOf(subscription.schedule, n)).filter(
+      (date) => !data.fromDate || date >= data.fromDate,
+    );
+    const rows: NewDebt[] = dates.map((dueDate, cycle) => ({
+      ...newDebt(
+        {
+          debtor: { externalClientId: contact.externalClientId },
+          product: { productNumber: product.id },
+          amountCents: subscription.amountCents,
+          dueDate,
+          currency: subscription.currency,
+          description: subscription.description ?? undefined,
+          allowPartialPayments: subscription.allowPartialPayments,
+          allowOverduePayment: subscription.allowOverduePayment,
+          additionalData: subscription.additionalData ?? undefined,
+          paymentMethods: subscription.paymentMethods ?? undefined,
+          evaluateAutopay: subscription.autopay,
+        },
+        {
+          externalRequestId: cycleRequestId(subscription.externalSubscriptionId, cycle, resume),
+          batchId: null,
+          contact,
+          createdInline: subscription.contactCreatedInline,
+          product,
+        },
+        scope,
+      ),
+      subscriptionId: subscription.id,
+    }));
+    for (let i = 0; i < rows.length; i += CHUNK) await repos.debts.insertMissing(rows.slice(i, i + CHUNK));
+    return { generated: rows.length };
+  }
+}
+

@@ -1,0 +1,42 @@
+import type { Page, PageRequest } from '../internal/shared/page';
+import type { Subscription, SubscriptionStatus } from '../internal/subscriptions/subscription';
+
+export type NewSubscription = Omit<Subscription, 'id'>;
+
+/** A subscription as read: with its embedded contact and product. */
+export interface SubscriptionView extends Subscription {
+  contact: { code: string; externalClientId: string };
+  product: { id: number; name: string; active: boolean };
+}
+
+export interface SubscriptionFilter {
+  /** The effective status (ENDED computed with `today`). */
+  status?: SubscriptionStatus;
+  today: string;
+  contactId?: number;
+}
+
+export interface SubscriptionChanges {
+  amountCents?: number;
+  description?: string;
+  enforcePaymentOrder?: boolean;
+  allowOverduePayment?: boolean;
+  autopay?: boolean;
+  paymentMethods?: string[] | null;
+  additionalData?: Record<string, unknown>;
+  status?: SubscriptionStatus;
+  resumeCount?: number;
+  updatedAt: Date;
+}
+
+export interface SubscriptionRepository {
+  /** @throws ConflictError when the organization already has the externalSubscriptionId. */
+  insert(subscription: NewSubscription): Promise<Subscription>;
+  findByCode(companyId: number, code: string): Promise<SubscriptionView | null>;
+  findById(id: number): Promise<SubscriptionView | null>;
+  findByExternalSubscriptionId(organizationId: number, externalSubscriptionId: string): Promise<SubscriptionView | null>;
+  lockByCode(companyId: number, code: string): Promise<SubscriptionView | null>;
+  update(companyId: number, id: number, changes: SubscriptionChanges): Promise<SubscriptionView>;
+  /** By externalSubscriptionId descending. */
+  list(companyId: number, filter: SubscriptionFilter, page: PageRequest): Promise<Page<SubscriptionView>>;
+}
