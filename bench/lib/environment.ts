@@ -54,6 +54,8 @@ export interface Machine {
   os: string;
   node: string;
   database: string;
+  /** innodb_buffer_pool_size: whether the seeded tables fit in the server's cache matters to the lists. */
+  bufferPoolMiB: number | null;
 }
 
 export async function describeMachine(db: BenchDatabase): Promise<Machine> {
@@ -67,6 +69,7 @@ export async function describeMachine(db: BenchDatabase): Promise<Machine> {
     // not Linux: keep os.cpus()
   }
   const [version] = await db.query<{ v: string }>('SELECT VERSION() AS v');
+  const [pool] = await db.query<{ b: number | string | null }>('SELECT @@innodb_buffer_pool_size AS b').catch(() => []);
   return {
     cpu,
     cores: os.cpus().length,
@@ -74,6 +77,7 @@ export async function describeMachine(db: BenchDatabase): Promise<Machine> {
     os: `${os.type()} ${os.release()} ${os.arch()}`,
     node: process.version,
     database: version ? `${/mariadb/i.test(version.v) ? 'MariaDB' : 'MySQL'} ${version.v}` : 'unknown',
+    bufferPoolMiB: pool?.b ? Math.round(Number(pool.b) / 1024 ** 2) : null,
   };
 }
 

@@ -7,8 +7,8 @@ export interface LoadSpec {
   path: string;
   headers?: Record<string, string>;
   body?: string;
-  /** Called before every request: returns the parts that change (body, path). */
-  vary?: () => { body?: string; path?: string };
+  /** Called before every request: returns the parts that change (body, path, extra headers). */
+  vary?: () => { body?: string; path?: string; headers?: Record<string, string> };
   connections: number;
   durationSec: number;
   /** Seconds of the same load run by `warmUp` before `measure`. */
@@ -71,7 +71,7 @@ function once(spec: LoadSpec, durationSec: number, latencies: number[] | null): 
             method: spec.method,
             path: spec.path,
             ...(spec.body !== undefined ? { body: spec.body } : {}),
-            ...(vary ? { setupRequest: (request: autocannon.Request) => ({ ...request, ...vary() }) } : {}),
+            ...(vary ? { setupRequest: (request: autocannon.Request) => varied(request, vary()) } : {}),
           },
         ],
       },
@@ -83,6 +83,12 @@ function once(spec: LoadSpec, durationSec: number, latencies: number[] | null): 
       });
     }
   });
+}
+
+/** The request with the varied parts; varied headers are added to the scenario's (autocannon merges them per request). */
+function varied(request: autocannon.Request, parts: { body?: string; path?: string; headers?: Record<string, string> }): autocannon.Request {
+  const { headers, ...rest } = parts;
+  return { ...request, ...rest, ...(headers ? { headers: { ...request.headers, ...headers } } : {}) };
 }
 
 /** Nearest-rank percentile of sorted values. */

@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import type { Contact, Phone } from '../../internal/contacts/contact';
 import type { Debt } from '../../internal/debts/debt';
+import type { PaymentLink } from '../../internal/payment-links/payment-link';
 import type { Product } from '../../internal/products/product';
 import { ConflictError } from '../../internal/shared/errors';
 import type { Company } from '../../internal/tenancy/company';
@@ -16,6 +17,7 @@ import type { ApiKeyKind, ApiKeyRecord, AppEnv, ClientUser } from '../../interna
 import type { Organization } from '../../internal/tenancy/organization';
 import type { ContactFilter, NewContact } from '../../ports/contact-repository';
 import type { DebtFilter, DebtView, NewDebt } from '../../ports/debt-repository';
+import type { NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter, PaymentLinkView } from '../../ports/payment-link-repository';
 import type { NewProduct } from '../../ports/product-repository';
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 
@@ -133,7 +135,7 @@ interface DebtFixture extends TenantFixture {
   product: Product;
 }
 
-/** A PENDING debt of 100.00 due 2026-06-01, owed by the fixture's contact, without product. */
+/** A PENDING debt of 100.00 due 2026-06-01, owed by the fixture's contact, without product or payment link. */
 function newDebt(t: { organization: Organization; company: Company; contact: Contact }, overrides: Partial<NewDebt> = {}): NewDebt {
   return {
     organizationId: t.organization.id,
@@ -142,6 +144,9 @@ function newDebt(t: { organization: Organization; company: Company; contact: Con
     batchId: null,
     contactId: t.contact.id,
     contactCreatedInline: false,
+    // Reads give null for these references when absent: the input says so explicitly.
+    paymentLinkId: null,
+    subscriptionId: null,
     productId: null,
     status: 'PENDING',
     amountCents: 10_000,
@@ -172,6 +177,46 @@ function viewOf(debt: Debt, contact: Contact, product: Product | null): DebtView
 
 const requestIds = (items: Debt[]): string[] => items.map((d) => d.externalRequestId);
 const sortById = <T extends { id: number }>(items: T[]): T[] => [...items].sort((a, b) => a.id - b.id);
+
+/**
+ * An ACTIVE single-use link of 100.00 expiring at T2, with neither key, debtor, product nor
+ * metadata. Its description doubles as a label the list tests read back.
+ */
+function newLink(t: { organization: Organization; company: Company }, overrides: Partial<NewPaymentLink> = {}): NewPaymentLink {
+  const code = `L${uid()}${uid()}`;
+  return {
+    organizationId: t.organization.id,
+    companyId: t.company.id,
+    code,
+    externalPaymentLinkId: null,
+    debtExternalRequestId: `plk_${code}`,
+    status: 'ACTIVE',
+    amountCents: 10_000,
+    currency: 'MXN',
+    description: `Link ${code}`,
+    singleUse: true,
+    expiresAt: T2,
+    successUrl: null,
+    metadata: null,
+    identifierValue: 'org-abcdefghij',
+    urlIdentifier: 'org-abcdefghij',
+    shortCode: null,
+    productId: null,
+    productCreatedInline: false,
+    contactId: null,
+    paymentsCount: 0,
+    createdAt: T1,
+    updatedAt: T1,
+    ...overrides,
+  };
+}
+
+/** What a read returns for a stored link: the row plus its embedded product. */
+function linkViewOf(link: PaymentLink, product: Product | null = null): PaymentLinkView {
+  return { ...link, product: product && { id: product.id, name: product.name, active: product.active } };
+}
+
+const labels = (items: PaymentLink[]): string[] => items.map((l) => l.description);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -1334,6 +1379,427 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect((await find(other, 'late'))!.status).to.equal('PENDING');
           expect((await find(mine, 'late'))!.status).to.equal('OVERDUE');
         });
+      });
+    });
+
+    describe('PaymentLinkRepository', () => {
+      /** A tenant with a contact and a product a link may reference. */
+      async function linkTenant(options: { companies?: number } = {}): Promise<DebtFixture> {
+        const tenant = await newTenant(repos(), options);
+        const contact = await repos().contacts.insert(newContact(tenant.organization.id));
+        const product = await repos().products.insert(newProduct(tenant.company, { name: `Plan ${uid()}` }));
+        return { ...tenant, contact, product };
+      }
+
+      const insertLink = (t: { organization: Organization; company: Company }, overrides: Partial<NewPaymentLink> = {}) =>
+        repos().paymentLinks.insert(newLink(t, overrides));
+      const findLink = (t: { company: Company }, code: string) => repos().paymentLinks.findByCode(t.company.id, code);
+      const listLinks = (t: { company: Company }, filter: Partial<PaymentLinkFilter> = {}, page = PAGE) =>
+        repos().paymentLinks.list(t.company.id, { now: T2, ...filter }, page);
+      const listedLabels = async (t: { company: Company }, filter: Partial<PaymentLinkFilter> = {}) => labels((await listLinks(t, filter)).items);
+      /** Inserts one link per label, in order, each with the overrides given for it. */
+      async function seedLinks(t: TenantFixture, rows: [string, Partial<NewPaymentLink>][]): Promise<PaymentLink[]> {
+        const stored: PaymentLink[] = [];
+        for (const [label, overrides] of rows) stored.push(await insertLink(t, { description: label, ...overrides }));
+        return stored;
+      }
+
+      it('round-trips a link: exact cents, dates to the millisecond, JSON metadata, booleans, every nullable field set', async () => {
+        const t = await linkTenant();
+        const input = newLink(t, {
+          externalPaymentLinkId: `Order.1:a_b-${uid()}`,
+          status: 'PAID',
+          amountCents: 1_234_567_891,
+          currency: 'CLP',
+          description: 'Cuota "única" de José; O\'Brien \\ 📱',
+          singleUse: false,
+          expiresAt: at('2031-12-31T23:59:59.999Z'),
+          successUrl: 'https://shop.example.com/thanks?order=1&name=%C3%B1',
+          metadata: { ref: 'Ñandú "q" \'s\'', amount: 12.5, count: 3, vip: true, none: null },
+          identifierValue: 'mi-pago-unico-01',
+          urlIdentifier: 'mi-pago-unico-01',
+          shortCode: `S${uid()}`,
+          productId: t.product.id,
+          productCreatedInline: true,
+          contactId: t.contact.id,
+          paymentsCount: 7,
+          createdAt: T1,
+          updatedAt: T2,
+        });
+        const inserted = await repos().paymentLinks.insert(input);
+        expect(inserted).to.deep.equal({ ...input, id: inserted.id });
+        expect(inserted.id).to.be.a('number');
+        const view = linkViewOf(inserted, t.product);
+        expect(await findLink(t, input.code)).to.deep.equal(view);
+        expect(await repos().paymentLinks.findByExternalPaymentLinkId(t.organization.id, input.externalPaymentLinkId!)).to.deep.equal(view);
+      });
+
+      it('round-trips a link with every nullable field null, singleUse true and productCreatedInline false', async () => {
+        const t = await linkTenant();
+        const input = newLink(t, { expiresAt: null, identifierValue: null });
+        const inserted = await repos().paymentLinks.insert(input);
+        expect(inserted).to.deep.equal({ ...input, id: inserted.id });
+        const found = await findLink(t, input.code);
+        expect(found).to.deep.equal(linkViewOf(inserted));
+        expect(found).to.deep.include({
+          externalPaymentLinkId: null,
+          expiresAt: null,
+          successUrl: null,
+          metadata: null,
+          identifierValue: null,
+          shortCode: null,
+          productId: null,
+          contactId: null,
+          product: null,
+          singleUse: true,
+          productCreatedInline: false,
+        });
+      });
+
+      it('keeps cents exact up to the largest safe integer, and an empty metadata object', async () => {
+        const t = await linkTenant();
+        const big = await insertLink(t, { amountCents: Number.MAX_SAFE_INTEGER, metadata: {} });
+        const tiny = await insertLink(t, { amountCents: 1 });
+        expect(await findLink(t, big.code)).to.deep.include({ amountCents: Number.MAX_SAFE_INTEGER, metadata: {} });
+        expect((await findLink(t, tiny.code))!.amountCents).to.equal(1);
+      });
+
+      it('shows the embedded product as it is now (renamed, deactivated)', async () => {
+        const t = await linkTenant();
+        const link = await insertLink(t, { productId: t.product.id });
+        await repos().products.rename(t.company.id, t.product.id, `Renamed ${uid()}`);
+        await repos().products.deactivate(t.company.id, t.product.id);
+        const product = (await repos().products.findById(t.company.id, t.product.id))!;
+        expect((await findLink(t, link.code))!.product).to.deep.equal({ id: product.id, name: product.name, active: false });
+      });
+
+      it('rejects a duplicate externalPaymentLinkId in the organization with ConflictError, in any of its companies, keeping the first', async () => {
+        const t = await linkTenant({ companies: 2 });
+        const sibling = { ...t, company: t.companies[1]! };
+        const first = await insertLink(t, { externalPaymentLinkId: 'dup-key', amountCents: 100 });
+        await expectConflict(insertLink(t, { externalPaymentLinkId: 'dup-key', amountCents: 200 }));
+        await expectConflict(insertLink(sibling, { externalPaymentLinkId: 'dup-key', amountCents: 300 }));
+        expect(await repos().paymentLinks.findByExternalPaymentLinkId(t.organization.id, 'dup-key')).to.deep.equal(linkViewOf(first));
+        expect((await listLinks(t)).total).to.equal(1);
+        expect((await listLinks(sibling)).total).to.equal(0);
+      });
+
+      it('accepts many links without externalPaymentLinkId', async () => {
+        const t = await linkTenant();
+        const a = await insertLink(t, { externalPaymentLinkId: null });
+        const b = await insertLink(t, { externalPaymentLinkId: null });
+        expect(a.id).to.not.equal(b.id);
+        expect((await listLinks(t)).total).to.equal(2);
+      });
+
+      it('accepts the same externalPaymentLinkId in another organization', async () => {
+        const a = await linkTenant();
+        const b = await linkTenant();
+        const mine = await insertLink(a, { externalPaymentLinkId: 'shared-key' });
+        const theirs = await insertLink(b, { externalPaymentLinkId: 'shared-key' });
+        expect((await repos().paymentLinks.findByExternalPaymentLinkId(a.organization.id, 'shared-key'))!.id).to.equal(mine.id);
+        expect((await repos().paymentLinks.findByExternalPaymentLinkId(b.organization.id, 'shared-key'))!.id).to.equal(theirs.id);
+      });
+
+      it('treats externalPaymentLinkIds as case-sensitive', async () => {
+        const t = await linkTenant();
+        const upper = await insertLink(t, { externalPaymentLinkId: 'Key-A' });
+        const lower = await insertLink(t, { externalPaymentLinkId: 'key-a' });
+        expect((await repos().paymentLinks.findByExternalPaymentLinkId(t.organization.id, 'Key-A'))!.id).to.equal(upper.id);
+        expect((await repos().paymentLinks.findByExternalPaymentLinkId(t.organization.id, 'key-a'))!.id).to.equal(lower.id);
+        expect(await repos().paymentLinks.findByExternalPaymentLinkId(t.organization.id, 'KEY-A')).to.equal(null);
+      });
+
+      it('rejects a duplicate code with ConflictError, even in another organization', async () => {
+        const a = await linkTenant();
+        const b = await linkTenant();
+        const first = await insertLink(a);
+        await expectConflict(insertLink(b, { code: first.code }));
+        expect(await findLink(b, first.code)).to.equal(null);
+        expect(await findLink(a, first.code)).to.deep.equal(linkViewOf(first));
+      });
+
+      it('finds by code only in the company that owns the link', async () => {
+        const t = await linkTenant({ companies: 2 });
+        const other = await linkTenant();
+        const link = await insertLink(t);
+        expect(await findLink({ company: t.companies[1]! }, link.code)).to.equal(null);
+        expect(await findLink(other, link.code)).to.equal(null);
+        expect(await findLink(t, `none${uid()}`)).to.equal(null);
+        expect(await findLink(t, link.code.toLowerCase())).to.equal(null);
+      });
+
+      it('finds by externalPaymentLinkId in any company of the organization, never in another organization', async () => {
+        const t = await linkTenant({ companies: 2 });
+        const other = await linkTenant();
+        const link = await insertLink({ ...t, company: t.companies[1]! }, { externalPaymentLinkId: 'org-wide' });
+        expect(await repos().paymentLinks.findByExternalPaymentLinkId(t.organization.id, 'org-wide')).to.deep.equal(linkViewOf(link));
+        expect(await repos().paymentLinks.findByExternalPaymentLinkId(other.organization.id, 'org-wide')).to.equal(null);
+        expect(await repos().paymentLinks.findByExternalPaymentLinkId(t.organization.id, 'org-wid')).to.equal(null);
+      });
+
+      describe('lockByCode', () => {
+        it('reads the link inside a unit of work, like findByCode', async () => {
+          const t = await linkTenant({ companies: 2 });
+          const link = await insertLink(t, { productId: t.product.id });
+          const seen = await uow().run(async (tx) => ({
+            mine: await tx.paymentLinks.lockByCode(t.company.id, link.code),
+            unknown: await tx.paymentLinks.lockByCode(t.company.id, `none${uid()}`),
+            foreign: await tx.paymentLinks.lockByCode(t.companies[1]!.id, link.code),
+          }));
+          expect(seen).to.deep.equal({ mine: linkViewOf(link, t.product), unknown: null, foreign: null });
+        });
+
+        it('serializes concurrent read-modify-write transactions on one link (no lost update)', async () => {
+          const t = await linkTenant();
+          const link = await insertLink(t);
+          const increment = () =>
+            uow().run(async (tx) => {
+              const locked = (await tx.paymentLinks.lockByCode(t.company.id, link.code))!;
+              await tx.paymentLinks.findByCode(t.company.id, link.code);
+              return tx.paymentLinks.update(t.company.id, locked.id, { paymentsCount: locked.paymentsCount + 1, updatedAt: T2 });
+            });
+          await Promise.all(Array.from({ length: 8 }, increment));
+          expect((await findLink(t, link.code))!.paymentsCount).to.equal(8);
+        });
+      });
+
+      describe('update', () => {
+        it('changes only the fields given, stamps updatedAt and returns the view', async () => {
+          const t = await linkTenant();
+          const link = await insertLink(t, { productId: t.product.id, metadata: { a: 1, b: 'two' } });
+          let expected = linkViewOf(link, t.product);
+          const steps: PaymentLinkChanges[] = [
+            { description: 'New description "ñ"', updatedAt: T2 },
+            { expiresAt: at('2032-01-02T03:04:05.678Z'), updatedAt: T1 },
+            { metadata: { c: true }, updatedAt: T2 },
+            { status: 'CANCELLED', updatedAt: T1 },
+            { paymentsCount: 3, updatedAt: T2 },
+          ];
+          for (const changes of steps) {
+            expected = { ...expected, ...changes };
+            const updated = await repos().paymentLinks.update(t.company.id, link.id, changes);
+            expect(updated, JSON.stringify(changes)).to.deep.equal(expected);
+          }
+          expect(await findLink(t, link.code)).to.deep.equal(expected);
+          expect(expected.metadata).to.deep.equal({ c: true });
+        });
+
+        it("rejects an update through another company's id and leaves the link as it was", async () => {
+          const t = await linkTenant({ companies: 2 });
+          const link = await insertLink(t);
+          expect(await rejectionOf(repos().paymentLinks.update(t.companies[1]!.id, link.id, { status: 'CANCELLED', updatedAt: T2 }))).to.be.instanceOf(Error);
+          expect(await findLink(t, link.code)).to.deep.equal(linkViewOf(link));
+        });
+      });
+
+      describe('list', () => {
+        it('sorts by externalPaymentLinkId descending (byte order), links without one last and newest first, with total and capped false', async () => {
+          const t = await linkTenant();
+          const stored = await seedLinks(t, [
+            ['none-1', {}],
+            ['b', { externalPaymentLinkId: 'b' }],
+            ['a10', { externalPaymentLinkId: 'a10' }],
+            ['none-2', {}],
+            ['C', { externalPaymentLinkId: 'C' }],
+            ['a9', { externalPaymentLinkId: 'a9' }],
+            ['B', { externalPaymentLinkId: 'B' }],
+            ['none-3', {}],
+          ]);
+          const page = await listLinks(t);
+          expect(labels(page.items)).to.deep.equal(['b', 'a9', 'a10', 'C', 'B', 'none-3', 'none-2', 'none-1']);
+          expect(page.total).to.equal(8);
+          expect(page.capped).to.equal(false);
+          expect(page.items[0]).to.deep.equal(linkViewOf(stored[1]!));
+        });
+
+        it('pages with page and limit, past the end giving no items but the total', async () => {
+          const t = await linkTenant();
+          await seedLinks(t, [['k1', { externalPaymentLinkId: 'k1' }], ['k2', { externalPaymentLinkId: 'k2' }], ['k3', { externalPaymentLinkId: 'k3' }], ['none', {}], ['k5', { externalPaymentLinkId: 'k5' }]]);
+          const paged = (page: number, limit: number) => listLinks(t, {}, { page, limit });
+          expect(labels((await paged(1, 2)).items)).to.deep.equal(['k5', 'k3']);
+          expect(labels((await paged(2, 2)).items)).to.deep.equal(['k2', 'k1']);
+          expect(labels((await paged(3, 2)).items)).to.deep.equal(['none']);
+          expect(await paged(4, 2)).to.deep.equal({ items: [], total: 5, capped: false });
+          expect((await paged(2, 2)).total).to.equal(5);
+        });
+
+        it('filters by effective status at `now`: ACTIVE at or past expiresAt is EXPIRED, not ACTIVE', async () => {
+          const t = await linkTenant();
+          const now = T2.getTime();
+          await seedLinks(t, [
+            ['active-future', { expiresAt: new Date(now + 1) }],
+            ['active-at-now', { expiresAt: new Date(now) }],
+            ['active-past', { expiresAt: new Date(now - 1) }],
+            ['active-forever', { expiresAt: null }],
+            ['expired-stored', { status: 'EXPIRED', expiresAt: new Date(now - HOUR) }],
+            ['paid-past', { status: 'PAID', expiresAt: new Date(now - HOUR) }],
+            ['cancelled-past', { status: 'CANCELLED', expiresAt: new Date(now - HOUR) }],
+          ]);
+          expect(await listedLabels(t, { status: 'ACTIVE' })).to.deep.equal(['active-forever', 'active-future']);
+          expect(await listedLabels(t, { status: 'EXPIRED' })).to.deep.equal(['expired-stored', 'active-past', 'active-at-now']);
+          expect(await listedLabels(t, { status: 'PAID' })).to.deep.equal(['paid-past']);
+          expect(await listedLabels(t, { status: 'CANCELLED' })).to.deep.equal(['cancelled-past']);
+          expect((await listLinks(t, { status: 'EXPIRED' })).total).to.equal(3);
+          expect((await listLinks(t)).total).to.equal(7);
+          // Another `now` moves the line.
+          expect(await listedLabels(t, { status: 'ACTIVE', now: new Date(now - 1) })).to.deep.equal(['active-forever', 'active-at-now', 'active-future']);
+          expect(await listedLabels(t, { status: 'EXPIRED', now: new Date(now + 1) })).to.deep.equal(['expired-stored', 'active-past', 'active-at-now', 'active-future']);
+        });
+
+        it('filters by externalPaymentLinkId and by code, exactly', async () => {
+          const t = await linkTenant();
+          const [one] = await seedLinks(t, [['one', { externalPaymentLinkId: 'ord-1' }], ['ten', { externalPaymentLinkId: 'ord-10' }], ['none', {}]]);
+          expect(await listedLabels(t, { externalPaymentLinkId: 'ord-1' })).to.deep.equal(['one']);
+          expect(await listedLabels(t, { externalPaymentLinkId: 'ORD-1' })).to.deep.equal([]);
+          expect(await listedLabels(t, { externalPaymentLinkId: 'ord' })).to.deep.equal([]);
+          expect(await listedLabels(t, { code: one!.code })).to.deep.equal(['one']);
+          expect(await listedLabels(t, { code: one!.code.slice(0, -1) })).to.deep.equal([]);
+          expect((await listLinks(t, { code: one!.code })).total).to.equal(1);
+        });
+
+        it('filters by createdFrom and createdTo, both inclusive to the millisecond', async () => {
+          const t = await linkTenant();
+          const from = T1.getTime();
+          const to = T2.getTime();
+          await seedLinks(
+            t,
+            ([['before', from - 1], ['at-from', from], ['between', from + HOUR], ['at-to', to], ['after', to + 1]] as const).map(([label, ms]) => [
+              label,
+              { createdAt: new Date(ms), updatedAt: new Date(ms) },
+            ]),
+          );
+          expect(await listedLabels(t, { createdFrom: from, createdTo: to })).to.deep.equal(['at-to', 'between', 'at-from']);
+          expect(await listedLabels(t, { createdFrom: from })).to.deep.equal(['after', 'at-to', 'between', 'at-from']);
+          expect(await listedLabels(t, { createdTo: to })).to.deep.equal(['at-to', 'between', 'at-from', 'before']);
+          expect(await listedLabels(t, { createdFrom: to, createdTo: to })).to.deep.equal(['at-to']);
+          expect(await listedLabels(t, { createdFrom: to + 2 })).to.deep.equal([]);
+          expect((await listLinks(t, { createdFrom: from, createdTo: to })).total).to.equal(3);
+        });
+
+        it('combines filters with AND', async () => {
+          const t = await linkTenant();
+          const later = at('2031-01-01T00:00:00.000Z');
+          await seedLinks(t, [
+            ['match', { externalPaymentLinkId: 'and-1', createdAt: T2, expiresAt: later }],
+            ['too-old', { externalPaymentLinkId: 'and-2', createdAt: T1, expiresAt: later }],
+            ['expired', { createdAt: T2, expiresAt: T1 }],
+            ['paid', { status: 'PAID', createdAt: T2, expiresAt: later }],
+          ]);
+          expect(await listedLabels(t, { status: 'ACTIVE' })).to.deep.equal(['too-old', 'match']);
+          expect(await listedLabels(t, { createdFrom: T2.getTime() })).to.deep.equal(['match', 'paid', 'expired']);
+          const page = await listLinks(t, { status: 'ACTIVE', createdFrom: T2.getTime() });
+          expect(labels(page.items)).to.deep.equal(['match']);
+          expect(page.total).to.equal(1);
+          expect(await listedLabels(t, { status: 'ACTIVE', createdFrom: T2.getTime(), externalPaymentLinkId: 'and-1' })).to.deep.equal(['match']);
+          expect(await listLinks(t, { status: 'ACTIVE', createdFrom: T2.getTime(), externalPaymentLinkId: 'and-2' })).to.deep.equal({ items: [], total: 0, capped: false });
+        });
+
+        it("never lists another company's links", async () => {
+          const t = await linkTenant({ companies: 2 });
+          const link = await insertLink(t, { externalPaymentLinkId: 'iso' });
+          const sibling = { company: t.companies[1]! };
+          expect(await listLinks(sibling)).to.deep.equal({ items: [], total: 0, capped: false });
+          expect(await listLinks(sibling, { externalPaymentLinkId: 'iso', code: link.code, status: 'ACTIVE' })).to.deep.equal({ items: [], total: 0, capped: false });
+        });
+      });
+
+      describe('markExpired', () => {
+        it("marks the organization's ACTIVE links at or past `now`, in every company, and says how many", async () => {
+          const t = await linkTenant({ companies: 2 });
+          const sibling = { ...t, company: t.companies[1]! };
+          const now = T2.getTime();
+          const [pastA, atNow, future, forever, paid, cancelled, expired] = await seedLinks(t, [
+            ['past-a', { expiresAt: new Date(now - HOUR) }],
+            ['at-now', { expiresAt: new Date(now) }],
+            ['future', { expiresAt: new Date(now + 1) }],
+            ['forever', { expiresAt: null }],
+            ['paid', { status: 'PAID', expiresAt: new Date(now - HOUR) }],
+            ['cancelled', { status: 'CANCELLED', expiresAt: new Date(now - HOUR) }],
+            ['expired', { status: 'EXPIRED', expiresAt: new Date(now - HOUR) }],
+          ]);
+          const pastB = await insertLink(sibling, { expiresAt: new Date(now - 1) });
+
+          expect(await repos().paymentLinks.markExpired(t.organization.id, T2)).to.equal(3);
+          const state = async (fixture: { company: Company }, link: PaymentLink) => {
+            const found = (await findLink(fixture, link.code))!;
+            return { status: found.status, updatedAt: found.updatedAt };
+          };
+          for (const link of [pastA!, atNow!]) expect(await state(t, link), link.description).to.deep.equal({ status: 'EXPIRED', updatedAt: T2 });
+          expect(await state(sibling, pastB)).to.deep.equal({ status: 'EXPIRED', updatedAt: T2 });
+          for (const [link, status] of [[future!, 'ACTIVE'], [forever!, 'ACTIVE'], [paid!, 'PAID'], [cancelled!, 'CANCELLED'], [expired!, 'EXPIRED']] as const) {
+            expect(await state(t, link), link.description).to.deep.equal({ status, updatedAt: T1 });
+          }
+          expect(await repos().paymentLinks.markExpired(t.organization.id, T2)).to.equal(0);
+        });
+
+        it("leaves other organizations' links alone", async () => {
+          const mine = await linkTenant();
+          const other = await linkTenant();
+          const a = await insertLink(mine, { expiresAt: T1 });
+          const b = await insertLink(other, { expiresAt: T1 });
+          expect(await repos().paymentLinks.markExpired(mine.organization.id, T2)).to.equal(1);
+          expect((await findLink(mine, a.code))!.status).to.equal('EXPIRED');
+          expect(await findLink(other, b.code)).to.deep.equal(linkViewOf(b));
+        });
+      });
+    });
+
+    describe('DebtRepository: debts of payment links', () => {
+      async function linkDebtTenant(options: { companies?: number } = {}) {
+        const tenant = await newTenant(repos(), options);
+        const contact = await repos().contacts.insert(newContact(tenant.organization.id));
+        const link = await repos().paymentLinks.insert(newLink(tenant));
+        return { ...tenant, contact, link };
+      }
+      type LinkDebtFixture = Awaited<ReturnType<typeof linkDebtTenant>>;
+
+      /** A debt of the fixture's link, without debtor. */
+      const insertLinkDebt = (t: LinkDebtFixture, overrides: Partial<NewDebt> = {}) =>
+        repos().debts.insert(newDebt(t, { contactId: null, paymentLinkId: t.link.id, allowOverduePayment: false, allowPartialPayments: false, ...overrides }));
+      const listDebts = (t: { company: Company }, filter: Partial<DebtFilter> = {}) => repos().debts.list(t.company.id, { today: '2026-06-01', ...filter }, PAGE);
+
+      it('round-trips a debt without contact that belongs to a link: contact null, paymentLinkId kept', async () => {
+        const t = await linkDebtTenant();
+        const input = newDebt(t, { contactId: null, paymentLinkId: t.link.id, externalRequestId: t.link.debtExternalRequestId });
+        const inserted = await repos().debts.insert(input);
+        expect(inserted).to.deep.equal({ ...input, id: inserted.id });
+        const view: DebtView = { ...inserted, contact: null, product: null };
+        expect(await repos().debts.findByExternalRequestId(t.company.id, input.externalRequestId)).to.deep.equal(view);
+        expect(await repos().debts.findByExternalRequestIds(t.company.id, [input.externalRequestId])).to.deep.equal([view]);
+        expect(await uow().run((tx) => tx.debts.lockByExternalRequestId(t.company.id, input.externalRequestId))).to.deep.equal(view);
+        expect((await listDebts(t)).items).to.deep.equal([view]);
+      });
+
+      it('keeps contact null and paymentLinkId through an update', async () => {
+        const t = await linkDebtTenant();
+        const debt = await insertLinkDebt(t);
+        const updated = await repos().debts.update(t.company.id, debt.id, { status: 'PAID', amountPaidCents: debt.amountCents, updatedAt: T2 });
+        expect(updated).to.deep.include({ contactId: null, contact: null, paymentLinkId: t.link.id, status: 'PAID' });
+      });
+
+      it('filters by paymentLinkId, newest first, cancelled excluded, combined with the other filters', async () => {
+        const t = await linkDebtTenant();
+        const otherLink = await repos().paymentLinks.insert(newLink(t));
+        await insertLinkDebt(t, { externalRequestId: 'own', status: 'PENDING' });
+        await insertLinkDebt(t, { externalRequestId: 'other-link', paymentLinkId: otherLink.id });
+        await repos().debts.insert(newDebt(t, { externalRequestId: 'plain' }));
+        await insertLinkDebt(t, { externalRequestId: 'pay-1', status: 'PAID', amountPaidCents: 10_000, contactId: t.contact.id });
+        await insertLinkDebt(t, { externalRequestId: 'gone', status: 'CANCELLED' });
+        await insertLinkDebt(t, { externalRequestId: 'pay-2', status: 'PAID', amountPaidCents: 10_000 });
+        const keys = async (filter: Partial<DebtFilter>) => requestIds((await listDebts(t, filter)).items);
+        expect(await keys({ paymentLinkId: t.link.id })).to.deep.equal(['pay-2', 'pay-1', 'own']);
+        expect((await listDebts(t, { paymentLinkId: t.link.id })).total).to.equal(3);
+        expect(await keys({ paymentLinkId: otherLink.id })).to.deep.equal(['other-link']);
+        expect(await keys({ paymentLinkId: t.link.id, status: 'PAID' })).to.deep.equal(['pay-2', 'pay-1']);
+        expect(await keys({ paymentLinkId: t.link.id, contactId: t.contact.id })).to.deep.equal(['pay-1']);
+        expect(await keys({})).to.deep.equal(['pay-2', 'pay-1', 'plain', 'other-link', 'own']);
+      });
+
+      it("finds nothing for a link of another company", async () => {
+        const t = await linkDebtTenant({ companies: 2 });
+        await insertLinkDebt(t);
+        expect(await listDebts({ company: t.companies[1]! }, { paymentLinkId: t.link.id })).to.deep.equal({ items: [], total: 0, capped: false });
       });
     });
 

@@ -81,7 +81,7 @@ export class CreatePaymentLink {
         metadata: input.metadata ?? null,
         // Rule 3: with a known debtor the identifier is not returned; the URL uses the debtor's.
         identifierValue: debtor ? null : identifier,
-        urlIdentifier: debtor ? sanitizeIdentifier(debtor.contact.externalClientId) : identifier,
+        urlIdentifier: debtor ? (debtorIdentifier(debtor) ?? identifier) : identifier,
         shortCode: scope.company.privateLinks ? this.deps.ids.alphanumeric(SHORT_CODE_LENGTH) : null,
         productId: product?.product.id ?? null,
         productCreatedInline: product?.createdInline ?? false,
@@ -128,8 +128,16 @@ function conflict(key: string): ConflictError {
 
 /** Rule 2: the debtor's identifier when known, else a synthetic one from the organization name. */
 function identifierOf(debtor: ResolvedDebtor | null, scope: TenantScope, ids: IdGenerator): string {
-  if (debtor) return sanitizeIdentifier(debtor.contact.externalClientId);
-  return syntheticIdentifier(scope.organizationName, ids.alphanumeric(SYNTHETIC_IDENTIFIER_LENGTH));
+  return (debtor && debtorIdentifier(debtor)) ?? syntheticIdentifier(scope.organizationName, ids.alphanumeric(SYNTHETIC_IDENTIFIER_LENGTH));
+}
+
+/** The debtor's externalClientId as an identifier; null when nothing URL-safe is left of it. */
+function debtorIdentifier(debtor: ResolvedDebtor): string | null {
+  try {
+    return sanitizeIdentifier(debtor.contact.externalClientId);
+  } catch {
+    return null;
+  }
 }
 
 function linkDebtor(debtor: ResolvedDebtor | null): { contact: ResolvedDebtor['contact'] | null; createdInline: boolean } {
