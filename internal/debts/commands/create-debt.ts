@@ -4,7 +4,7 @@ import type { IdGenerator } from '../../../ports/id-generator';
 import type { ProductRepository } from '../../../ports/product-repository';
 import type { UnitOfWork } from '../../../ports/unit-of-work';
 import type { Product } from '../../products/product';
-import { ConflictError } from '../../shared/errors';
+import { ConflictError, DomainError } from '../../shared/errors';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import type { DebtDraft } from '../debt-draft';
@@ -40,33 +40,37 @@ export class CreateDebt {
 
   async execute(draft: DebtDraft, externalRequestId: string | undefined, scope: TenantScope): Promise<CreateDebtResult> {
     const requestId = externalRequestId ?? this.deps.ids.alphanumeric(GENERATED_REQUEST_ID_LENGTH);
-    // The reads are independent: run them together. A stored debt wins over any other outcome
-    // (a replay answers what was created, whatever the body now says).
-    // A legacy productName may create the product, so it waits until the replay check has
-    // passed; a product created then stands even if the debt fails, like one made through
-    // POST /products.
-    const writesProduct = draft.product !== null && 'productName' in draft.product;
-    const [stored, readProduct, debtor] = await Promise.allSettled([
-      externalRequestId === undefined ? null : this.deps.debts.findByExternalRequestId(scope.company.id, requestId),
-      writesProduct ? null : resolveProduct(this.deps.products, draft.product, scope),
-      // A referenced contact is only read; inline contactData is written in the transaction below.
+    const stored = () => (externalRequestId === undefined ? null : this.deps.debts.findByExternalRequestId(scope.company.id, requestId));
+    // A legacy productName may create a product, so that path checks for a replay first (a
+    // replay must create nothing). Otherwise the happy path skips the lookup: the unique key
+    // catches a replay at the INSERT.
+    if (draft.product !== null && 'productName' in draft.product) {
+      const replayed = await stored();
+      if (replayed) return { debt: replayed, created: false };
+    }
+    try {
+      return { debt: await this.create(draft, requestId, scope), created: true };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      // A replay answers what was created, whatever the body now says: the stored debt wins
+      // over any failure of this body (taken key, unknown debtor, missing product).
+      const replayed = await stored();
+      if (replayed) return { debt: replayed, created: false };
+      // A concurrent request created the same inline contact first: run again, it now exists.
+      if (error instanceof ConflictError) return { debt: await this.create(draft, requestId, scope), created: true };
+      throw error;
+    }
+  }
+
+  private async create(draft: DebtDraft, externalRequestId: string, scope: TenantScope): Promise<DebtView> {
+    // Independent reads run together; a product created from a legacy productName stands even
+    // if the debt then fails, like one made through POST /products.
+    const [product, debtor] = await Promise.all([
+      resolveProduct(this.deps.products, draft.product, scope),
+      // A referenced contact is only read; inline contactData is written in the transaction.
       'externalClientId' in draft.debtor ? resolveDebtor(this.deps, draft.debtor, scope) : null,
     ]);
-    if (stored.status === 'rejected') throw stored.reason;
-    if (stored.value) return { debt: stored.value, created: false };
-    if (readProduct.status === 'rejected') throw readProduct.reason;
-    if (debtor.status === 'rejected') throw debtor.reason;
-    const product = { value: writesProduct ? await resolveProduct(this.deps.products, draft.product, scope) : readProduct.value };
-    try {
-      return { debt: await this.insert(draft, requestId, product.value, debtor.value, scope), created: true };
-    } catch (error) {
-      if (!(error instanceof ConflictError)) throw error;
-      // Either another request took this externalRequestId first (return its debt), or it
-      // created the same inline contact first (run again: the contact now exists).
-      const winner = await this.deps.debts.findByExternalRequestId(scope.company.id, requestId);
-      if (winner) return { debt: winner, created: false };
-      return { debt: await this.insert(draft, requestId, product.value, debtor.value, scope), created: true };
-    }
+    return this.insert(draft, externalRequestId, product, debtor, scope);
   }
 
   /** One INSERT for a referenced contact; a transaction when contactData writes the contact too. */
