@@ -2,7 +2,7 @@ import { PHONE_TYPES } from '../../../internal/contacts/contact';
 import type { JsonSchema } from '../validation';
 import { dateTimeSchema, nonBlankString, pageQueryProperties } from './common.schemas';
 
-const phone: JsonSchema = {
+export const phoneSchema: JsonSchema = {
   type: 'object',
   required: ['number', 'type'],
   properties: {
@@ -16,6 +16,19 @@ const phone: JsonSchema = {
 const name = nonBlankString(200);
 const email = { type: 'string', format: 'email', maxLength: 254 };
 
+/** Inline debtor data of debts, payment links and subscriptions; strict where the endpoint is. */
+export const contactDataSchema = (strict: boolean): JsonSchema => ({
+  type: 'object',
+  required: ['externalClientId', 'name', 'email'],
+  ...(strict ? { additionalProperties: false } : {}),
+  properties: {
+    externalClientId: nonBlankString(100),
+    name,
+    email,
+    phones: { type: 'array', items: phoneSchema, maxItems: 20 },
+  },
+});
+
 /** POST /contacts: undeclared fields are ignored (convention 7). */
 export const createContactBody: JsonSchema = {
   type: 'object',
@@ -24,7 +37,7 @@ export const createContactBody: JsonSchema = {
     externalClientId: nonBlankString(100),
     name,
     email,
-    phones: { type: 'array', items: phone, maxItems: 20 },
+    phones: { type: 'array', items: phoneSchema, maxItems: 20 },
   },
 };
 
@@ -36,7 +49,7 @@ export const updateContactBody: JsonSchema = {
   properties: {
     name,
     email,
-    phones: { type: 'array', items: phone, minItems: 1, maxItems: 20 },
+    phones: { type: 'array', items: phoneSchema, minItems: 1, maxItems: 20 },
   },
 };
 
@@ -60,7 +73,7 @@ export const contactSchema: JsonSchema = {
     externalClientId: { type: 'string' },
     name: { type: 'string' },
     email: { type: ['string', 'null'] },
-    phones: { type: 'array', items: phone },
+    phones: { type: 'array', items: phoneSchema },
     active: { type: 'boolean' },
     createdAt: dateTimeSchema,
     updatedAt: dateTimeSchema,

@@ -1,8 +1,8 @@
-import { PHONE_TYPES } from '../../../internal/contacts/contact';
 import { DEBT_STATUSES, PAYMENT_METHODS } from '../../../internal/debts/debt';
 import { CURRENCIES } from '../../../internal/shared/currency';
 import type { JsonSchema } from '../validation';
 import { dateTimeSchema, forbiddenCharsString, nonBlankString, pageQueryProperties } from './common.schemas';
+import { contactDataSchema } from './contact.schemas';
 
 /** Convention 9: keys a flat additionalData must not use. */
 export const RESERVED_ADDITIONAL_DATA_KEYS = [
@@ -23,32 +23,9 @@ export const additionalDataSchema: JsonSchema = {
   additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: 1000 },
 };
 
-const phone: JsonSchema = {
-  type: 'object',
-  required: ['number', 'type'],
-  properties: {
-    number: { ...nonBlankString(40), pattern: '\\d' },
-    type: { type: 'string', enum: [...PHONE_TYPES] },
-    primary: { type: 'boolean' },
-    description: { type: 'string', maxLength: 100 },
-  },
-};
-
-const contactData = (strict: boolean): JsonSchema => ({
-  type: 'object',
-  required: ['externalClientId', 'name', 'email'],
-  ...(strict ? { additionalProperties: false } : {}),
-  properties: {
-    externalClientId: nonBlankString(100),
-    name: nonBlankString(200),
-    email: { type: 'string', format: 'email', maxLength: 254 },
-    phones: { type: 'array', items: phone, maxItems: 20 },
-  },
-});
-
 const debtProperties = (strict: boolean) => ({
   externalClientId: nonBlankString(100),
-  contactData: contactData(strict),
+  contactData: contactDataSchema(strict),
   amount: amountSchema,
   dueDate: calendarDateSchema,
   currency: currencySchema,

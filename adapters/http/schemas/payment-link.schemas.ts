@@ -1,6 +1,7 @@
 import { PAYMENT_LINK_STATUSES } from '../../../internal/payment-links/payment-link';
 import type { JsonSchema } from '../validation';
 import { dateTimeSchema, nonBlankString, pageQueryProperties } from './common.schemas';
+import { contactDataSchema } from './contact.schemas';
 import { additionalDataSchema, amountSchema, currencySchema, externalRequestIdSchema } from './debt.schemas';
 
 /** RFC 3339 with `T`, seconds and a zone (`Z` or an offset): a bare date or `YYYY-MM-DD HH:mm` is 400. */
@@ -12,30 +13,6 @@ const metadataSchema: JsonSchema = {
   maxProperties: 50,
   propertyNames: { maxLength: 100 },
   additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: 1000 },
-};
-
-const contactData: JsonSchema = {
-  type: 'object',
-  required: ['externalClientId', 'name', 'email'],
-  properties: {
-    externalClientId: nonBlankString(100),
-    name: nonBlankString(200),
-    email: { type: 'string', format: 'email', maxLength: 254 },
-    phones: {
-      type: 'array',
-      maxItems: 20,
-      items: {
-        type: 'object',
-        required: ['number', 'type'],
-        properties: {
-          number: { ...nonBlankString(40), pattern: '\\d' },
-          type: { type: 'string', enum: ['MAIN', 'MOBILE', 'WORK', 'RELATIVE', 'OTHER'] },
-          primary: { type: 'boolean' },
-          description: { type: 'string', maxLength: 100 },
-        },
-      },
-    },
-  },
 };
 
 export const createPaymentLinkBody: JsonSchema = {
@@ -52,7 +29,7 @@ export const createPaymentLinkBody: JsonSchema = {
     metadata: metadataSchema,
     identifierValue: { type: 'string', maxLength: 256 },
     externalClientId: nonBlankString(100),
-    contactData,
+    contactData: contactDataSchema(false),
     productName: nonBlankString(200),
     additionalData: additionalDataSchema,
   },

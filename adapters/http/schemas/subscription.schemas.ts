@@ -4,10 +4,9 @@ import { SUBSCRIPTION_STATUSES } from '../../../internal/subscriptions/subscript
 import type { JsonSchema } from '../validation';
 import { dateTimeSchema, nonBlankString, pageQueryProperties } from './common.schemas';
 import { additionalDataSchema, amountSchema, calendarDateSchema, currencySchema } from './debt.schemas';
-import { createPaymentLinkBody } from './payment-link.schemas';
+import { contactDataSchema } from './contact.schemas';
 
 const paymentMethods: JsonSchema = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...PAYMENT_METHODS] } };
-const contactData = (createPaymentLinkBody.properties as Record<string, JsonSchema>).contactData!;
 
 /** POST /subscriptions: shapes here; the schedule rules (ranges, exclusivity) in the domain. */
 export const createSubscriptionBody: JsonSchema = {
@@ -16,7 +15,7 @@ export const createSubscriptionBody: JsonSchema = {
   properties: {
     externalSubscriptionId: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$' },
     externalClientId: nonBlankString(100),
-    contactData,
+    contactData: contactDataSchema(false),
     amount: amountSchema,
     currency: currencySchema,
     intervalUnit: { type: 'string', enum: [...INTERVAL_UNITS] },
