@@ -56,13 +56,17 @@ export function parseSchedule(input: ScheduleInput): Schedule {
   if (billingDay !== undefined) problems.push(...billingDayProblems(intervalUnit, billingDay));
   if (problems.length > 0) throw new InvalidRequestError(problems.map((p) => `${p.field} ${p.issue}`).join('; '), problems);
 
+  const effective = effectiveBillingDay(intervalUnit, startDate, billingDay);
+  if (effective?.month !== undefined && effective.day > daysInMonth(2024, effective.month)) {
+    throw InvalidRequestError.field('billingDay.day', 'does not exist in that month');
+  }
   const schedule: Schedule = {
     intervalUnit,
     intervalCount,
     startDate,
     totalCycles: totalCycles ?? null,
     endDate: endDate ?? null,
-    billingDay: effectiveBillingDay(intervalUnit, startDate, billingDay),
+    billingDay: effective,
   };
   if (schedule.endDate !== null && cycleCount(schedule) > MAX_CYCLES) {
     throw InvalidRequestError.field('endDate', `gives more than ${MAX_CYCLES} cycles`);

@@ -23,7 +23,7 @@ export interface Subscription {
   amountCents: number;
   currency: Currency;
   schedule: Schedule;
-  /** Due date of the last cycle; null when open-ended. */
+  /** The endDate, else the due date of the last cycle; null when open-ended. ENDED after it. */
   lastDueDate: string | null;
   enforcePaymentOrder: boolean;
   autopay: boolean;

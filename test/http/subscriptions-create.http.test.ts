@@ -726,3 +726,23 @@ describeEachDatabase('subscriptions: creation, generation and reads', ({ api }) 
     });
   });
 });
+
+describeEachDatabase('subscriptions: ENDED follows endDate', ({ api }) => {
+  it('reads ACTIVE until endDate has passed, even after the last cycle, then ENDED', async () => {
+    const t = await api().newTenant();
+    const http = api().http;
+    const freeze = async (now: string) => expect((await http.put('/test-helpers/clock').set(t.headers).send({ now })).status).to.equal(200);
+    await freeze('2024-01-01T12:00:00.000Z');
+    const created = await http.post('/subscriptions').set(t.headers).send({
+      externalSubscriptionId: 'ends-on-end-date',
+      contactData: { externalClientId: 'ender', name: 'End', email: 'end@example.com' },
+      amount: 10, intervalUnit: 'month', intervalCount: 1, startDate: '2024-02-15', endDate: '2024-04-14', productName: 'Plan',
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const id = created.body.data.subscriptionId;
+    await freeze('2024-04-14T23:59:59.999Z'); // the last cycle (2024-03-15) is long past, endDate is today
+    expect((await http.get(`/subscriptions/${id}`).set(t.headers)).body.data.status).to.equal('ACTIVE');
+    await freeze('2024-04-15T00:00:00.000Z');
+    expect((await http.get(`/subscriptions/${id}`).set(t.headers)).body.data.status).to.equal('ENDED');
+  });
+});

@@ -68,7 +68,8 @@ export class CreateSubscription {
           amountCents: input.amountCents,
           currency: input.currency ?? scope.company.defaultCurrency ?? 'MXN',
           schedule,
-          lastDueDate: open ? null : dueDateOf(schedule, count - 1),
+          // The subscription ends when its endDate passes, or after its last cycle's due date.
+          lastDueDate: open ? null : (schedule.endDate ?? dueDateOf(schedule, count - 1)),
           enforcePaymentOrder: input.enforcePaymentOrder ?? false,
           autopay: input.autopay ?? false,
           allowOverduePayment: input.allowOverduePayment ?? true,

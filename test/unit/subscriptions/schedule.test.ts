@@ -40,6 +40,9 @@ describe('subscription schedule', () => {
       expect(fieldsOf({ intervalUnit: 'year', intervalCount: 1, startDate: '2026-01-01', billingDay: { day: 31, month: 4 } })).to.deep.equal(['billingDay.day']);
       expect(fieldsOf({ intervalUnit: 'year', intervalCount: 1, startDate: '2026-01-01', billingDay: { day: 1, month: 13 } })).to.deep.equal(['billingDay.month']);
       expect(fieldsOf({ intervalUnit: 'day', intervalCount: 1, startDate: '2026-01-01', endDate: '2030-01-01' })).to.deep.equal(['endDate']);
+      // The effective billing day is checked too: day 31 with the month inferred from a February start.
+      expect(fieldsOf({ intervalUnit: 'year', intervalCount: 1, startDate: '2026-02-10', billingDay: { day: 31 } })).to.deep.equal(['billingDay.day']);
+      expect(fieldsOf({ intervalUnit: 'year', intervalCount: 1, startDate: '2026-02-10', billingDay: { day: 29 } })).to.deep.equal([]);
     });
 
     it('infers the billing day from startDate and returns it', () => {
