@@ -50,6 +50,8 @@ export interface DebtRepository {
   list(companyId: number, filter: DebtFilter, page: PageRequest): Promise<Page<DebtView>>;
   /** Cancels the subscription's unpaid debts (PENDING, OVERDUE); returns how many. */
   cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<number>;
+  /** Due dates that already have a debt of the subscription that is not CANCELLED. */
+  liveDueDatesOfSubscription(subscriptionId: number): Promise<string[]>;
   /** The subscription's debts that are neither PAID nor CANCELLED, by due date. */
   openOfSubscription(subscriptionId: number): Promise<DebtView[]>;
   /** Persists OVERDUE for the organization's PENDING debts due before `today`; returns how many. */

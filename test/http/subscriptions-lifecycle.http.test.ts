@@ -565,3 +565,42 @@ describeEachDatabase('subscriptions lifecycle', ({ api }) => {
     });
   });
 });
+
+describeEachDatabase('subscriptions: resume and PATCH keep paid cycles whole', ({ api }) => {
+  const create = async (t: { headers: Record<string, string> }, key: string) => {
+    const res = await api().http.post('/subscriptions').set(t.headers).send({
+      externalSubscriptionId: key,
+      contactData: { externalClientId: `${key}-debtor`, name: 'Debtor', email: 'debtor@example.com' },
+      amount: 100, intervalUnit: 'month', intervalCount: 1, startDate: '2031-01-10', totalCycles: 4, productName: 'Plan',
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    await api().infra.inProcessQueue!.drain();
+    return res.body.data.subscriptionId as string;
+  };
+
+  it('does not charge again on resume a cycle paid ahead', async () => {
+    const t = await api().newTenant();
+    await api().http.put('/test-helpers/clock').set(t.headers).send({ now: '2031-01-05T12:00:00.000Z' });
+    const id = await create(t, 'ahead');
+    expect((await api().http.post('/test-helpers/debts/ahead-cycle-2/pay').set(t.headers).send({})).status).to.equal(201);
+    expect((await api().http.post(`/subscriptions/${id}/pause`).set(t.headers)).status).to.equal(200);
+    expect((await api().http.post(`/subscriptions/${id}/resume`).set(t.headers)).status).to.equal(200);
+    await api().infra.inProcessQueue!.drain();
+    const listed = await api().http.get(`/subscriptions/${id}/debts`).set(t.headers);
+    const byDue = new Map<string, string[]>();
+    for (const d of listed.body.data as { debtId: string; dueDate: string }[]) byDue.set(d.dueDate, [...(byDue.get(d.dueDate) ?? []), d.debtId]);
+    expect(byDue.get('2031-03-10')).to.deep.equal(['debt_ahead-cycle-2']);
+    expect(listed.body.meta.total).to.equal(4);
+  });
+
+  it('marks a partially paid cycle PAID when the new amount equals what it received', async () => {
+    const t = await api().newTenant();
+    await api().http.put('/test-helpers/clock').set(t.headers).send({ now: '2031-01-05T12:00:00.000Z' });
+    const id = await create(t, 'exact');
+    expect((await api().http.post('/test-helpers/debts/exact-cycle-1/pay').set(t.headers).send({ amount: 40 })).status).to.equal(201);
+    const patched = await api().http.patch(`/subscriptions/${id}`).set(t.headers).send({ amount: 40 });
+    expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
+    const debt = await api().http.get('/debts/exact-cycle-1').set(t.headers);
+    expect(debt.body.data).to.deep.include({ status: 'PAID', amount: 40, amountPaid: 40 });
+  });
+});

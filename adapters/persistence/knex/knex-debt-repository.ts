@@ -102,6 +102,11 @@ export class KnexDebtRepository implements DebtRepository {
       .update({ status: 'CANCELLED', updated_at: toMillis(at) });
   }
 
+  async liveDueDatesOfSubscription(subscriptionId: number): Promise<string[]> {
+    const rows = await this.db('debts').where({ subscription_id: subscriptionId }).whereNot('status', 'CANCELLED').distinct('due_date');
+    return rows.map((r: { due_date: string }) => r.due_date);
+  }
+
   async openOfSubscription(subscriptionId: number): Promise<DebtView[]> {
     const rows = await this.select()
       .where('d.subscription_id', subscriptionId)

@@ -71,6 +71,10 @@ export class MemoryDebtRepository implements DebtRepository {
     return unpaid.length;
   }
 
+  async liveDueDatesOfSubscription(subscriptionId: number): Promise<string[]> {
+    return [...new Set(this.rows.filter((d) => d.subscriptionId === subscriptionId && d.status !== 'CANCELLED').map((d) => d.dueDate))];
+  }
+
   async openOfSubscription(subscriptionId: number): Promise<DebtView[]> {
     return this.rows
       .filter((d) => d.subscriptionId === subscriptionId && d.status !== 'PAID' && d.status !== 'CANCELLED')

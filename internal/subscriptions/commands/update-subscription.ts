@@ -53,19 +53,30 @@ export class UpdateSubscription {
     });
     let unsynced = 0;
     if (input.amountCents !== undefined) {
-      for (const debt of await this.deps.debts.openOfSubscription(subscription.id)) {
-        if (debt.amountCents === input.amountCents) continue;
-        if (input.amountCents < debt.amountPaidCents) {
-          unsynced++;
-          continue;
-        }
+      for (const open of await this.deps.debts.openOfSubscription(subscription.id)) {
+        if (open.amountCents === input.amountCents) continue;
         try {
-          await this.deps.debts.update(scope.company.id, debt.id, { amountCents: input.amountCents, updatedAt: scope.clock.now() });
+          if (!(await this.syncAmount(open.externalRequestId, input.amountCents, scope))) unsynced++;
         } catch {
           unsynced++;
         }
       }
     }
     return { subscription, unsynced };
+  }
+
+  /**
+   * One debt, locked against a concurrent payment: false when it already received more than the
+   * new amount. A debt whose payments equal the new amount is now PAID.
+   */
+  private syncAmount(externalRequestId: string, amountCents: number, scope: TenantScope): Promise<boolean> {
+    return this.deps.uow.run(async ({ debts }) => {
+      const debt = await debts.lockByExternalRequestId(scope.company.id, externalRequestId);
+      if (!debt || debt.status === 'PAID' || debt.status === 'CANCELLED') return true;
+      if (amountCents < debt.amountPaidCents) return false;
+      const paid = amountCents === debt.amountPaidCents;
+      await debts.update(scope.company.id, debt.id, { amountCents, ...(paid ? { status: 'PAID' as const } : {}), updatedAt: scope.clock.now() });
+      return true;
+    });
   }
 }

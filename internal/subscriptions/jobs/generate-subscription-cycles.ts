@@ -41,8 +41,11 @@ export class GenerateSubscriptionCycles {
       requestId: null,
     };
     const resume = Number(data.resume ?? 0);
+    // After a resume, a cycle that still has a live debt (paid ahead, partially paid) is not
+    // charged again.
+    const taken = resume > 0 ? new Set(await repos.debts.liveDueDatesOfSubscription(subscription.id)) : new Set<string>();
     const dates = Array.from({ length: cycleCount(subscription.schedule) }, (_, n) => dueDateOf(subscription.schedule, n)).filter(
-      (date) => !data.fromDate || date >= data.fromDate,
+      (date) => (!data.fromDate || date >= data.fromDate) && !taken.has(date),
     );
     const rows: NewDebt[] = dates.map((dueDate, cycle) => ({
       ...newDebt(

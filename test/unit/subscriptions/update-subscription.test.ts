@@ -123,7 +123,9 @@ describe('UpdateSubscription with a failing DebtRepository (memory)', () => {
     expect(cycles.map((d) => d.externalRequestId)).to.deep.equal([0, 1, 2, 3, 4].map((n) => cycleRequestId('gym', n)));
   });
 
-  const useCase = (debts: DebtRepository) => new UpdateSubscription({ uow: w.infra.ports.uow, debts });
+  // The debt adapter under test serves both the reads and the locked per-debt transactions.
+  const useCase = (debts: DebtRepository) =>
+    new UpdateSubscription({ uow: { run: (work) => w.infra.ports.uow.run((repos) => work({ ...repos, debts })) }, debts });
   const amounts = async () => (await Promise.all(cycles.map((d) => w.infra.ports.repos.debts.findByExternalRequestId(w.scope.company.id, d.externalRequestId)))).map((d) => d!.amountCents);
   const storedAmount = async () => (await w.infra.ports.repos.subscriptions.findById(sub.id))!.amountCents;
 
