@@ -3,6 +3,10 @@ import type { Response } from 'supertest';
 import type { CompanySettings } from '../../internal/tenancy/company';
 import { describeEachDatabase, type Tenant } from '../support/harness';
 
+/** Every suite here also runs on MySQL + Redis with the real worker process generating the cycles. */
+const describeWithWorker = (title: string, suite: Parameters<typeof describeEachDatabase>[1]) =>
+  describeEachDatabase(title, suite, { withWorker: true });
+
 /**
  * POST /subscriptions, the asynchronous generation of its cycles, and the reads (GET by id,
  * GET /subscriptions, GET /subscriptions/{id}/debts), through HTTP. Lifecycle (cancel, pause,
@@ -88,7 +92,7 @@ const subscription = (overrides: Json = {}): Json => ({
 /** `YYYY-MM-DD` plus `days`. */
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-describeEachDatabase('subscriptions: creation, generation and reads', ({ api }) => {
+describeWithWorker('subscriptions: creation, generation and reads', ({ api }) => {
   const http = () => api().http;
   const tenant = (settings?: Partial<CompanySettings>) => api().newTenant({ settings });
 
@@ -99,7 +103,7 @@ describeEachDatabase('subscriptions: creation, generation and reads', ({ api }) 
   const subscriptionDebts = (t: Tenant, id: string, query: Json = {}) => http().get(`/subscriptions/${id}/debts`).query(query).set(t.headers);
   const getDebt = (t: Tenant, id: string) => http().get(`/debts/${id}`).set(t.headers);
   /** Runs every queued generation job to the end. */
-  const generated = () => api().infra.inProcessQueue!.drain();
+  const generated = () => api().drainJobs();
 
   async function freeze(t: Tenant, now: string): Promise<void> {
     expectOk(await http().put('/test-helpers/clock').set(t.headers).send({ now }));
@@ -727,7 +731,7 @@ describeEachDatabase('subscriptions: creation, generation and reads', ({ api }) 
   });
 });
 
-describeEachDatabase('subscriptions: ENDED follows endDate', ({ api }) => {
+describeWithWorker('subscriptions: ENDED follows endDate', ({ api }) => {
   it('reads ACTIVE until endDate has passed, even after the last cycle, then ENDED', async () => {
     const t = await api().newTenant();
     const http = api().http;

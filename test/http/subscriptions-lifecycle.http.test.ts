@@ -2,6 +2,10 @@ import { expect } from 'chai';
 import type supertest from 'supertest';
 import { describeEachDatabase, type Tenant } from '../support/harness';
 
+/** Every suite here also runs on MySQL + Redis with the real worker process generating the cycles. */
+const describeWithWorker = (title: string, suite: Parameters<typeof describeEachDatabase>[1]) =>
+  describeEachDatabase(title, suite, { withWorker: true });
+
 /**
  * Subscriptions after creation, through HTTP: cancel, pause, resume (decisions.md §5), PATCH
  * (editable fields, amount reaching the open generated debts, PARTIAL_UPDATE) and
@@ -66,9 +70,9 @@ function expectOk<T = SubscriptionBody>(res: supertest.Response, status = 200): 
 const cycle = (ext: string, n: number) => `${ext}-cycle-${n}`;
 const resumed = (ext: string, resume: number, m: number) => `${ext}-resume-${resume}-cycle-${m}`;
 
-describeEachDatabase('subscriptions lifecycle', ({ api }) => {
+describeWithWorker('subscriptions lifecycle', ({ api }) => {
   const http = () => api().http;
-  const drain = () => api().infra.inProcessQueue!.drain();
+  const drain = () => api().drainJobs();
   const get = (t: Tenant, id: string) => http().get(`/subscriptions/${id}`).set(t.headers);
   const patch = (t: Tenant, id: string, body: unknown) => http().patch(`/subscriptions/${id}`).set(t.headers).send(body as object);
   const act = (t: Tenant, id: string, action: 'cancel' | 'pause' | 'resume') => http().post(`/subscriptions/${id}/${action}`).set(t.headers);
@@ -566,7 +570,7 @@ describeEachDatabase('subscriptions lifecycle', ({ api }) => {
   });
 });
 
-describeEachDatabase('subscriptions: resume and PATCH keep paid cycles whole', ({ api }) => {
+describeWithWorker('subscriptions: resume and PATCH keep paid cycles whole', ({ api }) => {
   const create = async (t: { headers: Record<string, string> }, key: string) => {
     const res = await api().http.post('/subscriptions').set(t.headers).send({
       externalSubscriptionId: key,
@@ -574,7 +578,7 @@ describeEachDatabase('subscriptions: resume and PATCH keep paid cycles whole', (
       amount: 100, intervalUnit: 'month', intervalCount: 1, startDate: '2031-01-10', totalCycles: 4, productName: 'Plan',
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    await api().infra.inProcessQueue!.drain();
+    await api().drainJobs();
     return res.body.data.subscriptionId as string;
   };
 
@@ -585,7 +589,7 @@ describeEachDatabase('subscriptions: resume and PATCH keep paid cycles whole', (
     expect((await api().http.post('/test-helpers/debts/ahead-cycle-2/pay').set(t.headers).send({})).status).to.equal(201);
     expect((await api().http.post(`/subscriptions/${id}/pause`).set(t.headers)).status).to.equal(200);
     expect((await api().http.post(`/subscriptions/${id}/resume`).set(t.headers)).status).to.equal(200);
-    await api().infra.inProcessQueue!.drain();
+    await api().drainJobs();
     const listed = await api().http.get(`/subscriptions/${id}/debts`).set(t.headers);
     const byDue = new Map<string, string[]>();
     for (const d of listed.body.data as { debtId: string; dueDate: string }[]) byDue.set(d.dueDate, [...(byDue.get(d.dueDate) ?? []), d.debtId]);

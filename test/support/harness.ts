@@ -8,7 +8,8 @@ import { jobHandlers } from '../../adapters/queue/job-handlers';
 import { type Application, buildApplication } from '../../internal/application';
 import type { CompanySettings } from '../../internal/tenancy/company';
 import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
-import { createTestDatabase, type DatabaseKind, mysqlAvailable, type TestDatabase } from './databases';
+import { createTestDatabase, type DatabaseKind, mysqlAvailable, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
+import { startWorkerProcess, type WorkerProcess } from './worker-process';
 
 export const JWT_TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -33,6 +34,8 @@ export interface ApiHarness {
   /** supertest agent bound to the running server. */
   http: supertest.Agent;
   newTenant(options?: { companies?: string[]; settings?: Partial<CompanySettings> }): Promise<Tenant>;
+  /** Resolves when every job enqueued so far has run (in-process queue, or the worker process). */
+  drainJobs(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,12 +43,16 @@ export interface ApiHarness {
  * The whole API over a fresh database of its own (SQLite file or a `test_…` MySQL database),
  * migrated, listening on an ephemeral port. One per test file.
  */
-export async function startApi(kind: DatabaseKind, options: { appEnv?: 'development' | 'production' } = {}): Promise<ApiHarness> {
+export async function startApi(
+  kind: DatabaseKind,
+  options: { appEnv?: 'development' | 'production'; worker?: boolean } = {},
+): Promise<ApiHarness> {
   const database: TestDatabase = await createTestDatabase(kind);
+  const queuePrefix = `test-${crypto.randomBytes(4).toString('hex')}`;
   const infra = await openInfrastructure({
     databaseUrl: database.url,
-    redisUrl: null,
-    queuePrefix: 'test',
+    redisUrl: options.worker ? TEST_REDIS_URL : null,
+    queuePrefix,
     jwtSecret: JWT_TEST_SECRET,
     appEnv: options.appEnv ?? 'development',
     migrate: true,
@@ -64,6 +71,10 @@ export async function startApi(kind: DatabaseKind, options: { appEnv?: 'developm
   const server = koa.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const http = supertest.agent(server);
+  // With `worker`, jobs go through BullMQ on Redis to the real worker entrypoint, a process of its own.
+  const worker: WorkerProcess | null = options.worker
+    ? await startWorkerProcess({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: queuePrefix, JWT_SECRET: JWT_TEST_SECRET })
+    : null;
 
   return {
     kind,
@@ -98,8 +109,14 @@ export async function startApi(kind: DatabaseKind, options: { appEnv?: 'developm
         headers: { 'x-api-key': created.apiKey, 'x-authorization-token': login.body.accessToken },
       };
     },
+    async drainJobs() {
+      if (infra.inProcessQueue) return infra.inProcessQueue.drain();
+      await waitForIdleQueue(infra, worker!);
+    },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await worker?.stop();
+      await infra.bullmqQueue?.queue.obliterate({ force: true }).catch(() => undefined);
       await infra.close();
       await database.drop();
     },
@@ -110,14 +127,25 @@ export async function startApi(kind: DatabaseKind, options: { appEnv?: 'developm
  * Declares the same HTTP suite once per database: the embedded SQLite default and MySQL
  * (MariaDB here). The MySQL leg skips when no server answers, except under CI=true.
  */
-export function describeEachDatabase(title: string, suite: (ctx: { api: () => ApiHarness }) => void): void {
-  for (const kind of ['sqlite', 'mysql'] as DatabaseKind[]) {
-    describe(`${title} [${kind}]`, function () {
+export function describeEachDatabase(
+  title: string,
+  suite: (ctx: { api: () => ApiHarness }) => void,
+  options: { withWorker?: boolean } = {},
+): void {
+  const legs: { label: string; kind: DatabaseKind; worker: boolean }[] = [
+    { label: 'sqlite', kind: 'sqlite', worker: false },
+    { label: 'mysql', kind: 'mysql', worker: false },
+    ...(options.withWorker ? [{ label: 'mysql + redis + worker process', kind: 'mysql' as const, worker: true }] : []),
+  ];
+  for (const { label, kind, worker } of legs) {
+    describe(`${title} [${label}]`, function () {
       this.timeout(30_000);
       let harness: ApiHarness | null = null;
       before(async function () {
+        this.timeout(60_000);
         if (kind === 'mysql' && !(await mysqlAvailable())) this.skip();
-        harness = await startApi(kind);
+        if (worker && !(await redisAvailable())) this.skip();
+        harness = await startApi(kind, { worker });
       });
       after(async () => {
         await harness?.close();
@@ -129,5 +157,18 @@ export function describeEachDatabase(title: string, suite: (ctx: { api: () => Ap
         },
       });
     });
+  }
+}
+
+/** Until nothing is waiting or running on the queue and the outbox has handed everything over. */
+async function waitForIdleQueue(infra: Infrastructure, worker: WorkerProcess): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const counts = await infra.bullmqQueue!.queue.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children');
+    const pending = await infra.ports.repos.outbox.pending(1);
+    if (Object.values(counts).every((n) => n === 0) && pending.length === 0) return;
+    worker.assertAlive();
+    if (Date.now() > deadline) throw new Error(`jobs still pending after 20 s: ${JSON.stringify(counts)}\n${worker.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
