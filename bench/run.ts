@@ -7,6 +7,7 @@ import type { ListDebtsInput } from '../internal/debts/queries/list-debts';
 import { centsFromAmount } from '../internal/shared/money';
 import { cpuShare, cpuSnapshot, processCpuMs } from './lib/cpu';
 import { type BenchDatabase, createBenchDatabase, deleteRedisPrefix, describeMachine } from './lib/environment';
+import { type GenerationPlan, type GenerationReport, measureGeneration } from './lib/generation';
 import { type LoadSpec, measure, warmUp } from './lib/load';
 import { explainDebtLists, type ListPlan } from './lib/plans';
 import { rssMiB, type Service, startService, stopAll } from './lib/processes';
@@ -243,7 +244,49 @@ const SCENARIOS: Scenario[] = [
       };
     },
   },
+  {
+    id: 'links.create',
+    label: 'POST /payment-links',
+    service: 'api',
+    kind: 'api',
+    baseline: 'baseline.koa-insert',
+    expectStatus: 201,
+    load: async (ctx) => {
+      // 30 days ahead, RFC 3339 with seconds and Z; each request a new externalPaymentLinkId.
+      const expiresAt = new Date(Date.now() + 30 * 24 * 60 * 60 * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      let n = 0;
+      return {
+        method: 'POST',
+        path: '/payment-links',
+        headers: { ...ctx.headers, 'content-type': 'application/json' },
+        vary: () => ({
+          body: JSON.stringify({ externalPaymentLinkId: `${ctx.runTag}-link-${++n}`, amount: 350.75, description: 'Bench payment link', expiresAt }),
+        }),
+      };
+    },
+  },
+  ...linkListScenarios(),
 ];
+
+/** GET /payment-links over the links the POST scenario left (all ACTIVE). */
+function linkListScenarios(): Scenario[] {
+  return [
+    { id: 'links.list', label: 'GET /payment-links', path: '/payment-links' },
+    { id: 'links.list.active', label: 'GET /payment-links?status=ACTIVE', path: '/payment-links?status=ACTIVE' },
+  ].map((list) => ({
+    id: list.id,
+    label: list.label,
+    service: 'api',
+    kind: 'api',
+    baseline: 'baseline.koa-json',
+    expectStatus: 200,
+    load: async (ctx) => {
+      const first = await apiCall(ctx, 'GET', list.path);
+      ctx.dataset[`${list.id}.total`] = (first.meta as { total: number }).total;
+      return { method: 'GET', path: list.path, headers: ctx.headers };
+    },
+  }));
+}
 
 function debtListScenarios(): Scenario[] {
   return DEBT_LISTS.map((list) => ({
@@ -432,21 +475,23 @@ async function main(): Promise<number> {
       PORT: '0',
       ...extra,
     });
+    // The API and the workers share these; no RUN_WORKERS: the API only enqueues.
+    const appEnv = {
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      JWT_SECRET: crypto.randomBytes(48).toString('base64url'),
+      LOG_LEVEL: 'warn',
+      APP_ENV: 'development',
+      DATA_DIR: dataDir,
+    };
     const [api, koaJson, koaInsert] = await Promise.all([
       startService({
         name: 'api',
         command: TSX,
         args: ['cmd/api/main.ts'],
         cwd: ROOT,
-        env: childEnv({
-          DATABASE_URL: db.url,
-          REDIS_URL,
-          QUEUE_PREFIX: queuePrefix,
-          JWT_SECRET: crypto.randomBytes(48).toString('base64url'),
-          LOG_LEVEL: 'warn',
-          APP_ENV: 'development',
-          DATA_DIR: dataDir,
-        }),
+        env: childEnv(appEnv),
         ready: (stdout) => demoCredentials(stdout) !== null || /already has tenants/.test(stdout),
       }),
       startService({ name: 'koa-json', command: TSX, args: ['bench/baselines/koa-json.ts'], cwd: ROOT, env: childEnv({}) }),
@@ -529,6 +574,44 @@ async function main(): Promise<number> {
     );
     ctx.dataset.singleDebtsStored = Number(stored?.single ?? 0);
     ctx.dataset.batchDebtsStored = Number(stored?.batch ?? 0);
+    const [links] = await db.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM payment_links WHERE external_payment_link_id LIKE ?', [
+      `${runTag}-link-%`,
+    ]);
+    ctx.dataset.linksStored = Number(links?.n ?? 0);
+
+    // Subscription cycle generation: worker processes of their own, started now (the scenarios
+    // above ran without one), with the API's environment.
+    const plan: GenerationPlan = options.quick
+      ? { cycles: 520, singleRuns: 3, bulkSubscriptions: 20, bulkConcurrency: 16, bulkWorkers: [1, 2] }
+      : { cycles: 520, singleRuns: 3, bulkSubscriptions: 100, bulkConcurrency: 16, bulkWorkers: [1, 2] };
+    log(
+      `subscription generation: ${plan.singleRuns} × 1 subscription of ${plan.cycles} cycles, then ${plan.bulkSubscriptions} at once ` +
+        `(concurrency ${plan.bulkConcurrency}) with ${plan.bulkWorkers.join(', then ')} worker(s) …`,
+    );
+    const generation = await measureGeneration(
+      {
+        apiUrl: `http://127.0.0.1:${api.port}`,
+        headers: ctx.headers,
+        databaseUrl: db.url,
+        redisUrl: REDIS_URL,
+        queuePrefix,
+        companyCode: ctx.companyCode,
+        runTag,
+        log,
+        // LOG_LEVEL info: the worker logs "worker ready" and each job it completes.
+        startWorker: (index) =>
+          startService({
+            name: `worker-${index}`,
+            command: TSX,
+            args: ['cmd/worker/main.ts'],
+            cwd: ROOT,
+            env: childEnv({ ...appEnv, LOG_LEVEL: 'info' }),
+            listens: false,
+            ready: (stdout) => /"msg":"worker ready"/.test(stdout),
+          }),
+      },
+      plan,
+    );
 
     const report: Report = {
       mode: options.quick ? 'quick' : 'default',
@@ -539,7 +622,8 @@ async function main(): Promise<number> {
       rows,
       seed: ctx.seed,
       lists: ctx.lists,
-      targets: targets(rows),
+      generation,
+      targets: targets(rows, generation),
     };
     const targetLines = report.targets.map((t) => `${t.met ? 'met    ' : 'NOT MET'}  ${t.scenario}: ${t.target} (this run: ${t.value})`);
     process.stdout.write(`\n${textTable(rows)}\n\n${targetLines.join('\n')}\n\n${JSON.stringify(report)}\n`);
@@ -557,7 +641,7 @@ async function main(): Promise<number> {
 }
 
 /** The targets of issue 3 (creation) and issue 9 (lists), checked against this run's rows. */
-function targets(rows: Row[]): Target[] {
+function targets(rows: Row[], generation: GenerationReport | null): Target[] {
   const out: Target[] = [];
   const row = (id: string) => rows.find((r) => r.id === id);
   const single = row('debts.create');
@@ -577,6 +661,14 @@ function targets(rows: Row[]): Target[] {
   for (const list of rows.filter((r) => r.id.startsWith('debts.list'))) {
     out.push({ scenario: `${list.label}, ${list.connections} connections`, target: 'p99 < 30 ms (issue 9)', value: `${list.p99Ms} ms`, met: list.p99Ms < 30 });
   }
+  if (generation) {
+    out.push({
+      scenario: `POST /subscriptions, ${generation.cycles} cycles, 1 worker (${generation.single.length} runs)`,
+      target: 'every cycle\'s debt stored < 1 s after the 201 (issue 5)',
+      value: `median ${generation.singleMedianMs} ms (min ${generation.singleMinMs} ms)`,
+      met: generation.singleMedianMs < 1000,
+    });
+  }
   return out;
 }
 
@@ -591,6 +683,9 @@ function reading(report: Report): string[] {
   const single = row('debts.create');
   const batch = row('debts.batch');
   const lists = report.rows.filter((r) => r.id.startsWith('debts.list'));
+  const linkCreate = row('links.create');
+  const linkList = row('links.list');
+  const linkActive = row('links.list.active');
   const pct = (ratio: number | null) => `${((ratio ?? 0) * 100).toFixed(ratio !== null && ratio < 0.1 ? 1 : 0)} %`;
   const cpu = (r: Row) => (r.serverCpuMsPerRequest === null ? '?' : `${r.serverCpuMsPerRequest.toFixed(2)} ms`);
   const perCore = (r: Row) => (r.serverCpuMsPerRequest ? `about ${Math.round(1000 / r.serverCpuMsPerRequest)} req/s` : 'unknown');
@@ -617,6 +712,13 @@ function reading(report: Report): string[] {
       `p50 ${batch.p50Ms} ms (target < 60 ms: ${met(batch.p50Ms < 60)}), p99 ${batch.p99Ms} ms. ` +
       `${cpu(batch)} of API CPU per batch, ${batch.serverCpuMsPerRequest === null ? '?' : (batch.serverCpuMsPerRequest / batch.itemsPerRequest).toFixed(3)} ms per debt.`,
     ...(lists.length > 0 ? [listReading(report, lists)] : []),
+    `POST /payment-links (${linkCreate.connections} connections): ${linkCreate.requestsPerSec.toFixed(0)} req/s (p50 ${linkCreate.p50Ms} ms, ` +
+      `p99 ${linkCreate.p99Ms} ms), ${pct(linkCreate.ratio)} of the one-INSERT baseline, ${cpu(linkCreate)} of API CPU per link: each ` +
+      `request writes the link and its associated debt (unique externalPaymentLinkId, no debtor, no product). ` +
+      `GET /payment-links (default page over ${report.dataset['links.list.total'] ?? '?'} links): ${linkList.requestsPerSec.toFixed(0)} req/s, ` +
+      `p50 ${linkList.p50Ms} / p99 ${linkList.p99Ms} ms, ${cpu(linkList)} CPU; ?status=ACTIVE ${linkActive.requestsPerSec.toFixed(0)} req/s, ` +
+      `p50 ${linkActive.p50Ms} / p99 ${linkActive.p99Ms} ms, ${cpu(linkActive)} CPU (${pct(linkList.ratio)} and ${pct(linkActive.ratio)} of bare Koa).`,
+    ...(report.generation ? [generationReading(report.generation)] : []),
     `POST /contacts: ${create.requestsPerSec.toFixed(0)} req/s (p50 ${create.p50Ms} ms, p99 ${create.p99Ms} ms), ` +
       `${pct(create.ratio)} of the one-INSERT baseline (${koaInsert.requestsPerSec.toFixed(0)} req/s). The API process spends ${cpu(create)} ` +
       `of CPU per create against ${cpu(koaInsert)} for the baseline, and makes four database round trips where the baseline makes one ` +
@@ -637,6 +739,24 @@ function reading(report: Report): string[] {
     `The load generator, the API, the baselines and MariaDB share ${report.machine.cores} cores: absolute req/s are a floor, ` +
       `and the ratios and CPU ms/req are what compares across runs and machines.`,
   ];
+}
+
+/** Subscription generation: the single-subscription figure against the target, then the bulk runs. */
+function generationReading(g: GenerationReport): string {
+  const first = g.single.map((r) => r.firstDebtMs).sort((a, b) => a - b);
+  const bulk = g.bulk.map(
+    (b) =>
+      `${b.subscriptions} subscriptions created at once (${b.concurrency} in flight) with ${b.workers} worker${b.workers > 1 ? 's' : ''}: ` +
+      `${b.debts.toLocaleString('en-US')} debts in ${b.totalSeconds} s from the first POST (${b.debtsPerSecond.toLocaleString('en-US')} debts/s; ` +
+      `the creates took ${b.createSeconds} s, the last debt came ${b.afterLastCreateSeconds} s after the last 201; ` +
+      `${b.workerCpuMsPer1000Debts ?? '?'} ms of worker CPU per 1,000 debts)`,
+  );
+  return (
+    `Subscription generation (${g.cycles} cycles, one worker process): every debt stored ${g.singleMedianMs} ms after the 201 ` +
+    `(median of ${g.single.length}, min ${g.singleMinMs} ms; target < 1 s: ${g.singleMedianMs < 1000 ? 'met' : 'not met'}); the first ` +
+    `debt appears after ${first[Math.floor((first.length - 1) / 2)] ?? '?'} ms (outbox hand-over to BullMQ and job start), the rest is ` +
+    `the job writing ${g.cycles} debts in chunks. ${bulk.join('; ')}.`
+  );
 }
 
 /** GET /debts: the HTTP figures beside the time of the slowest statement alone, and which statements are slow. */

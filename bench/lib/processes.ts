@@ -22,8 +22,10 @@ export interface ServiceSpec {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Ready when this returns true for the stdout seen so far (the port must be known too). */
+  /** Ready when this returns true for the stdout seen so far (the port must be known too, unless `listens` is false). */
   ready?: (stdout: string) => boolean;
+  /** false for a process without a port (a worker): ready on `ready` alone; its `port` stays 0. */
+  listens?: boolean;
   startTimeoutMs?: number;
 }
 
@@ -63,9 +65,9 @@ export async function startService(spec: ServiceSpec): Promise<Service> {
   const deadline = Date.now() + (spec.startTimeoutMs ?? 60_000);
   try {
     for (;;) {
-      const port = portFrom(out);
-      if (port && (spec.ready?.(out) ?? true)) {
-        service.port = port;
+      const port = spec.listens === false ? 0 : portFrom(out);
+      if ((port || spec.listens === false) && (spec.ready?.(out) ?? true)) {
+        service.port = port ?? 0;
         break;
       }
       if (child.exitCode !== null || child.signalCode !== null) {

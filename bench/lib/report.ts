@@ -1,4 +1,5 @@
 import type { Machine } from './environment';
+import type { GenerationReport } from './generation';
 import type { LoadResult } from './load';
 import type { ListPlan } from './plans';
 import type { SeedResult } from './seed';
@@ -36,6 +37,8 @@ export interface Report {
   seed: SeedResult | null;
   /** SQL, plan and time alone of each GET /debts scenario. */
   lists: ListPlan[];
+  /** Subscription cycle generation on worker processes (null when not measured). */
+  generation: GenerationReport | null;
   targets: Target[];
 }
 
@@ -96,7 +99,7 @@ Re-run it to refresh this page; every figure below comes from one run on one mac
 | OS | ${machine.os} |
 | Node | ${machine.node} |
 | Database | ${machine.database} (same host)${machine.bufferPoolMiB ? `, InnoDB buffer pool ${machine.bufferPoolMiB} MiB` : ''} |
-| Redis | same host (the API's queue producer; no job runs on these endpoints) |
+| Redis | same host (BullMQ: the API enqueues; only the subscription generation runs jobs, on worker processes) |
 
 ## Method
 
@@ -159,7 +162,12 @@ ${
   ${conns('debts.batch')} connections: a batch costs the API far more CPU than a single request, and a
   few in flight keep both cores busy while p50 stays the time of a batch rather than of a queue.
   Items/s is debts/s.
-- Ratios divide the API's items/s (req/s, or debts/s for the batch) by its baseline's req/s: the
+- \`POST /payment-links\` sends a unique \`externalPaymentLinkId\` on every request (amount,
+  description, \`expiresAt\` 30 days ahead; no debtor, no product), so each one creates a link and
+  its associated debt; ${conns('links.create')} connections, compared with koa-insert. \`GET /payment-links\` lists the
+  default page (50, by externalPaymentLinkId descending, bounded total) over the links the POST
+  scenario left, and \`?status=ACTIVE\` (all of them are); ${conns('links.list')} connections, compared with koa-json.
+${report.generation ? generationMethod(report.generation) : ''}- Ratios divide the API's items/s (req/s, or debts/s for the batch) by its baseline's req/s: the
   creates by koa-insert (one row per request), the reads by koa-json. RSS is VmRSS of the
   serving process (/proc/<pid>/status) right after its scenario.
 - CPU ms/req is the CPU time (user + system, from /proc/<pid>/stat) the serving process spent
@@ -186,7 +194,7 @@ ${report.targets.map((t) => `| ${t.scenario} | ${t.target} | ${t.value} | ${t.me
 `
     : ''
 }
-## Reading
+${report.generation ? generationSection(report.generation) : ''}## Reading
 
 ${reading.map((line) => `- ${line}`).join('\n')}
 ${report.lists.length > 0 ? `\n## GET /debts: SQL and plans\n\n${report.lists.map(listSection).join('\n')}` : ''}
@@ -212,4 +220,55 @@ function listSection(list: ListPlan): string {
     return `\`\`\`sql\n${s.sql}\n\`\`\`\n\nAlone on one connection: p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms over ${s.runs} runs.\n\n${plan}\n`;
   });
   return `### \`GET ${list.path}\` (${list.total.toLocaleString('en-US')} matches)\n\n${statements.join('\n')}`;
+}
+
+function generationMethod(g: GenerationReport): string {
+  const bulk = g.bulk[0];
+  return `- Subscription generation runs after the scenarios above. The bench starts worker processes
+  (\`tsx cmd/worker/main.ts\`, the API's DATABASE_URL, REDIS_URL, QUEUE_PREFIX and JWT_SECRET, default
+  WORKER_CONCURRENCY; the API runs no worker, RUN_WORKERS unset), waits until the jobs a worker schedules
+  on start (overdue marking over the whole debts table among them) are done and the queue is idle
+  (${g.startupJobsSeconds} s here), then creates subscriptions with \`POST /subscriptions\` (contactData with a new
+  externalClientId, productName, monthly, totalCycles ${g.cycles}). Single: one subscription at a time,
+  ${g.single.length} times, with one worker; the time runs from the 201 until all ${g.cycles} debts of the
+  subscription are in the debts table, polled on a connection of the bench every ${g.pollMs} ms (an indexed
+  COUNT by subscription), then checked through \`GET /subscriptions/{id}/debts\` (meta.total).${
+    bulk
+      ? ` Bulk: ${bulk.subscriptions} subscriptions
+  of ${g.cycles} cycles created at once (${bulk.concurrency} requests in flight), timed from the first POST until all
+  ${bulk.debts.toLocaleString('en-US')} debts are stored (polled every 20 ms), with ${g.bulk.map((b) => b.workers).join(', then ')} worker process(es)
+  (a worker is added between runs).`
+      : ''
+  }
+`;
+}
+
+function generationSection(g: GenerationReport): string {
+  const single = g.single
+    .map((r, i) => `| ${i + 1} | ${r.createMs.toFixed(1)} | ${r.firstDebtMs.toFixed(1)} | ${r.allDebtsMs.toFixed(1)} |`)
+    .join('\n');
+  const bulk = g.bulk
+    .map(
+      (b) =>
+        `| ${b.subscriptions} × ${g.cycles} | ${b.workers} | ${b.debts.toLocaleString('en-US')} | ${b.createSeconds.toFixed(2)} | ` +
+        `${b.totalSeconds.toFixed(2)} | ${b.afterLastCreateSeconds.toFixed(2)} | ${b.debtsPerSecond.toLocaleString('en-US')} | ${b.workerCpuMsPer1000Debts ?? '?'} |`,
+    )
+    .join('\n');
+  return `## Subscription generation
+
+One subscription of ${g.cycles} cycles at a time, one worker: min ${g.singleMinMs} ms, median ${g.singleMedianMs} ms from the 201 to the last debt.
+
+| Run | POST → 201 ms | 201 → first debt ms | 201 → all ${g.cycles} debts ms |
+| ---: | ---: | ---: | ---: |
+${single}
+${
+  g.bulk.length > 0
+    ? `
+| Subscriptions | Workers | Debts | Creates s | First POST → all debts s | Last 201 → all debts s | Debts/s | Worker CPU ms / 1,000 debts |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${bulk}
+`
+    : ''
+}
+`;
 }

@@ -82,8 +82,9 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
         .clone()
         .leftJoin('products as p', 'p.id', 'l.product_id')
         .select(SELECT)
-        // Links without an externalPaymentLinkId sort last on both databases.
-        .orderByRaw('CASE WHEN l.external_payment_link_id IS NULL THEN 1 ELSE 0 END')
+        // MySQL and SQLite both order NULL lowest, so links without an externalPaymentLinkId come
+        // last in descending order, and the (company_id, external_payment_link_id, id) index
+        // serves the sort without a filesort.
         .orderBy([{ column: 'l.external_payment_link_id', order: 'desc' }, { column: 'l.id', order: 'desc' }])
         .limit(page.limit)
         .offset(offsetOf(page)),

@@ -1,0 +1,286 @@
+import { performance } from 'node:perf_hooks';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import mysql from 'mysql2/promise';
+import { QUEUE_NAME } from '../../adapters/queue/bullmq/queue-names';
+import { round } from './load';
+import { processCpuMs } from './cpu';
+import type { Service } from './processes';
+
+/**
+ * Subscription cycle generation (issue 5): the API answers 201 at once and a worker process
+ * writes the debts of every cycle asynchronously. Measured from outside, as a client sees it:
+ * the time from the 201 until every cycle's debt is stored, polling the database on a
+ * dedicated connection every `pollMs` (one indexed COUNT per subscription still pending).
+ */
+export interface GenerationRun {
+  /** POST /subscriptions: request sent → 201 received. */
+  createMs: number;
+  /** 201 → the first debt of the subscription seen (queue hand-over and job start). */
+  firstDebtMs: number;
+  /** 201 → all cycles' debts seen. */
+  allDebtsMs: number;
+}
+
+export interface BulkRun {
+  workers: number;
+  subscriptions: number;
+  concurrency: number;
+  debts: number;
+  /** First POST sent → last 201 received. */
+  createSeconds: number;
+  /** First POST sent → every debt of every subscription stored. */
+  totalSeconds: number;
+  /** Last 201 → every debt stored. */
+  afterLastCreateSeconds: number;
+  debtsPerSecond: number;
+  /** CPU (user + system) the worker processes spent during the run, per 1,000 debts. */
+  workerCpuMsPer1000Debts: number | null;
+}
+
+export interface GenerationReport {
+  cycles: number;
+  pollMs: number;
+  single: GenerationRun[];
+  singleMinMs: number;
+  singleMedianMs: number;
+  bulk: BulkRun[];
+  /** Startup jobs of the worker (scheduled on start) that ran before the measurement. */
+  startupJobsSeconds: number;
+}
+
+export interface GenerationDeps {
+  apiUrl: string;
+  headers: Record<string, string>;
+  databaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  companyCode: string;
+  runTag: string;
+  log: (message: string) => void;
+  /** Starts one more worker process (cmd/worker/main.ts with the API's environment). */
+  startWorker: (index: number) => Promise<Service>;
+}
+
+export interface GenerationPlan {
+  cycles: number;
+  singleRuns: number;
+  bulkSubscriptions: number;
+  bulkConcurrency: number;
+  /** Worker counts of the bulk runs, in order (a worker is added between runs). */
+  bulkWorkers: number[];
+}
+
+const SINGLE_POLL_MS = 10;
+const TIMEOUT_MS = 180_000;
+
+export async function measureGeneration(deps: GenerationDeps, plan: GenerationPlan): Promise<GenerationReport> {
+  const conn = await mysql.createConnection({ uri: deps.databaseUrl, charset: 'utf8mb4' });
+  const redis = new Redis(deps.redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue(QUEUE_NAME, { connection: redis, prefix: deps.queuePrefix });
+  try {
+    await conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
+    const [companies] = await conn.query<mysql.RowDataPacket[]>('SELECT organization_id FROM companies WHERE code = ?', [deps.companyCode]);
+    const organizationId = Number(companies[0]?.organization_id);
+    if (!Number.isFinite(organizationId)) throw new Error(`no company ${deps.companyCode}`);
+
+    const workers: Service[] = [await deps.startWorker(1)];
+    const t0 = performance.now();
+    await waitForStartupJobs(workers[0]!, queue);
+    const startupJobsSeconds = round((performance.now() - t0) / 1000, 1);
+    deps.log(`  worker 1 pid ${workers[0]!.serverPid} ready; its startup jobs (scheduled on start) done in ${startupJobsSeconds} s`);
+
+    const poller = new DebtPoller(conn, organizationId);
+    const single: GenerationRun[] = [];
+    for (let i = 1; i <= plan.singleRuns; i++) {
+      const externalSubscriptionId = `${deps.runTag}-gen-${i}`;
+      const sent = performance.now();
+      const created = await createSubscription(deps, externalSubscriptionId, plan.cycles);
+      const answered = performance.now();
+      const seen = await poller.waitFor([externalSubscriptionId], plan.cycles, SINGLE_POLL_MS, () => null);
+      await checkThroughApi(deps, created.subscriptionId, plan.cycles);
+      const run: GenerationRun = {
+        createMs: round(answered - sent, 1),
+        firstDebtMs: round((seen.firstAt ?? seen.doneAt) - answered, 1),
+        allDebtsMs: round(seen.doneAt - answered, 1),
+      };
+      single.push(run);
+      deps.log(`  ${plan.cycles} cycles #${i}: 201 in ${run.createMs} ms; first debt ${run.firstDebtMs} ms, all ${plan.cycles} ${run.allDebtsMs} ms after the 201`);
+    }
+    const sorted = single.map((r) => r.allDebtsMs).sort((a, b) => a - b);
+
+    const bulk: BulkRun[] = [];
+    for (const count of plan.bulkWorkers) {
+      while (workers.length < count) {
+        const worker = await deps.startWorker(workers.length + 1);
+        workers.push(worker);
+        await waitForIdleQueue(queue);
+        deps.log(`  worker ${workers.length} pid ${worker.serverPid} ready`);
+      }
+      const run = await bulkRun(deps, poller, plan, workers);
+      bulk.push(run);
+      deps.log(
+        `  ${run.subscriptions} × ${plan.cycles} cycles, ${run.workers} worker(s): ${run.debts} debts in ${run.totalSeconds} s from the first POST ` +
+          `(creates took ${run.createSeconds} s; ${run.afterLastCreateSeconds} s after the last 201), ${run.debtsPerSecond} debts/s`,
+      );
+    }
+    return {
+      cycles: plan.cycles,
+      pollMs: SINGLE_POLL_MS,
+      single,
+      singleMinMs: sorted[0] ?? NaN,
+      singleMedianMs: sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN,
+      bulk,
+      startupJobsSeconds,
+    };
+  } finally {
+    await queue.close().catch(() => undefined);
+    redis.disconnect();
+    await conn.end().catch(() => undefined);
+  }
+}
+
+async function bulkRun(deps: GenerationDeps, poller: DebtPoller, plan: GenerationPlan, workers: Service[]): Promise<BulkRun> {
+  const ids = Array.from({ length: plan.bulkSubscriptions }, (_, i) => `${deps.runTag}-bulk${workers.length}-${i + 1}`);
+  const cpuBefore = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0);
+  let failure: Error | null = null;
+  let next = 0;
+  const started = performance.now();
+  const creating = Promise.all(
+    Array.from({ length: plan.bulkConcurrency }, async () => {
+      while (next < ids.length && !failure) {
+        const id = ids[next++]!;
+        await createSubscription(deps, id, plan.cycles).catch((error: Error) => {
+          failure ??= error;
+        });
+      }
+    }),
+  ).then(() => performance.now());
+  const seen = poller.waitFor(ids, plan.cycles, 20, () => failure);
+  const createdAt = await creating;
+  if (failure) throw failure;
+  const { doneAt } = await seen;
+  const workerCpuMs = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0) - cpuBefore;
+  const debts = plan.bulkSubscriptions * plan.cycles;
+  const stored = await poller.total(ids);
+  if (stored !== debts) throw new Error(`bulk generation stored ${stored} debts, expected ${debts}`);
+  const totalSeconds = (doneAt - started) / 1000;
+  return {
+    workers: workers.length,
+    subscriptions: plan.bulkSubscriptions,
+    concurrency: plan.bulkConcurrency,
+    debts,
+    createSeconds: round((createdAt - started) / 1000, 2),
+    totalSeconds: round(totalSeconds, 2),
+    afterLastCreateSeconds: round((doneAt - createdAt) / 1000, 2),
+    debtsPerSecond: Math.round(debts / totalSeconds),
+    workerCpuMsPer1000Debts: workerCpuMs > 0 ? round((workerCpuMs / debts) * 1000, 1) : null,
+  };
+}
+
+/** Counts the stored debts of subscriptions (by externalSubscriptionId) until each has `expected`. */
+class DebtPoller {
+  constructor(
+    private readonly conn: mysql.Connection,
+    private readonly organizationId: number,
+  ) {}
+
+  async counts(ids: string[]): Promise<Map<string, number>> {
+    const [rows] = await this.conn.query<mysql.RowDataPacket[]>(
+      `SELECT s.external_subscription_id AS id, COUNT(d.id) AS n FROM subscriptions s JOIN debts d ON d.subscription_id = s.id
+        WHERE s.organization_id = ? AND s.external_subscription_id IN (?) GROUP BY s.external_subscription_id`,
+      [this.organizationId, ids],
+    );
+    return new Map(rows.map((r) => [String(r.id), Number(r.n)]));
+  }
+
+  async total(ids: string[]): Promise<number> {
+    return [...(await this.counts(ids)).values()].reduce((a, b) => a + b, 0);
+  }
+
+  /** Polls every `pollMs` (done subscriptions leave the query); `failed` aborts the wait. */
+  async waitFor(ids: string[], expected: number, pollMs: number, failed: () => Error | null): Promise<{ firstAt: number | null; doneAt: number }> {
+    const pending = new Set(ids);
+    let firstAt: number | null = null;
+    const deadline = performance.now() + TIMEOUT_MS;
+    for (;;) {
+      const error = failed();
+      if (error) throw error;
+      const counts = await this.counts([...pending]);
+      const now = performance.now();
+      for (const [id, n] of counts) {
+        if (n > 0 && firstAt === null) firstAt = now;
+        if (n > expected) throw new Error(`${id} has ${n} debts, more than its ${expected} cycles`);
+        if (n === expected) pending.delete(id);
+      }
+      if (pending.size === 0) return { firstAt, doneAt: now };
+      if (now > deadline) throw new Error(`${pending.size} subscription(s) still without all ${expected} debts after ${TIMEOUT_MS / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+}
+
+async function createSubscription(deps: GenerationDeps, externalSubscriptionId: string, cycles: number): Promise<{ subscriptionId: string }> {
+  const response = await fetch(`${deps.apiUrl}/subscriptions`, {
+    method: 'POST',
+    headers: { ...deps.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      externalSubscriptionId,
+      contactData: {
+        externalClientId: `${externalSubscriptionId}-client`,
+        name: 'Bench Subscriber',
+        email: `${externalSubscriptionId}@example.com`,
+      },
+      productName: `Bench plan ${deps.runTag}`,
+      amount: 499.9,
+      intervalUnit: 'month',
+      intervalCount: 1,
+      startDate: new Date().toISOString().slice(0, 10),
+      totalCycles: cycles,
+      description: 'Bench subscription',
+    }),
+  });
+  const json = (await response.json()) as { data?: { subscriptionId?: string } };
+  if (response.status !== 201 || !json.data?.subscriptionId) {
+    throw new Error(`POST /subscriptions ${externalSubscriptionId} → ${response.status} ${JSON.stringify(json)}`);
+  }
+  return { subscriptionId: json.data.subscriptionId };
+}
+
+/** What a client sees: GET /subscriptions/{id}/debts lists every cycle. */
+async function checkThroughApi(deps: GenerationDeps, subscriptionId: string, cycles: number): Promise<void> {
+  const response = await fetch(`${deps.apiUrl}/subscriptions/${subscriptionId}/debts?limit=1`, { headers: deps.headers });
+  const json = (await response.json()) as { meta?: { total?: number } };
+  if (response.status !== 200 || json.meta?.total !== cycles) {
+    throw new Error(`GET /subscriptions/${subscriptionId}/debts → ${response.status}, meta.total ${json.meta?.total} (expected ${cycles})`);
+  }
+}
+
+/**
+ * A worker schedules the repeating jobs on start and BullMQ runs each at once (overdue marking
+ * over the whole debts table among them): wait until it logged each of them as done, then
+ * until the queue is idle, so the measurement does not share the worker with them.
+ */
+async function waitForStartupJobs(worker: Service, queue: Queue): Promise<void> {
+  const names = ['tenancy.purge-expired-refresh-tokens', 'debts.mark-overdue', 'payment-links.mark-expired'];
+  const deadline = performance.now() + TIMEOUT_MS;
+  for (;;) {
+    const lines = worker.stdout().split('\n').filter((line) => /"msg":"job (completed|failed)"/.test(line));
+    if (names.every((name) => lines.some((line) => line.includes(`"name":"${name}"`)))) break;
+    if (performance.now() > deadline) throw new Error(`the worker's startup jobs did not finish in ${TIMEOUT_MS / 1000} s:\n${worker.stdout()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await waitForIdleQueue(queue);
+}
+
+/** No job waiting or active for 5 polls in a row, 100 ms apart. */
+async function waitForIdleQueue(queue: Queue): Promise<void> {
+  const deadline = performance.now() + TIMEOUT_MS;
+  let quiet = 0;
+  while (quiet < 5) {
+    const counts = await queue.getJobCounts('waiting', 'active', 'prioritized');
+    quiet = Object.values(counts).every((n) => n === 0) ? quiet + 1 : 0;
+    if (performance.now() > deadline) throw new Error(`the queue is still busy after ${TIMEOUT_MS / 1000} s: ${JSON.stringify(counts)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
