@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { describeEachDatabase, type Tenant } from '../support/harness';
+import { expectFailure, expectInvalid, fieldsOf, REQUEST_ID } from '../support/http-expect';
 
 /** Every creation rule of POST /v2/debts (single mode) and of the legacy POST /debts. */
 
-const REQUEST_ID = /^req_[A-Za-z0-9]+$/;
 const CONTACT_ID = /^con_[A-Za-z0-9]+$/;
 const PRODUCT_ID = /^prd_[1-9]\d*$/;
 const GENERATED_KEY = /^[A-Za-z0-9]{24}$/;
@@ -25,35 +25,11 @@ const LEGACY_BASE_KEYS = BASE_KEYS.filter((k) => k !== 'autopayReason');
 type Body = Record<string, unknown>;
 
 const sorted = (keys: string[]) => [...keys].sort();
-const fieldsOf = (res: Response): string[] => (res.body.error?.details ?? []).map((d: { field: string }) => d.field);
 
 function expectCreated(res: Response): Body {
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   expect(res.body.requestId).to.match(REQUEST_ID);
   return res.body.data;
-}
-
-/** 400 INVALID_REQUEST whose details[] (all `{ field, issue }`) name `field`. */
-function expectInvalid(res: Response, field: string): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(400);
-  expect(res.body.error.code).to.equal('INVALID_REQUEST');
-  expect(res.body.requestId).to.match(REQUEST_ID);
-  const details = res.body.error.details as { field: unknown; issue: unknown }[];
-  expect(details, JSON.stringify(res.body)).to.be.an('array').that.is.not.empty;
-  for (const d of details) {
-    expect(d.field).to.be.a('string');
-    expect(d.issue).to.be.a('string');
-  }
-  expect(fieldsOf(res), JSON.stringify(res.body)).to.include(field);
-}
-
-/** A non-validation failure: real status, code, and no details. */
-function expectFailure(res: Response, status: number, code: string): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body.error.code).to.equal(code);
-  expect(res.body.error.message).to.be.a('string');
-  expect(res.body.error).to.not.have.property('details');
-  expect(res.body.requestId).to.match(REQUEST_ID);
 }
 
 describeEachDatabase('debts creation', ({ api }) => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { describeEachDatabase, type Tenant } from '../support/harness';
+import { expectError, expectNotFound, expectOk as expectData, expectRuleViolation } from '../support/http-expect';
 
 /**
  * Debts after creation, through HTTP: reads (by id and lists with every filter), PATCH, cancel,
@@ -31,28 +32,9 @@ interface DebtBody {
 
 type Query = Record<string, string | number>;
 
-function expectError(res: supertest.Response, status: number, code: string, field?: string): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body.error.code).to.equal(code);
-  expect(res.body.error.message).to.be.a('string').and.not.empty;
-  expect(res.body.requestId).to.match(/^req_[A-Za-z0-9]+$/);
-  if (field === undefined) {
-    if (status !== 400) expect(res.body.error).to.not.have.property('details');
-  } else {
-    const fields = (res.body.error.details as { field: string }[]).map((d) => d.field);
-    expect(fields).to.include(field);
-  }
-}
-
 const expectInvalid = (res: supertest.Response, field: string) => expectError(res, 400, 'INVALID_REQUEST', field);
-const expectRuleViolation = (res: supertest.Response) => expectError(res, 422, 'BUSINESS_RULE_VIOLATION');
-const expectNotFound = (res: supertest.Response) => expectError(res, 404, 'RESOURCE_NOT_FOUND');
 
-function expectOk(res: supertest.Response, status = 200): DebtBody {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body.requestId).to.match(/^req_[A-Za-z0-9]+$/);
-  return res.body.data;
-}
+const expectOk = expectData<DebtBody>;
 
 /** The debtIds of a list answer, in the order given. */
 function idsOf(res: supertest.Response): string[] {

@@ -3,10 +3,10 @@ import { expect } from 'chai';
 import type { Response } from 'supertest';
 import type { CompanySettings } from '../../internal/tenancy/company';
 import { describeEachDatabase } from '../support/harness';
+import { expectFailure, expectInvalid, expectOk, REQUEST_ID } from '../support/http-expect';
 
 /** Every creation rule of POST /payment-links, through HTTP. */
 
-const REQUEST_ID = /^req_[A-Za-z0-9]+$/;
 const LINK_ID = /^plk_[A-Za-z0-9]{20}$/;
 const PRODUCT_ID = /^prd_[1-9]\d*$/;
 const CONTACT_ID = /^con_[A-Za-z0-9]+$/;
@@ -28,7 +28,6 @@ interface Caller {
   companyCodes: string[];
 }
 
-const fieldsOf = (res: Response): string[] => (res.body.error?.details ?? []).map((d: { field: string }) => d.field);
 const link = (overrides: Body = {}): Body => ({ amount: 250.75, description: 'Cuota mensual', expiresAt: FUTURE, ...overrides });
 
 function expectCreated(res: Response): Body {
@@ -36,35 +35,6 @@ function expectCreated(res: Response): Body {
   expect(res.body.requestId).to.match(REQUEST_ID);
   expect(Object.keys(res.body.data).sort(), 'PaymentLink keys').to.deep.equal(LINK_KEYS);
   return res.body.data;
-}
-
-function expectOk(res: Response): Body {
-  expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  expect(res.body.requestId).to.match(REQUEST_ID);
-  return res.body.data;
-}
-
-/** 400 INVALID_REQUEST whose details[] (all `{ field, issue }`) name `field`. */
-function expectInvalid(res: Response, field: string, label = ''): void {
-  expect(res.status, `${label} ${JSON.stringify(res.body)}`).to.equal(400);
-  expect(res.body.error.code).to.equal('INVALID_REQUEST');
-  expect(res.body.requestId).to.match(REQUEST_ID);
-  const details = res.body.error.details as { field: unknown; issue: unknown }[];
-  expect(details, JSON.stringify(res.body)).to.be.an('array').that.is.not.empty;
-  for (const d of details) {
-    expect(d.field).to.be.a('string');
-    expect(d.issue).to.be.a('string');
-  }
-  expect(fieldsOf(res), `${label} ${JSON.stringify(res.body)}`).to.include(field);
-}
-
-/** A non-validation failure: real status, code, and no details. */
-function expectFailure(res: Response, status: number, code: string): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body.error.code).to.equal(code);
-  expect(res.body.error.message).to.be.a('string');
-  expect(res.body.error).to.not.have.property('details');
-  expect(res.body.requestId).to.match(REQUEST_ID);
 }
 
 describeEachDatabase('payment links creation', ({ api }) => {

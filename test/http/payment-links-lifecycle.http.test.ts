@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { describeEachDatabase, type Tenant } from '../support/harness';
+import { expectError, expectNotFound, expectOk as expectData, expectRuleViolation } from '../support/http-expect';
 
 /**
  * Payment links after creation, through HTTP: GET by id, the list (sort, every filter, paging),
@@ -44,28 +45,9 @@ interface Payment {
 
 type Query = Record<string, string | number>;
 
-function expectError(res: supertest.Response, status: number, code: string, field?: string): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body.error.code).to.equal(code);
-  expect(res.body.error.message).to.be.a('string').and.not.empty;
-  expect(res.body.requestId).to.match(/^req_[A-Za-z0-9]+$/);
-  if (field === undefined) {
-    if (status !== 400) expect(res.body.error).to.not.have.property('details');
-  } else {
-    const fields = (res.body.error.details as { field: string }[]).map((d) => d.field);
-    expect(fields, JSON.stringify(res.body.error)).to.include(field);
-  }
-}
-
 const expectInvalid = (res: supertest.Response, field: string) => expectError(res, 400, 'INVALID_REQUEST', field);
-const expectRuleViolation = (res: supertest.Response) => expectError(res, 422, 'BUSINESS_RULE_VIOLATION');
-const expectNotFound = (res: supertest.Response) => expectError(res, 404, 'RESOURCE_NOT_FOUND');
 
-function expectOk<T = Link>(res: supertest.Response, status = 200): T {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body.requestId).to.match(/^req_[A-Za-z0-9]+$/);
-  return res.body.data;
-}
+const expectOk = expectData<Link>;
 
 /** A list answer's links as `externalPaymentLinkId ?? description`, in the order given. */
 function namesOf(res: supertest.Response): string[] {
@@ -86,7 +68,7 @@ describeEachDatabase('payment links lifecycle', ({ api }) => {
     return body === undefined ? req : req.send(body as object);
   };
   const payments = (t: Tenant, id: string, query: Query = {}) => http().get(`/payment-links/${id}/payments`).set(t.headers).query(query);
-  const getDebt = async (t: Tenant, debtId: string) => expectOk<Record<string, unknown>>(await http().get(`/debts/${debtId}`).set(t.headers));
+  const getDebt = async (t: Tenant, debtId: string) => expectData<Record<string, unknown>>(await http().get(`/debts/${debtId}`).set(t.headers));
 
   async function freeze(t: Tenant, now: string): Promise<void> {
     const res = await http().put('/test-helpers/clock').set(t.headers).send({ now });
@@ -327,7 +309,7 @@ describeEachDatabase('payment links lifecycle', ({ api }) => {
     it('changes only the link when its debt was cancelled', async () => {
       const t = await api().newTenant();
       const link = await create(t, { expiresAt: '2099-05-01T10:00:00Z' });
-      expect(expectOk<Record<string, unknown>>(await http().post(`/debts/${link.debtId}/cancel`).set(t.headers)).status).to.equal('CANCELLED');
+      expect(expectData<Record<string, unknown>>(await http().post(`/debts/${link.debtId}/cancel`).set(t.headers)).status).to.equal('CANCELLED');
       const updated = expectOk(await patch(t, link.paymentLinkId, { expiresAt: '2099-07-15T00:00:00.000Z', description: 'New' }));
       expect(updated).to.deep.include({ expiresAt: '2099-07-15T00:00:00.000Z', description: 'New', status: 'ACTIVE' });
       expect(await getDebt(t, link.debtId)).to.deep.include({ dueDate: '2099-05-01', status: 'CANCELLED' });
@@ -535,7 +517,7 @@ describeEachDatabase('payment links lifecycle', ({ api }) => {
       const t = await api().newTenant();
       const link = await create(t, { amount: 42 });
       const res = await payments(t, link.paymentLinkId);
-      const data = expectOk<Payment[]>(res);
+      const data = expectData<Payment[]>(res);
       expect(data).to.have.length(1);
       const record = data[0]!;
       expect(Object.keys(record).sort()).to.deep.equal(PAYMENT_KEYS);
@@ -543,15 +525,15 @@ describeEachDatabase('payment links lifecycle', ({ api }) => {
       expect(record.paymentId).to.not.equal(link.debtId);
       expect(record).to.deep.include({ status: 'PENDING', amount: 42, amountPaid: 0, currency: link.currency, createdAt: link.createdAt });
       expect(res.body.meta).to.deep.equal({ page: 1, limit: 50, total: 1, hasMore: false });
-      expect(expectOk<Payment[]>(await payments(t, link.paymentLinkId.slice('plk_'.length)))).to.deep.equal(data);
+      expect(expectData<Payment[]>(await payments(t, link.paymentLinkId.slice('plk_'.length)))).to.deep.equal(data);
     });
 
     it("shows a single-use link's record PAID after its payment, under the same paymentId", async () => {
       const t = await api().newTenant();
       const link = await create(t, { amount: 42 });
-      const before = expectOk<Payment[]>(await payments(t, link.paymentLinkId));
+      const before = expectData<Payment[]>(await payments(t, link.paymentLinkId));
       expectOk(await pay(t, link.paymentLinkId), 201);
-      const after = expectOk<Payment[]>(await payments(t, link.paymentLinkId));
+      const after = expectData<Payment[]>(await payments(t, link.paymentLinkId));
       expect(after).to.deep.equal([{ ...before[0]!, status: 'PAID', amountPaid: 42 }]);
     });
 
@@ -565,7 +547,7 @@ describeEachDatabase('payment links lifecycle', ({ api }) => {
       expectOk(await pay(t, link.paymentLinkId, { amount: 25.5 }), 201);
 
       const all = await payments(t, link.paymentLinkId);
-      const records = expectOk<Payment[]>(all);
+      const records = expectData<Payment[]>(all);
       expect(records.map((r) => [r.status, r.amount, r.amountPaid, r.createdAt])).to.deep.equal([
         ['PAID', 25.5, 25.5, '2026-03-11T12:00:00.000Z'],
         ['PAID', 100, 100, '2026-03-10T11:00:00.000Z'],
@@ -575,7 +557,7 @@ describeEachDatabase('payment links lifecycle', ({ api }) => {
       expect(new Set(records.map((r) => r.paymentId)).size).to.equal(3);
       expect(all.body.meta).to.deep.equal({ page: 1, limit: 50, total: 3, hasMore: false });
 
-      const amounts = async (query: Query) => expectOk<Payment[]>(await payments(t, link.paymentLinkId, query)).map((r) => r.amount);
+      const amounts = async (query: Query) => expectData<Payment[]>(await payments(t, link.paymentLinkId, query)).map((r) => r.amount);
       expect(await amounts({ status: 'PAID' })).to.deep.equal([25.5, 100]);
       expect(await amounts({ status: 'PENDING' })).to.deep.equal([100]);
       expect(await amounts({ status: 'CANCELLED' })).to.deep.equal([]);
@@ -584,7 +566,7 @@ describeEachDatabase('payment links lifecycle', ({ api }) => {
       expect(await amounts({ createdAtFrom: '2026-03-11' })).to.deep.equal([25.5]);
       expect(await amounts({ createdAtTo: '2026-03-10' })).to.deep.equal([100, 100]);
       const paged = await payments(t, link.paymentLinkId, { page: 2, limit: 1 });
-      expect(expectOk<Payment[]>(paged).map((r) => r.paymentId)).to.deep.equal([records[1]!.paymentId]);
+      expect(expectData<Payment[]>(paged).map((r) => r.paymentId)).to.deep.equal([records[1]!.paymentId]);
       expect(paged.body.meta).to.deep.equal({ page: 2, limit: 1, total: 3, hasMore: true });
 
       expectInvalid(await payments(t, link.paymentLinkId, { status: 'paid' }), 'status');
@@ -597,13 +579,13 @@ describeEachDatabase('payment links lifecycle', ({ api }) => {
       const single = await create(t);
       expectOk(await cancel(t, single.paymentLinkId));
       const res = await payments(t, single.paymentLinkId);
-      expect(expectOk<Payment[]>(res)).to.deep.equal([]);
+      expect(expectData<Payment[]>(res)).to.deep.equal([]);
       expect(res.body.meta).to.deep.equal({ page: 1, limit: 50, total: 0, hasMore: false });
 
       const reusable = await create(t, { singleUse: false, amount: 30 });
       expectOk(await pay(t, reusable.paymentLinkId), 201);
       expectOk(await cancel(t, reusable.paymentLinkId));
-      const left = expectOk<Payment[]>(await payments(t, reusable.paymentLinkId));
+      const left = expectData<Payment[]>(await payments(t, reusable.paymentLinkId));
       expect(left.map((r) => [r.status, r.amountPaid])).to.deep.equal([['PAID', 30]]);
     });
 
@@ -663,7 +645,7 @@ describeEachDatabase('payment links lifecycle', ({ api }) => {
     it('makes a single-use link PAID, and the link then accepts no payment', async () => {
       const t = await api().newTenant();
       const link = await create(t, { amount: 40 });
-      const debt = expectOk<Record<string, unknown>>(await payDebt(t, link.debtId), 201);
+      const debt = expectData<Record<string, unknown>>(await payDebt(t, link.debtId), 201);
       expect(debt).to.deep.include({ status: 'PAID', amountPaid: 40 });
       expect(expectOk(await getLink(t, link.paymentLinkId)).status).to.equal('PAID');
       expectRuleViolation(await pay(t, link.paymentLinkId));

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Response } from 'supertest';
 import type { CompanySettings } from '../../internal/tenancy/company';
 import { describeEachDatabase, type Tenant } from '../support/harness';
+import { expectInvalid, expectOk, REQUEST_ID } from '../support/http-expect';
 
 /** Every suite here also runs on MySQL + Redis with the real worker process generating the cycles. */
 const describeWithWorker = (title: string, suite: Parameters<typeof describeEachDatabase>[1]) =>
@@ -13,7 +14,6 @@ const describeWithWorker = (title: string, suite: Parameters<typeof describeEach
  * resume) and PATCH live in their own file.
  */
 
-const REQUEST_ID = /^req_[A-Za-z0-9]+$/;
 const SUBSCRIPTION_ID = /^sub_[A-Za-z0-9]{20}$/;
 const CONTACT_ID = /^con_[A-Za-z0-9]+$/;
 const PRODUCT_ID = /^prd_[1-9]\d*$/;
@@ -35,34 +35,13 @@ const JAN_1_2024 = '2024-01-01T00:00:00Z';
 
 type Json = Record<string, any>;
 
-const fieldsOf = (res: Response): string[] => (res.body.error?.details ?? []).map((d: { field: string }) => d.field);
 const sorted = (keys: string[]) => [...keys].sort();
-
-function expectOk(res: Response, status = 200): Json {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body.requestId).to.match(REQUEST_ID);
-  return res.body.data;
-}
 
 /** 201 with exactly the Subscription keys (plus the optional ones named). */
 function expectCreated(res: Response, optional: string[] = []): Json {
   const data = expectOk(res, 201);
   expect(Object.keys(data).sort(), 'Subscription keys').to.deep.equal(sorted([...SUBSCRIPTION_KEYS, ...optional]));
   return data;
-}
-
-/** 400 INVALID_REQUEST whose details[] (all `{ field, issue }`) name `field`. */
-function expectInvalid(res: Response, field: string, label = ''): void {
-  expect(res.status, `${label} ${JSON.stringify(res.body)}`).to.equal(400);
-  expect(res.body.error.code).to.equal('INVALID_REQUEST');
-  expect(res.body.requestId).to.match(REQUEST_ID);
-  const details = res.body.error.details as { field: unknown; issue: unknown }[];
-  expect(details, `${label} ${JSON.stringify(res.body)}`).to.be.an('array').that.is.not.empty;
-  for (const d of details) {
-    expect(d.field).to.be.a('string');
-    expect(d.issue).to.be.a('string');
-  }
-  expect(fieldsOf(res), `${label} ${JSON.stringify(res.body)}`).to.include(field);
 }
 
 /** A non-validation failure: real status, code, and no details. */

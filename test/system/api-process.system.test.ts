@@ -3,100 +3,22 @@
  * SQLite file (demo banner, login, a contact, graceful stop, restart), then on MySQL with Redis
  * beside a worker process.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { BullmqJobQueue } from '../../adapters/queue/bullmq/bullmq-job-queue';
+import { exitCodeWithin, killIfAlive, type LogLine, type Proc, startProcess, waitFor } from '../support/child-process';
 import { createTestDatabase, mysqlAvailable, redisAvailable, type TestDatabase, TEST_REDIS_URL } from '../support/databases';
 import { JWT_TEST_SECRET } from '../support/harness';
 
-const ROOT = path.resolve(__dirname, '../..');
-
-// ---------------------------------------------------------------------------------------------
-// A child process whose stdout mixes plain text (the banner) and pino JSON lines.
-
-interface LogLine {
-  msg?: string;
-  [field: string]: unknown;
-}
-
-interface Proc {
-  child: ChildProcess;
-  output(): string;
-  logs(): LogLine[];
-  exited: Promise<number | null>;
-}
-
-/** Settings the child must not inherit from the test runner's environment. */
-const CONFIG_KEYS = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'RUN_WORKERS', 'APP_ENV', 'PUBLIC_BASE_URL', 'JWT_SECRET', 'JWT_SECRET_FILE', 'LOG_LEVEL', 'MIGRATE_ON_START', 'QUEUE_PREFIX', 'WORKER_CONCURRENCY', 'DATA_DIR'];
-
-function startProcess(entry: string, env: Record<string, string>): Proc {
-  const base = { ...process.env };
-  for (const key of CONFIG_KEYS) delete base[key];
-  // Its own process group, so after() can end tsx and the node process it runs together.
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [entry], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    output: () => output,
-    logs: () =>
-      output.split('\n').flatMap((line) => {
-        if (!line.startsWith('{')) return [];
-        try {
-          return [JSON.parse(line) as LogLine];
-        } catch {
-          return [];
-        }
-      }),
-  };
-}
-
-/** Polls `probe` until it returns something truthy; the error carries the child's output. */
-async function waitFor<T>(probe: () => T | Promise<T>, what: string, options: { timeoutMs?: number; proc?: Proc } = {}): Promise<NonNullable<T>> {
-  const timeoutMs = options.timeoutMs ?? 20_000;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as NonNullable<T>;
-    if (options.proc && options.proc.child.exitCode !== null) {
-      throw new Error(`process exited (${options.proc.child.exitCode}) while waiting for ${what}:\n${options.proc.output()}`);
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${options.proc ? `:\n${options.proc.output()}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The exit code, or 'timeout' when the process is still running after `ms`. */
-async function exitCodeWithin(proc: Proc, ms: number): Promise<number | null | 'timeout'> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
-  try {
-    return await Promise.race([proc.exited, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+/** How long each wait on a child process here may take. */
+const API_WAIT_MS = 20_000;
 
 async function stopGracefully(proc: Proc): Promise<void> {
   proc.child.kill('SIGTERM');
   expect(await exitCodeWithin(proc, 15_000), proc.output()).to.equal(0);
-}
-
-function killIfAlive(proc: Proc | null): void {
-  if (proc && proc.child.exitCode === null && proc.child.signalCode === null && proc.child.pid) {
-    try {
-      process.kill(-proc.child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
 }
 
 /** Every process started here; after() ends those still alive. */
@@ -106,7 +28,7 @@ const started: Proc[] = [];
 async function startApi(env: Record<string, string>): Promise<{ proc: Proc; port: number; listening: LogLine }> {
   const proc = startProcess('cmd/api/main.ts', { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
   started.push(proc);
-  const listening = await waitFor(() => proc.logs().find((l) => String(l.msg).startsWith('listening on')), '"listening on"', { proc });
+  const listening = await waitFor(() => proc.logs().find((l) => String(l.msg).startsWith('listening on')), '"listening on"', { proc, timeoutMs: API_WAIT_MS });
   expect(listening.port).to.be.a('number').above(0);
   return { proc, port: listening.port as number, listening };
 }
@@ -164,7 +86,7 @@ describe('api process', function () {
 
     it('prints demo credentials that log in and create a contact, and stops on SIGTERM with code 0', async () => {
       const { proc, port, listening } = await startApi(env());
-      const output = await waitFor(() => (proc.output().includes(DEMO_BANNER) ? proc.output() : null), 'the demo banner', { proc });
+      const output = await waitFor(() => (proc.output().includes(DEMO_BANNER) ? proc.output() : null), 'the demo banner', { proc, timeoutMs: API_WAIT_MS });
       expect(listening).to.include({ appEnv: 'development', database: 'sqlite', queue: 'in-process' });
       demo = demoCredentials(output);
       expect(demo.apiKey).to.match(/^ck_dev_[A-Za-z0-9]+$/);
@@ -234,7 +156,7 @@ describe('api process', function () {
       expect(listening).to.include({ database: 'mysql', queue: 'bullmq' });
       const worker = startProcess('cmd/worker/main.ts', { ...env, LOG_LEVEL: 'info' });
       started.push(worker);
-      await waitFor(() => worker.logs().find((l) => l.msg === 'worker ready'), '"worker ready"', { proc: worker });
+      await waitFor(() => worker.logs().find((l) => l.msg === 'worker ready'), '"worker ready"', { proc: worker, timeoutMs: API_WAIT_MS });
 
       const ready = await call(port, 'GET', '/health/ready');
       expect(ready.status, JSON.stringify(ready.body)).to.equal(200);

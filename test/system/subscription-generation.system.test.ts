@@ -6,9 +6,7 @@
  * last debt with a running worker, and a worker SIGKILLed mid-job whose job is retried by a new
  * worker process, every cycle existing exactly once.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
@@ -21,90 +19,18 @@ import { generationJob } from '../../internal/subscriptions/generation-job';
 import { cycleRequestId } from '../../internal/subscriptions/subscription';
 import type { SubscriptionView } from '../../ports/subscription-repository';
 import { type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
+import { isAlive, killIfAlive, type Proc, startProcess, waitFor } from '../support/child-process';
 import { createTestDatabase, mysqlAvailable, redisAvailable, type TestDatabase, TEST_REDIS_URL } from '../support/databases';
 import { JWT_TEST_SECRET } from '../support/harness';
 
-const ROOT = path.resolve(__dirname, '../..');
 const CYCLES = 520;
 /** The issue's target for 520 cycles after the 201 on MySQL. */
 const TARGET_MS = 1000;
-
-// ---------------------------------------------------------------------------------------------
-// A child process whose stdout is pino JSON, one object per line (as in worker-process.system.test.ts).
-
-interface LogLine {
-  msg?: string;
-  [field: string]: unknown;
-}
-
-interface Proc {
-  child: ChildProcess;
-  output(): string;
-  logs(): LogLine[];
-  exited: Promise<number | null>;
-}
-
-/** Settings the child must not inherit from the test runner's environment. */
-const CONFIG_KEYS = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'RUN_WORKERS', 'APP_ENV', 'PUBLIC_BASE_URL', 'JWT_SECRET', 'JWT_SECRET_FILE', 'LOG_LEVEL', 'MIGRATE_ON_START', 'QUEUE_PREFIX', 'WORKER_CONCURRENCY', 'DATA_DIR'];
-
-function startProcess(entry: string, env: Record<string, string>): Proc {
-  const base = { ...process.env };
-  for (const key of CONFIG_KEYS) delete base[key];
-  // Its own process group, so a SIGKILL ends tsx and the node process it runs together.
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [entry], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    output: () => output,
-    logs: () =>
-      output.split('\n').flatMap((line) => {
-        if (!line.startsWith('{')) return [];
-        try {
-          return [JSON.parse(line) as LogLine];
-        } catch {
-          return [];
-        }
-      }),
-  };
-}
-
-/** Polls `probe` every `everyMs` until it returns something truthy; the error carries the child's output. */
-async function waitFor<T>(probe: () => T | Promise<T>, what: string, options: { timeoutMs?: number; everyMs?: number; proc?: Proc } = {}): Promise<NonNullable<T>> {
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as NonNullable<T>;
-    if (options.proc && options.proc.child.exitCode !== null) {
-      throw new Error(`process exited (${options.proc.child.exitCode}) while waiting for ${what}:\n${options.proc.output()}`);
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${options.proc ? `:\n${options.proc.output()}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, options.everyMs ?? 50));
-  }
-}
-
-function isAlive(proc: Proc | null): proc is Proc {
-  return !!proc && proc.child.exitCode === null && proc.child.signalCode === null && !!proc.child.pid;
-}
 
 /** SIGKILL to the whole process group: no shutdown hook, no lock release, no last query. */
 async function crash(proc: Proc): Promise<void> {
   process.kill(-proc.child.pid!, 'SIGKILL');
   await proc.exited;
-}
-
-function killIfAlive(proc: Proc | null): void {
-  if (isAlive(proc)) {
-    try {
-      process.kill(-proc.child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,101 +2,20 @@
  * The real worker entrypoint (cmd/worker/main.ts) as a separate process, on a fresh MySQL
  * database and Redis: it runs a job enqueued from another process and shuts down gracefully.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
-import path from 'node:path';
 import { expect } from 'chai';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { BullmqJobQueue } from '../../adapters/queue/bullmq/bullmq-job-queue';
 import { buildApplication } from '../../internal/application';
 import { type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
+import { exitCodeWithin, killIfAlive, type Proc, startProcess, waitFor } from '../support/child-process';
 import { createTestDatabase, mysqlAvailable, redisAvailable, type TestDatabase, TEST_REDIS_URL } from '../support/databases';
 import { JWT_TEST_SECRET } from '../support/harness';
 
-const ROOT = path.resolve(__dirname, '../..');
 const PURGE = 'tenancy.purge-expired-refresh-tokens' as const;
 const OVERDUE = 'debts.mark-overdue' as const;
 const EXPIRE = 'payment-links.mark-expired' as const;
 const HOUR = 3_600_000;
-
-// ---------------------------------------------------------------------------------------------
-// A child process whose stdout is pino JSON, one object per line.
-
-interface LogLine {
-  msg?: string;
-  [field: string]: unknown;
-}
-
-interface Proc {
-  child: ChildProcess;
-  output(): string;
-  logs(): LogLine[];
-  exited: Promise<number | null>;
-}
-
-/** Settings the child must not inherit from the test runner's environment. */
-const CONFIG_KEYS = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'RUN_WORKERS', 'APP_ENV', 'PUBLIC_BASE_URL', 'JWT_SECRET', 'JWT_SECRET_FILE', 'LOG_LEVEL', 'MIGRATE_ON_START', 'QUEUE_PREFIX', 'WORKER_CONCURRENCY', 'DATA_DIR'];
-
-function startProcess(entry: string, env: Record<string, string>): Proc {
-  const base = { ...process.env };
-  for (const key of CONFIG_KEYS) delete base[key];
-  // Its own process group, so after() can end tsx and the node process it runs together.
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [entry], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    output: () => output,
-    logs: () =>
-      output.split('\n').flatMap((line) => {
-        if (!line.startsWith('{')) return [];
-        try {
-          return [JSON.parse(line) as LogLine];
-        } catch {
-          return [];
-        }
-      }),
-  };
-}
-
-/** Polls `probe` until it returns something truthy; the error carries the child's output. */
-async function waitFor<T>(probe: () => T | Promise<T>, what: string, options: { timeoutMs?: number; proc?: Proc } = {}): Promise<NonNullable<T>> {
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as NonNullable<T>;
-    if (options.proc && options.proc.child.exitCode !== null) {
-      throw new Error(`process exited (${options.proc.child.exitCode}) while waiting for ${what}:\n${options.proc.output()}`);
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${options.proc ? `:\n${options.proc.output()}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function killIfAlive(proc: Proc | null): void {
-  if (proc && proc.child.exitCode === null && proc.child.signalCode === null && proc.child.pid) {
-    try {
-      process.kill(-proc.child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/** The exit code, or 'timeout' when the process is still running after `ms`. */
-async function exitCodeWithin(proc: Proc, ms: number): Promise<number | null | 'timeout'> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
-  try {
-    return await Promise.race([proc.exited, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const tokenHash = (): string => crypto.randomBytes(32).toString('hex');
 
