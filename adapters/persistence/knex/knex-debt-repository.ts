@@ -3,7 +3,7 @@ import type { AutopayReason, Debt, DebtStatus, PaymentMethod } from '../../../in
 import type { Currency } from '../../../internal/shared/currency';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
-import { dialectOf } from './connection';
+import { lockRowId } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 
@@ -42,11 +42,8 @@ export class KnexDebtRepository implements DebtRepository {
   }
 
   async lockByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null> {
-    const query = this.db('debts').where({ company_id: companyId, external_request_id: externalRequestId }).select('id');
-    // SQLite has a single writer: the transaction itself is the lock there.
-    if (dialectOf(this.db) === 'mysql') query.forUpdate();
-    const row = await query.first();
-    return row ? this.first({ 'd.id': row.id }) : null;
+    const id = await lockRowId(this.db, 'debts', { company_id: companyId, external_request_id: externalRequestId });
+    return id === null ? null : this.first({ 'd.id': id });
   }
 
   async update(companyId: number, id: number, changes: DebtChanges): Promise<DebtView> {

@@ -5,7 +5,7 @@ import { COUNT_SCAN_CAP, offsetOf, type Page, type PageRequest } from '../../../
 import type {
   NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter, PaymentLinkRepository, PaymentLinkView,
 } from '../../../ports/payment-link-repository';
-import { dialectOf } from './connection';
+import { lockRowId } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
@@ -38,10 +38,8 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
   }
 
   private async lock(where: Row): Promise<PaymentLinkView | null> {
-    const query = this.db('payment_links').where(where).select('id');
-    if (dialectOf(this.db) === 'mysql') query.forUpdate();
-    const row = await query.first();
-    return row ? this.first({ 'l.id': row.id }) : null;
+    const id = await lockRowId(this.db, 'payment_links', where);
+    return id === null ? null : this.first({ 'l.id': id });
   }
 
   async update(companyId: number, id: number, changes: PaymentLinkChanges): Promise<PaymentLinkView> {

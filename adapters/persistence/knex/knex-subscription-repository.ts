@@ -7,7 +7,7 @@ import type { Subscription, SubscriptionStatus } from '../../../internal/subscri
 import type {
   NewSubscription, SubscriptionChanges, SubscriptionFilter, SubscriptionRepository, SubscriptionView,
 } from '../../../ports/subscription-repository';
-import { dialectOf } from './connection';
+import { lockRowId } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 
@@ -42,10 +42,8 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
   }
 
   async lockByCode(companyId: number, code: string): Promise<SubscriptionView | null> {
-    const query = this.db('subscriptions').where({ company_id: companyId, code }).select('id');
-    if (dialectOf(this.db) === 'mysql') query.forUpdate();
-    const row = await query.first();
-    return row ? this.first({ 's.id': row.id }) : null;
+    const id = await lockRowId(this.db, 'subscriptions', { company_id: companyId, code });
+    return id === null ? null : this.first({ 's.id': id });
   }
 
   async update(companyId: number, id: number, changes: SubscriptionChanges): Promise<SubscriptionView> {
