@@ -7,9 +7,9 @@ import { evaluateAutopay } from './autopay';
 import type { Debt } from './debt';
 import type { DebtDraft } from './debt-draft';
 
-/** A PENDING debt from a validated draft, its resolved debtor and product, and the defaults. */
+/** A PENDING debt from a validated draft (its debtor and product already resolved), and the defaults. */
 export function newDebt(
-  draft: DebtDraft,
+  draft: Omit<DebtDraft, 'debtor' | 'product'>,
   resolved: { externalRequestId: string; batchId: string | null; contact: Contact | null; createdInline: boolean; product: Product | null },
   scope: TenantScope,
 ): NewDebt {

@@ -93,8 +93,6 @@ export class CreatePaymentLink {
       await tx.debts.insert({
         ...newDebt(
           {
-            debtor: input.debtor ?? { externalClientId: '' },
-            product: null,
             amountCents: input.amountCents,
             dueDate: utcDateOf(input.expiresAt),
             currency: link.currency,

@@ -50,8 +50,6 @@ export class GenerateSubscriptionCycles {
     const rows: NewDebt[] = dates.map((dueDate, cycle) => ({
       ...newDebt(
         {
-          debtor: { externalClientId: contact.externalClientId },
-          product: { productNumber: product.id },
           amountCents: subscription.amountCents,
           dueDate,
           currency: subscription.currency,
