@@ -1,8 +1,5 @@
-import crypto from 'node:crypto';
 import { expect } from 'chai';
-import { FixedClock } from '../../../adapters/clock/fixed-clock';
-import { memoryInfrastructure } from '../../../cmd/shared/infrastructure';
-import { type Application, buildApplication } from '../../../internal/application';
+import type { Application } from '../../../internal/application';
 import type { Contact } from '../../../internal/contacts/contact';
 import { CreateDebt } from '../../../internal/debts/commands/create-debt';
 import { type BatchItem, CreateDebtBatch } from '../../../internal/debts/commands/create-debt-batch';
@@ -15,6 +12,7 @@ import type { TenantScope } from '../../../internal/shared/tenant-scope';
 import type { CompanySettings } from '../../../internal/tenancy/company';
 import type { DebtView } from '../../../ports/debt-repository';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
+import { type MemoryWorld, memoryWorld } from '../../support/memory-world';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -108,53 +106,10 @@ class CallLog {
   }
 }
 
-interface World {
-  app: Application;
-  clock: FixedClock;
-  repos: Repositories;
-  uow: UnitOfWork;
-  ids: { alphanumeric(length: number): string };
-  /** A fresh organization (own companies) as a TenantScope per company, on the world clock. */
-  newTenant(options?: { companies?: string[]; settings?: Partial<CompanySettings> }): Promise<{ scopes: TenantScope[]; scope: TenantScope }>;
-}
+type World = MemoryWorld;
 
 /** Everything in memory, time held at T0. */
-function world(): World {
-  const clock = new FixedClock(T0);
-  const infra = memoryInfrastructure({ clock });
-  const app = buildApplication(infra.ports);
-  const { repos } = infra.ports;
-  return {
-    app,
-    clock,
-    repos,
-    uow: infra.ports.uow,
-    ids: infra.ports.ids,
-    async newTenant(options = {}) {
-      const suffix = crypto.randomBytes(4).toString('hex');
-      const created = await app.commands.createClient.execute({
-        organization: `Org ${suffix}`,
-        username: `user_${suffix}`,
-        password: `pw-${suffix}-secret`,
-        companies: (options.companies ?? []).map((c) => `${c}-${suffix}`.toUpperCase()),
-        settings: options.settings ?? {},
-      });
-      const user = (await repos.tenancy.findClientUserByUsername(created.clientUsername))!;
-      const scopes: TenantScope[] = [];
-      for (const { companyCode } of created.companies) {
-        scopes.push({
-          organizationId: created.organizationId,
-          organizationName: `Org ${suffix}`,
-          clientUserId: user.id,
-          company: (await repos.tenancy.findCompanyByCode(companyCode))!,
-          clock,
-          requestId: null,
-        });
-      }
-      return { scopes, scope: scopes[0]! };
-    },
-  };
-}
+const world = (): World => memoryWorld(T0);
 
 // ---------------------------------------------------------------------------------------------
 

@@ -1,9 +1,6 @@
-import crypto from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { FixedClock } from '../../../adapters/clock/fixed-clock';
-import { memoryInfrastructure } from '../../../cmd/shared/infrastructure';
-import { type Application, buildApplication } from '../../../internal/application';
+import type { Application } from '../../../internal/application';
 import type { CreatePaymentLinkInput } from '../../../internal/payment-links/commands/create-payment-link';
 import type { UpdatePaymentLinkInput } from '../../../internal/payment-links/commands/update-payment-link';
 import {
@@ -21,10 +18,9 @@ import type { ListPaymentLinksInput } from '../../../internal/payment-links/quer
 import { BusinessRuleViolationError, ConflictError, InvalidRequestError, NotFoundError } from '../../../internal/shared/errors';
 import type { PageRequest } from '../../../internal/shared/page';
 import type { TenantScope } from '../../../internal/shared/tenant-scope';
-import type { CompanySettings } from '../../../internal/tenancy/company';
 import type { DebtView } from '../../../ports/debt-repository';
 import type { PaymentLinkView } from '../../../ports/payment-link-repository';
-import type { Repositories } from '../../../ports/unit-of-work';
+import { type MemoryWorld, memoryWorld } from '../../support/memory-world';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -76,50 +72,10 @@ async function expectNotFound(run: Promise<unknown>): Promise<void> {
 /** A link as the status rules see it. */
 const linkState = (status: PaymentLinkStatus, expiresAt: Date | null = after(HOUR)) => ({ status, expiresAt });
 
-interface World {
-  app: Application;
-  clock: FixedClock;
-  repos: Repositories;
-  /** A fresh organization (own companies) as a TenantScope per company, on the world clock. */
-  newTenant(options?: { organization?: string; companies?: string[]; settings?: Partial<CompanySettings> }): Promise<{ scopes: TenantScope[]; scope: TenantScope }>;
-}
+type World = MemoryWorld;
 
 /** Everything in memory, time held at T0. */
-function world(): World {
-  const clock = new FixedClock(T0);
-  const infra = memoryInfrastructure({ clock });
-  const app = buildApplication(infra.ports);
-  const { repos } = infra.ports;
-  return {
-    app,
-    clock,
-    repos,
-    async newTenant(options = {}) {
-      const suffix = crypto.randomBytes(4).toString('hex');
-      const organization = options.organization ?? `Org ${suffix}`;
-      const created = await app.commands.createClient.execute({
-        organization,
-        username: `user_${suffix}`,
-        password: `pw-${suffix}-secret`,
-        companies: (options.companies ?? []).map((c) => `${c}-${suffix}`.toUpperCase()),
-        settings: options.settings ?? {},
-      });
-      const user = (await repos.tenancy.findClientUserByUsername(created.clientUsername))!;
-      const scopes: TenantScope[] = [];
-      for (const { companyCode } of created.companies) {
-        scopes.push({
-          organizationId: created.organizationId,
-          organizationName: organization,
-          clientUserId: user.id,
-          company: (await repos.tenancy.findCompanyByCode(companyCode))!,
-          clock,
-          requestId: null,
-        });
-      }
-      return { scopes, scope: scopes[0]! };
-    },
-  };
-}
+const world = (): World => memoryWorld(T0);
 
 // ---------------------------------------------------------------------------------------------
 // Domain

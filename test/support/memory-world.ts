@@ -1,0 +1,62 @@
+import crypto from 'node:crypto';
+import { FixedClock } from '../../adapters/clock/fixed-clock';
+import { type Infrastructure, memoryInfrastructure } from '../../cmd/shared/infrastructure';
+import { type Application, buildApplication } from '../../internal/application';
+import type { TenantScope } from '../../internal/shared/tenant-scope';
+import type { CompanySettings } from '../../internal/tenancy/company';
+import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
+
+export interface MemoryWorld {
+  infra: Infrastructure;
+  app: Application;
+  clock: FixedClock;
+  repos: Repositories;
+  uow: UnitOfWork;
+  ids: { alphanumeric(length: number): string };
+  /** A fresh organization (own companies) as a TenantScope per company, on the world clock. */
+  newTenant(options?: {
+    organization?: string;
+    companies?: string[];
+    settings?: Partial<CompanySettings>;
+  }): Promise<{ scopes: TenantScope[]; scope: TenantScope }>;
+}
+
+/** The whole application over memory adapters, with time held at `start` until a test moves it. */
+export function memoryWorld(start: Date): MemoryWorld {
+  const clock = new FixedClock(start);
+  const infra = memoryInfrastructure({ clock });
+  const app = buildApplication(infra.ports);
+  const { repos } = infra.ports;
+  return {
+    infra,
+    app,
+    clock,
+    repos,
+    uow: infra.ports.uow,
+    ids: infra.ports.ids,
+    async newTenant(options = {}) {
+      const suffix = crypto.randomBytes(4).toString('hex');
+      const organization = options.organization ?? `Org ${suffix}`;
+      const created = await app.commands.createClient.execute({
+        organization,
+        username: `user_${suffix}`,
+        password: `pw-${suffix}-secret`,
+        companies: (options.companies ?? []).map((c) => `${c}-${suffix}`.toUpperCase()),
+        settings: options.settings ?? {},
+      });
+      const user = (await repos.tenancy.findClientUserByUsername(created.clientUsername))!;
+      const scopes: TenantScope[] = [];
+      for (const { companyCode } of created.companies) {
+        scopes.push({
+          organizationId: created.organizationId,
+          organizationName: organization,
+          clientUserId: user.id,
+          company: (await repos.tenancy.findCompanyByCode(companyCode))!,
+          clock,
+          requestId: null,
+        });
+      }
+      return { scopes, scope: scopes[0]! };
+    },
+  };
+}
