@@ -1,9 +1,12 @@
 // Mocha runs the TypeScript sources through tsx. Files run in parallel worker processes; each
 // test file opens its own database, so files never share state.
+// `npx mocha test/unit/x.test.ts` runs only the files named; plain `mocha` (npm test) runs them all.
+const filesNamed = process.argv.slice(2).some((arg) => /\.test\.ts$/.test(arg));
+
 module.exports = {
   require: ['tsx/cjs'],
   extension: ['ts'],
-  spec: ['test/**/*.test.ts'],
+  spec: filesNamed ? [] : ['test/**/*.test.ts'],
   parallel: true,
   jobs: 2,
   timeout: 20000,
