@@ -1,0 +1,53 @@
+import type { RateLimitDecision, RateLimiter, RateLimitPolicy } from '../../ports/rate-limiter';
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+/**
+ * Token buckets in this process's memory: the rate limiter of the embedded default (one API
+ * process). At most `maxKeys` buckets are kept; the least recently used one goes first, which
+ * only ever forgives a key, never punishes one.
+ */
+export class InProcessTokenBucket implements RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly maxKeys = 100_000,
+  ) {}
+
+  async consume(key: string, policy: RateLimitPolicy, cost = 1): Promise<RateLimitDecision> {
+    return takeTokens(this.bucket(key, policy), policy, cost, this.now());
+  }
+
+  private bucket(key: string, policy: RateLimitPolicy): Bucket {
+    let bucket = this.buckets.get(key);
+    if (bucket) {
+      this.buckets.delete(key); // re-inserted below: Map order is recency order
+    } else {
+      bucket = { tokens: policy.capacity, updatedAt: this.now() };
+      if (this.buckets.size >= this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!);
+    }
+    this.buckets.set(key, bucket);
+    return bucket;
+  }
+}
+
+/** The token-bucket arithmetic, shared with any adapter that keeps buckets elsewhere. */
+export function takeTokens(bucket: Bucket, policy: RateLimitPolicy, cost: number, now: number): RateLimitDecision {
+  const elapsedSeconds = Math.max(0, now - bucket.updatedAt) / 1000;
+  bucket.tokens = Math.min(policy.capacity, bucket.tokens + elapsedSeconds * policy.refillPerSecond);
+  bucket.updatedAt = now;
+  const allowed = bucket.tokens >= cost;
+  if (allowed) bucket.tokens -= cost;
+  const missing = policy.capacity - bucket.tokens;
+  return {
+    allowed,
+    limit: policy.capacity,
+    remaining: Math.floor(bucket.tokens),
+    resetSeconds: Math.ceil(missing / policy.refillPerSecond),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((cost - bucket.tokens) / policy.refillPerSecond)),
+  };
+}
