@@ -8,6 +8,8 @@ export interface FacadeCredentials {
   clientUser: ClientUser;
   /** The companies the client user may act for. */
   companies: Company[];
+  /** Prefix of the facade key presented (never the key): who acted, in events and logs. */
+  apiKeyPrefix: string;
 }
 
 export interface ClientSummary {

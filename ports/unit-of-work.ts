@@ -1,5 +1,6 @@
 import type { ContactRepository } from './contact-repository';
 import type { DebtRepository } from './debt-repository';
+import type { EventLog } from './event-log';
 import type { JobOutbox } from './job-outbox';
 import type { PaymentLinkRepository } from './payment-link-repository';
 import type { SubscriptionRepository } from './subscription-repository';
@@ -15,6 +16,7 @@ export interface Repositories {
   paymentLinks: PaymentLinkRepository;
   subscriptions: SubscriptionRepository;
   outbox: JobOutbox;
+  events: EventLog;
 }
 
 export interface UnitOfWork {

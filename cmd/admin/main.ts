@@ -2,12 +2,12 @@ import { runAdminCommand } from '../../adapters/cli/admin-commands';
 import { bindInProcessJobs, openInfrastructure } from '../shared/infrastructure';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
 import { buildApplication } from '../../internal/application';
-import { loadConfig } from '../shared/config';
+import { loadConfig, publicBaseUrlOf } from '../shared/config';
 
 /** `npm run admin -- <command>`: the operator CLI on the same DATABASE_URL as the server. */
 async function main(): Promise<number> {
   const config = loadConfig();
-  const infra = await openInfrastructure({ ...config, redisUrl: null, migrate: true });
+  const infra = await openInfrastructure({ ...config, publicBaseUrl: publicBaseUrlOf(config), redisUrl: null, migrate: true });
   try {
     const app = buildApplication(infra.ports);
     bindInProcessJobs(infra, jobHandlers(app));

@@ -1,11 +1,10 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
 import { createHttpServer } from '../../adapters/http/server';
 import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
 import { jobHandlers, OUTBOX_DISPATCH_EVERY_MS, SCHEDULES } from '../../adapters/queue/job-handlers';
 import { buildApplication } from '../../internal/application';
-import { loadConfig } from '../shared/config';
+import { loadConfig, publicBaseUrlOf } from '../shared/config';
 import { demoBanner } from '../shared/demo-banner';
 import { bindInProcessJobs, openInfrastructure } from '../shared/infrastructure';
 import { onShutdown } from '../shared/lifecycle';
@@ -18,7 +17,7 @@ import { createLogger } from '../shared/logger';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'api');
-  const infra = await openInfrastructure({ ...config, migrate: config.migrateOnStart });
+  const infra = await openInfrastructure({ ...config, publicBaseUrl: publicBaseUrlOf(config), migrate: config.migrateOnStart });
   const app = buildApplication(infra.ports);
   const handlers = jobHandlers(app);
   bindInProcessJobs(infra, handlers);
@@ -38,13 +37,12 @@ async function main(): Promise<void> {
   // The demo tenant is a sandbox convenience: only on an empty database outside production.
   const demo = config.appEnv === 'production' ? null : await app.commands.bootstrapDemoTenant.execute();
 
-  const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${config.port}`;
   const koa = createHttpServer({
     app,
     ids: infra.ports.ids,
     logger,
-    publicBaseUrl,
-    paymentPortal: new HostedPaymentPortal(publicBaseUrl),
+    publicBaseUrl: publicBaseUrlOf(config),
+    paymentPortal: infra.paymentPortal,
     testHelpers: config.appEnv !== 'production',
     readinessChecks: infra.readinessChecks,
   });

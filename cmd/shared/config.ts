@@ -44,6 +44,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   });
 }
 
+/** PUBLIC_BASE_URL, else this host on the configured port. */
+export function publicBaseUrlOf(config: Pick<Config, 'publicBaseUrl' | 'port'>): string {
+  return config.publicBaseUrl ?? `http://localhost:${config.port}`;
+}
+
 function integer(text: string, name: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);

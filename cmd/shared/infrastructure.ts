@@ -3,6 +3,8 @@ import type { CorePorts } from '../../internal/application';
 import { ACCESS_TOKEN_TTL_SECONDS, type AppEnv } from '../../internal/tenancy/credentials';
 import type { ReadinessCheck } from '../../adapters/http/routes/health.routes';
 import { FixedClock } from '../../adapters/clock/fixed-clock';
+import { eventWriting } from '../../adapters/events/event-renderer';
+import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
 import { SystemClock } from '../../adapters/clock/system-clock';
 import { RandomIdGenerator } from '../../adapters/ids/random-id-generator';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
@@ -16,6 +18,7 @@ import { JwtTokenService } from '../../adapters/security/jwt-token-service';
 import { ScryptPasswordHasher } from '../../adapters/security/scrypt-password-hasher';
 import { Sha256SecretHasher } from '../../adapters/security/sha256-secret-hasher';
 import type { JobHandlers } from '../../ports/job-queue';
+import type { PaymentPortal } from '../../ports/payment-portal';
 
 /** Real or in-memory adapters behind the same ports: the single seam tests swap. */
 export interface Infrastructure {
@@ -25,6 +28,8 @@ export interface Infrastructure {
   inProcessQueue: InProcessJobQueue | null;
   bullmqQueue: BullmqJobQueue | null;
   readinessChecks: ReadinessCheck[];
+  /** The hosted pages every paymentUrl points at (HTTP answers and events render with it). */
+  paymentPortal: PaymentPortal;
   close(): Promise<void>;
 }
 
@@ -35,10 +40,15 @@ export interface InfrastructureOptions {
   jwtSecret: string;
   appEnv: AppEnv;
   migrate: boolean;
+  /** Base of every paymentUrl and hosted page. */
+  publicBaseUrl: string;
   poolMax?: number;
   /** How long a facade credential lookup is reused in this process (0 disables the cache). */
   credentialCacheMs?: number;
 }
+
+/** The base URL of the memory infrastructure's portal. */
+export const MEMORY_PUBLIC_BASE_URL = 'http://localhost:3000';
 
 /** Disabling a client or rotating a key reaches other processes within this time. */
 export const DEFAULT_CREDENTIAL_CACHE_MS = 2000;
@@ -51,17 +61,21 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const inProcessQueue = bullmqQueue ? null : new InProcessJobQueue();
   const readinessChecks: ReadinessCheck[] = [{ name: 'database', check: async () => void (await db.raw('select 1')) }];
   if (bullmqQueue) readinessChecks.push({ name: 'redis', check: () => bullmqQueue.ping() });
+  const common = commonPorts(options);
+  const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl);
+  const repositoryOptions = { cache: credentialCache, events: eventWriting(paymentPortal, common.ids) };
   return {
     ports: {
-      uow: new KnexUnitOfWork(db, credentialCache),
-      repos: knexRepositories(db, credentialCache),
-      ...commonPorts(options),
+      uow: new KnexUnitOfWork(db, repositoryOptions),
+      repos: knexRepositories(db, repositoryOptions),
+      ...common,
       queue: (bullmqQueue ?? inProcessQueue)!,
     },
     db,
     inProcessQueue,
     bullmqQueue,
     readinessChecks,
+    paymentPortal,
     async close() {
       await inProcessQueue?.close();
       await bullmqQueue?.close();
@@ -74,11 +88,14 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
 export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock; appEnv?: AppEnv } = {}): Infrastructure {
   const store = new MemoryStore();
   const inProcessQueue = new InProcessJobQueue();
+  const common = commonPorts({ jwtSecret: 'memory-infrastructure-secret-0123456789abcdef', appEnv: options.appEnv ?? 'development' });
+  const paymentPortal = new HostedPaymentPortal(MEMORY_PUBLIC_BASE_URL);
+  const events = eventWriting(paymentPortal, common.ids);
   return {
     ports: {
-      uow: new MemoryUnitOfWork(store),
-      repos: memoryRepositories(store),
-      ...commonPorts({ jwtSecret: 'memory-infrastructure-secret-0123456789abcdef', appEnv: options.appEnv ?? 'development' }),
+      uow: new MemoryUnitOfWork(store, events),
+      repos: memoryRepositories(store, events),
+      ...common,
       ...(options.clock ? { clock: options.clock } : {}),
       queue: inProcessQueue,
     },
@@ -86,6 +103,7 @@ export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock
     inProcessQueue,
     bullmqQueue: null,
     readinessChecks: [],
+    paymentPortal,
     close: () => inProcessQueue.close(),
   };
 }

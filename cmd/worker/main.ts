@@ -1,7 +1,7 @@
 import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
 import { jobHandlers, OUTBOX_DISPATCH_EVERY_MS, SCHEDULES } from '../../adapters/queue/job-handlers';
 import { buildApplication } from '../../internal/application';
-import { loadConfig } from '../shared/config';
+import { loadConfig, publicBaseUrlOf } from '../shared/config';
 import { openInfrastructure } from '../shared/infrastructure';
 import { onShutdown } from '../shared/lifecycle';
 import { createLogger } from '../shared/logger';
@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'worker');
   if (!config.redisUrl) throw new Error('npm run worker needs REDIS_URL (without it, npm start runs the jobs in-process)');
-  const infra = await openInfrastructure({ ...config, migrate: false });
+  const infra = await openInfrastructure({ ...config, publicBaseUrl: publicBaseUrlOf(config), migrate: false });
   const app = buildApplication(infra.ports);
   const pool = new BullmqWorkerPool(jobHandlers(app), {
     redisUrl: config.redisUrl,

@@ -13,4 +13,6 @@ export interface TenantScope {
   /** The organization's clock: real time, or the instant frozen by the sandbox helper. */
   clock: Clock;
   requestId: string | null;
+  /** Prefix of the facade API key the request came with (`ck_dev_…`); absent for workers and operators. */
+  apiKeyPrefix?: string | null;
 }

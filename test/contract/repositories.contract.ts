@@ -5,21 +5,34 @@
  *
  * Isolation: every test creates its own organization, companies and keys; nothing is truncated.
  */
-import crypto from 'node:crypto';
 import { expect } from 'chai';
-import type { Contact, Phone } from '../../internal/contacts/contact';
+import {
+  apiKey, at, codes, companyInput, type DebtFixture, expectConflict, hash, HOUR, ids, labels, linkViewOf, newContact, newDebt,
+  newLink, newProduct, newTenant, PAGE, phone, rejectionOf, requestIds, sortById, T1, T2, type TenantFixture, uid, viewOf,
+} from './fixtures';
+import type { Contact } from '../../internal/contacts/contact';
 import type { Debt } from '../../internal/debts/debt';
 import type { PaymentLink } from '../../internal/payment-links/payment-link';
 import type { Product } from '../../internal/products/product';
 import { ConflictError } from '../../internal/shared/errors';
 import type { Company } from '../../internal/tenancy/company';
-import type { ApiKeyKind, ApiKeyRecord, AppEnv, ClientUser } from '../../internal/tenancy/credentials';
 import type { Organization } from '../../internal/tenancy/organization';
 import type { ContactFilter, NewContact } from '../../ports/contact-repository';
 import type { DebtFilter, DebtView, NewDebt } from '../../ports/debt-repository';
-import type { NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter, PaymentLinkView } from '../../ports/payment-link-repository';
+import type { NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter } from '../../ports/payment-link-repository';
 import type { NewProduct } from '../../ports/product-repository';
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
+
+import { describeEventLogContract } from './event-log.contract';
+
+/** What a part of the contract suite gets: the adapter under test, outside and inside transactions. */
+export interface ContractContext {
+  repos(): Repositories;
+  uow(): UnitOfWork;
+}
+
+/** Parts of the contract kept in files of their own (one per port area), run in every adapter's suite. */
+const CONTRACT_PARTS: ((ctx: ContractContext) => void)[] = [describeEventLogContract];
 
 export interface RepositoryHarness {
   /** Repositories outside any transaction. */
@@ -30,193 +43,6 @@ export interface RepositoryHarness {
 
 /** Opens the adapter over a fresh store; null when its server is absent (the suite skips). */
 export type OpenRepositoryHarness = () => Promise<RepositoryHarness | null>;
-
-// ---------------------------------------------------------------------------------------------
-// Small helpers
-
-const uid = (): string => crypto.randomBytes(6).toString('hex');
-const hash = (): string => crypto.randomBytes(32).toString('hex');
-const at = (iso: string): Date => new Date(iso);
-const T1 = at('2026-03-04T05:06:07.089Z');
-const T2 = at('2026-05-06T07:08:09.123Z');
-const HOUR = 3_600_000;
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to reject, but it resolved');
-}
-
-async function expectConflict(promise: Promise<unknown>): Promise<void> {
-  const error = await rejectionOf(promise);
-  expect(error).to.be.instanceOf(ConflictError);
-  expect((error as ConflictError).code).to.equal('RESOURCE_CONFLICT');
-}
-
-interface TenantFixture {
-  organization: Organization;
-  companies: Company[];
-  company: Company;
-  user: ClientUser;
-}
-
-function companyInput(organizationId: number, code: string, overrides: Partial<Company> = {}): Omit<Company, 'id'> {
-  return {
-    organizationId,
-    code,
-    name: `Company ${code}`,
-    defaultCurrency: null,
-    directDebitEnabled: false,
-    directDebitModality: false,
-    privateLinks: false,
-    portalUrl: null,
-    ...overrides,
-  };
-}
-
-/** An organization with `companies` companies and one client user allowed on all of them. */
-async function newTenant(repos: Repositories, options: { companies?: number } = {}): Promise<TenantFixture> {
-  const suffix = uid();
-  const organization = await repos.tenancy.insertOrganization(`Org ${suffix}`, T1);
-  const companies: Company[] = [];
-  for (let i = 0; i < (options.companies ?? 1); i++) {
-    companies.push(await repos.tenancy.insertCompany(companyInput(organization.id, `C${i}-${suffix}`.toUpperCase())));
-  }
-  const user = await repos.tenancy.insertClientUser(
-    { organizationId: organization.id, username: `user_${suffix}`, passwordHash: `hash-${suffix}`, disabled: false, createdAt: T1 },
-    companies.map((c) => c.id),
-  );
-  return { organization, companies, company: companies[0]!, user };
-}
-
-function apiKey(user: ClientUser, kind: ApiKeyKind, appEnv: AppEnv = 'development'): ApiKeyRecord {
-  return { organizationId: user.organizationId, clientUserId: user.id, kind, appEnv, keyHash: hash(), prefix: kind === 'facade' ? 'ck_dev_' : 'lk_dev_', createdAt: T1 };
-}
-
-function newContact(organizationId: number, overrides: Partial<NewContact> = {}): NewContact {
-  const suffix = uid();
-  return {
-    organizationId,
-    code: `c${suffix}`,
-    externalClientId: `ext-${suffix}`,
-    name: `Contact ${suffix}`,
-    email: `${suffix}@example.com`,
-    phones: [],
-    createdAt: T1,
-    ...overrides,
-  };
-}
-
-function newProduct(company: Company, overrides: Partial<NewProduct> = {}): NewProduct {
-  return {
-    organizationId: company.organizationId,
-    companyId: company.id,
-    name: `Product ${uid()}`,
-    externalProductId: null,
-    active: true,
-    createdAt: T1,
-    ...overrides,
-  };
-}
-
-function phone(number: string, overrides: Partial<Phone> = {}): Phone {
-  return { number, type: 'MOBILE', primary: false, description: 'MOBILE', ...overrides };
-}
-
-const codes = (items: Contact[]): string[] => items.map((c) => c.code);
-const ids = (items: Product[]): number[] => items.map((p) => p.id);
-const PAGE = { page: 1, limit: 50 };
-
-interface DebtFixture extends TenantFixture {
-  contact: Contact;
-  product: Product;
-}
-
-/** A PENDING debt of 100.00 due 2026-06-01, owed by the fixture's contact, without product or payment link. */
-function newDebt(t: { organization: Organization; company: Company; contact: Contact }, overrides: Partial<NewDebt> = {}): NewDebt {
-  return {
-    organizationId: t.organization.id,
-    companyId: t.company.id,
-    externalRequestId: `req-${uid()}`,
-    batchId: null,
-    contactId: t.contact.id,
-    contactCreatedInline: false,
-    // Reads give null for these references when absent: the input says so explicitly.
-    paymentLinkId: null,
-    subscriptionId: null,
-    productId: null,
-    status: 'PENDING',
-    amountCents: 10_000,
-    amountPaidCents: 0,
-    currency: 'MXN',
-    dueDate: '2026-06-01',
-    allowOverduePayment: true,
-    allowPartialPayments: true,
-    description: null,
-    additionalData: null,
-    paymentMethods: null,
-    autopay: false,
-    autopayReason: null,
-    createdAt: T1,
-    updatedAt: T1,
-    ...overrides,
-  };
-}
-
-/** What a read returns for a stored debt: the row plus its embedded contact and product. */
-function viewOf(debt: Debt, contact: Contact, product: Product | null): DebtView {
-  return {
-    ...debt,
-    contact: { code: contact.code, externalClientId: contact.externalClientId },
-    product: product && { id: product.id, name: product.name, active: product.active },
-  };
-}
-
-const requestIds = (items: Debt[]): string[] => items.map((d) => d.externalRequestId);
-const sortById = <T extends { id: number }>(items: T[]): T[] => [...items].sort((a, b) => a.id - b.id);
-
-/**
- * An ACTIVE single-use link of 100.00 expiring at T2, with neither key, debtor, product nor
- * metadata. Its description doubles as a label the list tests read back.
- */
-function newLink(t: { organization: Organization; company: Company }, overrides: Partial<NewPaymentLink> = {}): NewPaymentLink {
-  const code = `L${uid()}${uid()}`;
-  return {
-    organizationId: t.organization.id,
-    companyId: t.company.id,
-    code,
-    externalPaymentLinkId: null,
-    debtExternalRequestId: `plk_${code}`,
-    status: 'ACTIVE',
-    amountCents: 10_000,
-    currency: 'MXN',
-    description: `Link ${code}`,
-    singleUse: true,
-    expiresAt: T2,
-    successUrl: null,
-    metadata: null,
-    identifierValue: 'org-abcdefghij',
-    urlIdentifier: 'org-abcdefghij',
-    shortCode: null,
-    productId: null,
-    productCreatedInline: false,
-    contactId: null,
-    paymentsCount: 0,
-    createdAt: T1,
-    updatedAt: T1,
-    ...overrides,
-  };
-}
-
-/** What a read returns for a stored link: the row plus its embedded product. */
-function linkViewOf(link: PaymentLink, product: Product | null = null): PaymentLinkView {
-  return { ...link, product: product && { id: product.id, name: product.name, active: product.active } };
-}
-
-const labels = (items: PaymentLink[]): string[] => items.map((l) => l.description);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -409,6 +235,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         expect(found!.organization).to.deep.equal(organization);
         expect({ ...found!.clientUser, passwordHash: undefined }).to.deep.equal({ ...user, passwordHash: undefined });
         expect(found!.companies).to.deep.equal(companies);
+        expect(found!.apiKeyPrefix).to.equal(facade.prefix);
       });
 
       it('lists only the companies granted to that user', async () => {
@@ -1871,5 +1698,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         expect(stored.items[0]).to.deep.equal(winners[0]!.value);
       });
     });
+
+    for (const part of CONTRACT_PARTS) part({ repos, uow });
   });
 }

@@ -1,8 +1,10 @@
 import { MemoryStore } from '../../adapters/persistence/memory/memory-store';
 import { MemoryUnitOfWork, memoryRepositories } from '../../adapters/persistence/memory/memory-unit-of-work';
+import { testEventWriting } from '../support/event-writing';
 import { describeRepositoryContract } from './repositories.contract';
 
 describeRepositoryContract('memory', async () => {
   const store = new MemoryStore();
-  return { repos: memoryRepositories(store), uow: new MemoryUnitOfWork(store), close: async () => undefined };
+  const events = testEventWriting();
+  return { repos: memoryRepositories(store, events), uow: new MemoryUnitOfWork(store, events), close: async () => undefined };
 });

@@ -1,6 +1,7 @@
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
 import { createTestDatabase, mysqlAvailable } from '../support/databases';
+import { testEventWriting } from '../support/event-writing';
 import { describeRepositoryContract } from './repositories.contract';
 
 // A fresh `test_<random>` database, migrated, dropped afterwards. Skips without a MySQL server,
@@ -17,8 +18,8 @@ describeRepositoryContract('mysql', async () => {
     throw error;
   }
   return {
-    repos: knexRepositories(db),
-    uow: new KnexUnitOfWork(db),
+    repos: knexRepositories(db, { events: testEventWriting() }),
+    uow: new KnexUnitOfWork(db, { events: testEventWriting() }),
     async close() {
       await db.destroy();
       await database.drop();

@@ -1,6 +1,7 @@
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
 import { createTestDatabase } from '../support/databases';
+import { testEventWriting } from '../support/event-writing';
 import { describeRepositoryContract } from './repositories.contract';
 
 // A temporary SQLite file, migrated to the latest schema; removed afterwards.
@@ -9,8 +10,8 @@ describeRepositoryContract('sqlite', async () => {
   const db = openKnex(database.url);
   await migrateLatest(db);
   return {
-    repos: knexRepositories(db),
-    uow: new KnexUnitOfWork(db),
+    repos: knexRepositories(db, { events: testEventWriting() }),
+    uow: new KnexUnitOfWork(db, { events: testEventWriting() }),
     async close() {
       await db.destroy();
       await database.drop();

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import supertest from 'supertest';
-import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
 import { createHttpServer } from '../../adapters/http/server';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
 import { type Application, buildApplication } from '../../internal/application';
@@ -56,6 +55,7 @@ export async function startApi(
     jwtSecret: JWT_TEST_SECRET,
     appEnv: options.appEnv ?? 'development',
     migrate: true,
+    publicBaseUrl: 'http://localhost:3000',
   });
   const app = buildApplication(infra.ports);
   bindInProcessJobs(infra, jobHandlers(app));
@@ -64,7 +64,7 @@ export async function startApi(
     ids: infra.ports.ids,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     publicBaseUrl: 'http://localhost:3000',
-    paymentPortal: new HostedPaymentPortal('http://localhost:3000'),
+    paymentPortal: infra.paymentPortal,
     testHelpers: (options.appEnv ?? 'development') !== 'production',
     readinessChecks: infra.readinessChecks,
   });

@@ -96,7 +96,7 @@ describe('subscription cycle generation on the worker process [mysql + redis]', 
       await migrator.destroy();
     }
     // With a REDIS_URL the ports' queue is BullMQ: the enqueue after commit goes to Redis.
-    infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: TEST_REDIS_URL, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, appEnv: 'development', migrate: false });
+    infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: TEST_REDIS_URL, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, appEnv: 'development', migrate: false, publicBaseUrl: 'http://localhost:3000' });
     expect(infra.bullmqQueue).to.not.equal(null);
     app = buildApplication(infra.ports);
     const suffix = crypto.randomBytes(4).toString('hex');

@@ -50,7 +50,7 @@ describe('worker process [mysql + redis]', function () {
     } finally {
       await db.destroy();
     }
-    infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, appEnv: 'development', migrate: false });
+    infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, appEnv: 'development', migrate: false, publicBaseUrl: 'http://localhost:3000' });
     app = buildApplication(infra.ports);
     const suffix = crypto.randomBytes(4).toString('hex');
     organizationName = `Org ${suffix}`;

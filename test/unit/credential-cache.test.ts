@@ -6,6 +6,7 @@ const credentials = (name: string): FacadeCredentials => ({
   organization: { id: 1, name, frozenNow: null, createdAt: new Date(0) },
   clientUser: { id: 2, organizationId: 1, username: 'u', passwordHash: '', disabled: false, createdAt: new Date(0) },
   companies: [],
+  apiKeyPrefix: 'ck_dev_abcde',
 });
 
 describe('CredentialCache', () => {

@@ -3,7 +3,7 @@ import { debtIdOf, effectiveStatus } from '../../../internal/debts/debt';
 import { productIdOf } from '../../../internal/products/product';
 import { toIsoUtc, utcDateOf } from '../../../internal/shared/calendar-date';
 import { amountFromCents } from '../../../internal/shared/money';
-import type { TenantScope } from '../../../internal/shared/tenant-scope';
+import type { PresentationScope } from './presentation-scope';
 import type { DebtView } from '../../../ports/debt-repository';
 import type { PaymentPortal } from '../../../ports/payment-portal';
 
@@ -13,7 +13,7 @@ import type { PaymentPortal } from '../../../ports/payment-portal';
  * PENDING debt past due reads OVERDUE).
  */
 export function debtPresenter(portal: PaymentPortal) {
-  return (debt: DebtView, scope: TenantScope, options: { creation?: boolean } = {}) => {
+  return (debt: DebtView, scope: PresentationScope, options: { creation?: boolean } = {}) => {
     const debtId = debtIdOf(debt);
     const body: Record<string, unknown> = {
       debtId,

@@ -3,7 +3,7 @@ import { effectiveLinkStatus, paymentLinkIdOf } from '../../../internal/payment-
 import { productIdOf } from '../../../internal/products/product';
 import { toIsoUtc } from '../../../internal/shared/calendar-date';
 import { amountFromCents } from '../../../internal/shared/money';
-import type { TenantScope } from '../../../internal/shared/tenant-scope';
+import type { PresentationScope } from './presentation-scope';
 import type { DebtView } from '../../../ports/debt-repository';
 import type { PaymentLinkView } from '../../../ports/payment-link-repository';
 import type { PaymentPortal } from '../../../ports/payment-portal';
@@ -14,7 +14,7 @@ import type { PaymentPortal } from '../../../ports/payment-portal';
  * when empty. additionalData lives on the associated debt and is not shown here.
  */
 export function paymentLinkPresenter(portal: PaymentPortal) {
-  return (link: PaymentLinkView, scope: TenantScope) => ({
+  return (link: PaymentLinkView, scope: PresentationScope) => ({
     paymentLinkId: paymentLinkIdOf(link),
     externalPaymentLinkId: link.externalPaymentLinkId,
     debtId: DEBT_ID_PREFIX + link.debtExternalRequestId,

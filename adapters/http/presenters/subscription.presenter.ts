@@ -2,14 +2,14 @@ import { contactIdOf } from '../../../internal/contacts/contact';
 import { productIdOf } from '../../../internal/products/product';
 import { toIsoUtc, utcDateOf } from '../../../internal/shared/calendar-date';
 import { amountFromCents } from '../../../internal/shared/money';
-import type { TenantScope } from '../../../internal/shared/tenant-scope';
+import type { PresentationScope } from './presentation-scope';
 import { effectiveSubscriptionStatus, subscriptionIdOf } from '../../../internal/subscriptions/subscription';
 import type { PaymentPortal } from '../../../ports/payment-portal';
 import type { SubscriptionView } from '../../../ports/subscription-repository';
 
 /** The Subscription shape; paymentMethods, description and additionalData only when set. */
 export function subscriptionPresenter(portal: PaymentPortal) {
-  return (s: SubscriptionView, scope: TenantScope) => {
+  return (s: SubscriptionView, scope: PresentationScope) => {
     const subscriptionId = subscriptionIdOf(s);
     const body: Record<string, unknown> = {
       subscriptionId,

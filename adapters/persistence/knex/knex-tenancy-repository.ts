@@ -173,7 +173,7 @@ export class KnexTenancyRepository implements TenancyRepository {
       .whereNull('k.revoked_at')
       .select(
         'o.id as o_id', 'o.name as o_name', 'o.frozen_now as o_frozen_now', 'o.created_at as o_created_at',
-        'u.id as u_id', 'u.username as u_username', 'u.created_at as u_created_at',
+        'u.id as u_id', 'u.username as u_username', 'u.created_at as u_created_at', 'k.prefix as k_prefix',
         'c.*',
       )
       .orderBy('c.id');
@@ -190,6 +190,7 @@ export class KnexTenancyRepository implements TenancyRepository {
         createdAt: fromMillis(first.u_created_at as number),
       },
       companies: rows.map(toCompany),
+      apiKeyPrefix: String(first.k_prefix),
     };
   }
 

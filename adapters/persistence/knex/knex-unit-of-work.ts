@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { KnexContactRepository } from './knex-contact-repository';
+import type { EventWriting } from '../../events/event-renderer';
 import { KnexDebtRepository } from './knex-debt-repository';
+import { KnexEventLog } from './knex-event-log';
 import { KnexJobOutbox } from './knex-job-outbox';
 import { KnexPaymentLinkRepository } from './knex-payment-link-repository';
 import { KnexSubscriptionRepository } from './knex-subscription-repository';
@@ -9,15 +11,22 @@ import { KnexProductRepository } from './knex-product-repository';
 import { KnexTenancyRepository } from './knex-tenancy-repository';
 import type { CredentialCache } from '../credential-cache';
 
-export function knexRepositories(db: Knex | Knex.Transaction, cache?: CredentialCache): Repositories {
+export interface KnexRepositoryOptions {
+  events: EventWriting;
+  /** Cleared by every tenancy write (see CredentialCache). */
+  cache?: CredentialCache;
+}
+
+export function knexRepositories(db: Knex | Knex.Transaction, options: KnexRepositoryOptions): Repositories {
   return {
-    tenancy: new KnexTenancyRepository(db, cache),
+    tenancy: new KnexTenancyRepository(db, options.cache),
     contacts: new KnexContactRepository(db),
     products: new KnexProductRepository(db),
     debts: new KnexDebtRepository(db),
     paymentLinks: new KnexPaymentLinkRepository(db),
     subscriptions: new KnexSubscriptionRepository(db),
     outbox: new KnexJobOutbox(db),
+    events: new KnexEventLog(db, options.events),
   };
 }
 
@@ -25,10 +34,10 @@ export function knexRepositories(db: Knex | Knex.Transaction, cache?: Credential
 export class KnexUnitOfWork implements UnitOfWork {
   constructor(
     private readonly db: Knex,
-    private readonly cache?: CredentialCache,
+    private readonly options: KnexRepositoryOptions,
   ) {}
 
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
-    return this.db.transaction((trx) => work(knexRepositories(trx, this.cache)));
+    return this.db.transaction((trx) => work(knexRepositories(trx, this.options)));
   }
 }

@@ -2,6 +2,7 @@ import type { Contact } from '../../../internal/contacts/contact';
 import type { Debt } from '../../../internal/debts/debt';
 import type { PaymentLink } from '../../../internal/payment-links/payment-link';
 import type { Subscription } from '../../../internal/subscriptions/subscription';
+import type { LoggedEvent } from '../../../ports/event-log';
 import type { JobName } from '../../../ports/job-queue';
 import type { Product } from '../../../internal/products/product';
 import type { Company } from '../../../internal/tenancy/company';
@@ -35,7 +36,9 @@ export interface MemoryTables {
   paymentLinks: PaymentLink[];
   subscriptions: Subscription[];
   outbox: { id: number; name: JobName; jobId: string; data: Record<string, unknown>; createdAt: Date; dispatchedAt: Date | null }[];
+  events: LoggedEvent[];
 }
+
 
 export class MemoryStore {
   tables: MemoryTables = {
@@ -53,6 +56,7 @@ export class MemoryStore {
     paymentLinks: [],
     subscriptions: [],
     outbox: [],
+    events: [],
   };
 
   nextId(): number {

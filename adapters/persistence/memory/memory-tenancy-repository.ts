@@ -122,7 +122,7 @@ export class MemoryTenancyRepository implements TenancyRepository {
     const organization = key && this.t.organizations.find((o) => o.id === key.organizationId);
     if (!key || !user || !organization || user.disabled || user.organizationId !== organization.id) return null;
     const companies = this.companiesOf(user.id);
-    return companies.length ? copy({ organization, clientUser: user, companies }) : null;
+    return companies.length ? copy({ organization, clientUser: user, companies, apiKeyPrefix: key.prefix }) : null;
   }
 
   async insertRefreshToken(clientUserId: number, tokenHash: string, expiresAt: Date): Promise<void> {

@@ -1,6 +1,8 @@
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { MemoryContactRepository } from './memory-contact-repository';
+import type { EventWriting } from '../../events/event-renderer';
 import { MemoryDebtRepository } from './memory-debt-repository';
+import { MemoryEventLog } from './memory-event-log';
 import { MemoryJobOutbox } from './memory-job-outbox';
 import { MemoryPaymentLinkRepository } from './memory-payment-link-repository';
 import { MemorySubscriptionRepository } from './memory-subscription-repository';
@@ -8,7 +10,7 @@ import { MemoryProductRepository } from './memory-product-repository';
 import type { MemoryStore } from './memory-store';
 import { MemoryTenancyRepository } from './memory-tenancy-repository';
 
-export function memoryRepositories(store: MemoryStore): Repositories {
+export function memoryRepositories(store: MemoryStore, events: EventWriting): Repositories {
   return {
     tenancy: new MemoryTenancyRepository(store),
     contacts: new MemoryContactRepository(store),
@@ -17,6 +19,7 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     paymentLinks: new MemoryPaymentLinkRepository(store),
     subscriptions: new MemorySubscriptionRepository(store),
     outbox: new MemoryJobOutbox(store),
+    events: new MemoryEventLog(store, events),
   };
 }
 
@@ -27,13 +30,16 @@ export function memoryRepositories(store: MemoryStore): Repositories {
 export class MemoryUnitOfWork implements UnitOfWork {
   private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly store: MemoryStore) {}
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly events: EventWriting,
+  ) {}
 
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     const result = this.tail.then(async () => {
       const snapshot = this.store.snapshot();
       try {
-        return await work(memoryRepositories(this.store));
+        return await work(memoryRepositories(this.store, this.events));
       } catch (error) {
         this.store.restore(snapshot);
         throw error;

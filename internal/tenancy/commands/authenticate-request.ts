@@ -43,7 +43,7 @@ export class AuthenticateRequest {
     if (!claims || !credentials || credentials.organization.id !== claims.organizationId) {
       throw new AuthenticationFailedError();
     }
-    const { organization, clientUser, companies } = credentials;
+    const { organization, clientUser, companies, apiKeyPrefix } = credentials;
     return {
       organizationId: organization.id,
       organizationName: organization.name,
@@ -51,6 +51,7 @@ export class AuthenticateRequest {
       company: pickCompany(companies, input.companyCode),
       clock: organizationClock(this.deps.clock, organization),
       requestId: input.requestId,
+      apiKeyPrefix,
     };
   }
 }

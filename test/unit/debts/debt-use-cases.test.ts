@@ -81,15 +81,7 @@ class CallLog {
   }
 
   repos(repos: Repositories): Repositories {
-    return {
-      tenancy: this.wrap('tenancy', repos.tenancy),
-      contacts: this.wrap('contacts', repos.contacts),
-      products: this.wrap('products', repos.products),
-      debts: this.wrap('debts', repos.debts),
-      paymentLinks: this.wrap('paymentLinks', repos.paymentLinks),
-      subscriptions: this.wrap('subscriptions', repos.subscriptions),
-      outbox: this.wrap('outbox', repos.outbox),
-    };
+    return Object.fromEntries(Object.entries(repos).map(([name, repo]) => [name, this.wrap(name, repo)])) as unknown as Repositories;
   }
 
   /** A unit of work whose transaction repositories are logged too. */

@@ -3,6 +3,7 @@ import * as foundation from './20261122000000_foundation';
 import * as debts from './20261122010000_debts';
 import * as paymentLinks from './20261122020000_payment_links';
 import * as subscriptions from './20261122030000_subscriptions';
+import * as events from './20261122040000_events';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -18,6 +19,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261122010000_debts', debts],
   ['20261122020000_payment_links', paymentLinks],
   ['20261122030000_subscriptions', subscriptions],
+  ['20261122040000_events', events],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

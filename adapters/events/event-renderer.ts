@@ -1,0 +1,98 @@
+import type { DomainEvent } from '../../internal/events/domain-event';
+import { toIsoUtc } from '../../internal/shared/calendar-date';
+import type { PaymentPortal } from '../../ports/payment-portal';
+import { presentContact } from '../http/presenters/contact.presenter';
+import { debtPresenter } from '../http/presenters/debt.presenter';
+import { paymentLinkPresenter } from '../http/presenters/payment-link.presenter';
+import type { PresentationScope } from '../http/presenters/presentation-scope';
+import { presentProduct } from '../http/presenters/product.presenter';
+import { subscriptionPresenter } from '../http/presenters/subscription.presenter';
+
+/** The public event object (decisions.md section 6), rendered once when the event is written. */
+export interface PublicEvent {
+  eventId: string;
+  type: string;
+  createdAt: string;
+  companyCode: string;
+  data: { object: Record<string, unknown> };
+  requestId: string | null;
+}
+
+export interface RenderedEvent {
+  /** The public id of the resource the event is about. */
+  resourceId: string;
+  payload: PublicEvent;
+}
+
+export type EventRenderer = (event: DomainEvent, eventId: string) => RenderedEvent;
+
+/**
+ * Renders `data.object` with the same presenters as the HTTP answers, so an event shows the
+ * resource exactly as GET showed it at the instant of the change.
+ */
+export function eventRenderer(portal: PaymentPortal): EventRenderer {
+  const presentDebt = debtPresenter(portal);
+  const presentLink = paymentLinkPresenter(portal);
+  const presentSubscription = subscriptionPresenter(portal);
+  return (event, eventId) => {
+    // Presenters read the effective status on the scope's clock: the instant of the change.
+    const scope: PresentationScope = { company: event.company, clock: { now: () => new Date(event.occurredAt.getTime()) } };
+    const object = renderSubject(event, scope);
+    return {
+      resourceId: String(object[resourceIdField(event)]),
+      payload: {
+        eventId,
+        type: event.type,
+        createdAt: toIsoUtc(event.occurredAt),
+        companyCode: event.company.code,
+        data: { object },
+        requestId: event.requestId,
+      },
+    };
+  };
+
+  function renderSubject(event: DomainEvent, scope: PresentationScope): Record<string, unknown> {
+    const { subject } = event;
+    switch (subject.kind) {
+      case 'debt':
+        return presentDebt(subject.debt, scope);
+      case 'payment_link':
+        return presentLink(subject.link, scope);
+      case 'subscription':
+        return presentSubscription(subject.subscription, scope);
+      case 'contact':
+        return presentContact(subject.contact);
+      case 'product':
+        return presentProduct(subject.product);
+    }
+  }
+}
+
+function resourceIdField(event: DomainEvent): string {
+  switch (event.subject.kind) {
+    case 'debt':
+      return 'debtId';
+    case 'payment_link':
+      return 'paymentLinkId';
+    case 'subscription':
+      return 'subscriptionId';
+    case 'contact':
+      return 'contactId';
+    case 'product':
+      return 'productId';
+  }
+}
+
+/** What an event log adapter needs to write events: the renderer and a source of event ids. */
+export interface EventWriting {
+  render: EventRenderer;
+  /** A new public event id (`evt_…`). */
+  newEventId(): string;
+}
+
+export const EVENT_ID_PREFIX = 'evt_';
+const EVENT_ID_LENGTH = 24;
+
+export function eventWriting(portal: PaymentPortal, ids: { alphanumeric(length: number): string }): EventWriting {
+  return { render: eventRenderer(portal), newEventId: () => EVENT_ID_PREFIX + ids.alphanumeric(EVENT_ID_LENGTH) };
+}

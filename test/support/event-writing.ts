@@ -1,0 +1,8 @@
+import { eventWriting } from '../../adapters/events/event-renderer';
+import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
+import { RandomIdGenerator } from '../../adapters/ids/random-id-generator';
+
+/** The event renderer of the repository contract suites, on the base URL the HTTP suites use. */
+export function testEventWriting() {
+  return eventWriting(new HostedPaymentPortal('http://localhost:3000'), new RandomIdGenerator());
+}
