@@ -1,4 +1,5 @@
 import type { Clock } from '../ports/clock';
+import type { DirectDebitGateway } from '../ports/direct-debit-gateway';
 import type { IdGenerator } from '../ports/id-generator';
 import type { JobQueue } from '../ports/job-queue';
 import type { PasswordHasher, SecretHasher } from '../ports/secret-hasher';
@@ -8,6 +9,12 @@ import { CancelDebt } from './debts/commands/cancel-debt';
 import { CreateDebt } from './debts/commands/create-debt';
 import { CreateDebtBatch } from './debts/commands/create-debt-batch';
 import { PayDebt } from './debts/commands/pay-debt';
+import { CancelAdhesion } from './direct-debit/commands/cancel-adhesion';
+import { EnrollAdhesion } from './direct-debit/commands/enroll-adhesion';
+import { RegisterPaymentMethod } from './direct-debit/commands/register-payment-method';
+import { ExecuteDueDebits } from './direct-debit/jobs/execute-due-debits';
+import { RequestAdhesion } from './direct-debit/jobs/request-adhesion';
+import { ListPaymentMethods } from './direct-debit/queries/list-payment-methods';
 import { UpdateDebt } from './debts/commands/update-debt';
 import { MarkOverdueDebts } from './debts/jobs/mark-overdue-debts';
 import { GetDebt } from './debts/queries/get-debt';
@@ -59,6 +66,8 @@ export interface CorePorts {
   passwords: PasswordHasher;
   tokens: TokenService;
   queue: JobQueue;
+  /** The direct-debit platform (adhesions and debits). */
+  directDebit: DirectDebitGateway;
   appEnv: AppEnv;
 }
 
@@ -76,10 +85,13 @@ export function buildApplication(ports: CorePorts) {
     debts: repos.debts,
     paymentLinks: repos.paymentLinks,
     subscriptions: repos.subscriptions,
+    paymentMethods: repos.paymentMethods,
     outbox: repos.outbox,
   };
   const listDebts = new ListDebts(base);
   const createClient = new CreateClient(base);
+  const enrollAdhesion = new EnrollAdhesion(base);
+  const executeDueDebits = new ExecuteDueDebits(base);
   return {
     commands: {
       authenticateRequest: new AuthenticateRequest(base),
@@ -108,6 +120,9 @@ export function buildApplication(ports: CorePorts) {
       createSubscription: new CreateSubscription(base),
       updateSubscription: new UpdateSubscription(base),
       changeSubscriptionState: new ChangeSubscriptionState(base),
+      registerPaymentMethod: new RegisterPaymentMethod(base),
+      enrollAdhesion,
+      cancelAdhesion: new CancelAdhesion(base),
     },
     queries: {
       listClients: new ListClients(base),
@@ -123,6 +138,7 @@ export function buildApplication(ports: CorePorts) {
       getSubscription: new GetSubscription(base),
       listSubscriptions: new ListSubscriptions(base),
       listSubscriptionDebts: new ListSubscriptionDebts({ ...base, listDebts }),
+      listPaymentMethods: new ListPaymentMethods(base),
     },
     jobs: {
       purgeExpiredRefreshTokens: new PurgeExpiredRefreshTokens(base),
@@ -130,6 +146,8 @@ export function buildApplication(ports: CorePorts) {
       markExpiredPaymentLinks: new MarkExpiredPaymentLinks(base),
       generateSubscriptionCycles: new GenerateSubscriptionCycles(base),
       dispatchOutbox: new DispatchOutbox(base),
+      executeDueDebits,
+      requestAdhesion: new RequestAdhesion({ ...base, enrollAdhesion, executeDueDebits }),
     },
   };
 }

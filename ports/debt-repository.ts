@@ -1,4 +1,5 @@
-import type { Debt, DebtStatus } from '../internal/debts/debt';
+import type { AutopayReason, Debt, DebtStatus } from '../internal/debts/debt';
+import type { PaymentMethodReference } from '../internal/direct-debit/payment-method';
 import type { Page, PageRequest } from '../internal/shared/page';
 
 export type NewDebt = Omit<Debt, 'id'>;
@@ -7,6 +8,16 @@ export type NewDebt = Omit<Debt, 'id'>;
 export interface DebtView extends Debt {
   contact: { code: string; externalClientId: string } | null;
   product: { id: number; name: string; active: boolean } | null;
+  /** The payment method of an autopay debt. */
+  autopayInstrument: PaymentMethodReference | null;
+}
+
+/** Which autopay debts the debit job looks at: one organization, or one user and product. */
+export interface DebitScope {
+  organizationId: number;
+  /** The organization's current UTC date: debts due on or before it are collected. */
+  today: string;
+  only?: { companyId: number; externalClientId: string; productId: number };
 }
 
 export interface DebtFilter {
@@ -41,6 +52,8 @@ export interface DebtRepository {
    */
   insertMissing(debts: NewDebt[]): Promise<void>;
   findByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null>;
+  /** By the internal number (what other records refer to). */
+  findById(companyId: number, id: number): Promise<DebtView | null>;
   findByExternalRequestIds(companyId: number, externalRequestIds: string[]): Promise<DebtView[]>;
   /** Reads the debt and locks it until the transaction ends (FOR UPDATE on MySQL). */
   lockByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null>;
@@ -54,6 +67,17 @@ export interface DebtRepository {
   liveDueDatesOfSubscription(subscriptionId: number): Promise<string[]>;
   /** The subscription's debts that are neither PAID nor CANCELLED, by due date. */
   openOfSubscription(subscriptionId: number): Promise<DebtView[]>;
-  /** Persists OVERDUE for the organization's PENDING debts due before `today`; returns how many. */
-  markOverdue(organizationId: number, today: string, at: Date): Promise<number>;
+  /**
+   * Autopay debts to collect now: unpaid (PENDING, OVERDUE, PARTIALLY_PAID), due on or before
+   * `today`, whose user still has an ACTIVE adhesion to the debt's product, and not attempted
+   * yet; by due date.
+   */
+  dueForDebit(scope: DebitScope, limit: number): Promise<DebtView[]>;
+  /** The adhesion request of these debts could not be emitted: autopay false with that reason. */
+  withdrawAutopay(companyId: number, ids: number[], reason: AutopayReason, at: Date): Promise<void>;
+  /**
+   * Persists OVERDUE for up to `limit` of the organization's PENDING debts due before `today`,
+   * locking them for the caller's transaction; returns them as they now read.
+   */
+  markOverdue(organizationId: number, today: string, at: Date, limit: number): Promise<DebtView[]>;
 }

@@ -8,9 +8,17 @@ export interface OutboxEntry extends Required<Job> {
  * Jobs written in the same transaction as the change that needs them. After commit they are
  * handed to the queue; entries still pending are handed again by the dispatcher, with the same
  * jobId, so the queue runs each once.
+ *
+ * An entry may belong to a group (an adhesion request belongs to its product). A deferred entry
+ * is left to its group: the periodic dispatcher skips it and the next dispatch of the group
+ * hands it over ("retried when the next debt of that product is created").
  */
 export interface JobOutbox {
-  add(job: Required<Job>, at: Date): Promise<void>;
+  add(job: Required<Job>, at: Date, options?: { group?: string }): Promise<void>;
+  /** Pending entries that are not deferred, oldest first. */
   pending(limit: number): Promise<OutboxEntry[]>;
+  /** Pending entries of the group, deferred or not, oldest first. */
+  pendingInGroup(group: string, limit: number): Promise<OutboxEntry[]>;
   markDispatched(ids: number[], at: Date): Promise<void>;
+  defer(ids: number[]): Promise<void>;
 }

@@ -3,7 +3,9 @@ export type JobName =
   | 'tenancy.purge-expired-refresh-tokens'
   | 'debts.mark-overdue'
   | 'payment-links.mark-expired'
-  | 'subscriptions.generate-cycles';
+  | 'subscriptions.generate-cycles'
+  | 'direct-debit.request-adhesion'
+  | 'direct-debit.execute-due';
 
 export interface Job {
   name: JobName;

@@ -1,8 +1,11 @@
+import type { AdhesionRepository } from './adhesion-repository';
 import type { ContactRepository } from './contact-repository';
+import type { DebitAttemptRepository } from './debit-attempt-repository';
 import type { DebtRepository } from './debt-repository';
 import type { EventLog } from './event-log';
 import type { JobOutbox } from './job-outbox';
 import type { PaymentLinkRepository } from './payment-link-repository';
+import type { PaymentMethodRepository } from './payment-method-repository';
 import type { SubscriptionRepository } from './subscription-repository';
 import type { ProductRepository } from './product-repository';
 import type { TenancyRepository } from './tenancy-repository';
@@ -15,6 +18,9 @@ export interface Repositories {
   debts: DebtRepository;
   paymentLinks: PaymentLinkRepository;
   subscriptions: SubscriptionRepository;
+  paymentMethods: PaymentMethodRepository;
+  adhesions: AdhesionRepository;
+  debitAttempts: DebitAttemptRepository;
   outbox: JobOutbox;
   events: EventLog;
 }

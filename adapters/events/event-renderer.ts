@@ -3,6 +3,7 @@ import { toIsoUtc } from '../../internal/shared/calendar-date';
 import type { PaymentPortal } from '../../ports/payment-portal';
 import { presentContact } from '../http/presenters/contact.presenter';
 import { debtPresenter } from '../http/presenters/debt.presenter';
+import { presentAdhesion, presentDebitAttempt, presentPaymentMethod } from '../http/presenters/direct-debit.presenter';
 import { paymentLinkPresenter } from '../http/presenters/payment-link.presenter';
 import type { PresentationScope } from '../http/presenters/presentation-scope';
 import { presentProduct } from '../http/presenters/product.presenter';
@@ -64,6 +65,12 @@ export function eventRenderer(portal: PaymentPortal): EventRenderer {
         return presentContact(subject.contact);
       case 'product':
         return presentProduct(subject.product);
+      case 'adhesion':
+        return presentAdhesion(subject.adhesion);
+      case 'payment_method':
+        return presentPaymentMethod(subject.paymentMethod);
+      case 'direct_debit':
+        return presentDebitAttempt(subject.attempt, subject.debt, subject.paymentMethod);
     }
   }
 }
@@ -80,6 +87,12 @@ function resourceIdField(event: DomainEvent): string {
       return 'contactId';
     case 'product':
       return 'productId';
+    case 'adhesion':
+      return 'adhesionId';
+    case 'payment_method':
+      return 'paymentMethodId';
+    case 'direct_debit':
+      return 'debitAttemptId';
   }
 }
 

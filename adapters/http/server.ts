@@ -6,6 +6,7 @@ import type { IdGenerator } from '../../ports/id-generator';
 import type { PaymentPortal } from '../../ports/payment-portal';
 import { debtPresenter } from './presenters/debt.presenter';
 import { debtRoutes, debtTestHelperRoutes } from './routes/debts.routes';
+import { directDebitRoutes, directDebitTestHelperRoutes } from './routes/direct-debit.routes';
 import { paymentLinkRoutes, paymentLinkTestHelperRoutes } from './routes/payment-links.routes';
 import { subscriptionRoutes } from './routes/subscriptions.routes';
 import { jsonBody } from './middleware/json-body';
@@ -41,8 +42,14 @@ export function apiRoutes(options: Pick<HttpOptions, 'app' | 'testHelpers' | 're
     ...subscriptionRoutes(app, options.paymentPortal, presentDebt),
     ...contactRoutes(app),
     ...productRoutes(app),
+    ...directDebitRoutes(app),
     ...(options.testHelpers
-      ? [...testHelperRoutes(app), ...debtTestHelperRoutes(app, presentDebt), ...paymentLinkTestHelperRoutes(app, options.paymentPortal)]
+      ? [
+          ...testHelperRoutes(app),
+          ...debtTestHelperRoutes(app, presentDebt),
+          ...paymentLinkTestHelperRoutes(app, options.paymentPortal),
+          ...directDebitTestHelperRoutes(app),
+        ]
       : []),
     ...healthRoutes(options.readinessChecks),
   ];

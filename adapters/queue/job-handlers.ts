@@ -1,4 +1,5 @@
 import type { Application } from '../../internal/application';
+import type { AdhesionRequest } from '../../internal/direct-debit/adhesion-requests';
 import type { JobHandlers, JobName } from '../../ports/job-queue';
 
 /** Job name → use case, shared by the BullMQ workers and the in-process queue. */
@@ -8,6 +9,8 @@ export function jobHandlers(app: Application): JobHandlers {
     'debts.mark-overdue': () => app.jobs.markOverdueDebts.execute(),
     'payment-links.mark-expired': () => app.jobs.markExpiredPaymentLinks.execute(),
     'subscriptions.generate-cycles': (data) => app.jobs.generateSubscriptionCycles.execute(data as { subscriptionId: number }),
+    'direct-debit.request-adhesion': (data) => app.jobs.requestAdhesion.execute(data as unknown as AdhesionRequest),
+    'direct-debit.execute-due': () => app.jobs.executeDueDebits.execute(),
   };
 }
 
@@ -23,4 +26,6 @@ export const SCHEDULES: { name: JobName; everyMs: number }[] = [
   // Reads apply the overdue rule themselves; this keeps the stored status true within minutes.
   { name: 'debts.mark-overdue', everyMs: 5 * 60 * 1000 },
   { name: 'payment-links.mark-expired', everyMs: 60 * 1000 },
+  // Autopay debts are collected on their due date (and right after their adhesion is processed).
+  { name: 'direct-debit.execute-due', everyMs: 60 * 1000 },
 ];

@@ -5,6 +5,7 @@ import type { ReadinessCheck } from '../../adapters/http/routes/health.routes';
 import { FixedClock } from '../../adapters/clock/fixed-clock';
 import { eventWriting } from '../../adapters/events/event-renderer';
 import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
+import { SimulatedDirectDebitGateway } from '../../adapters/gateways/simulated-direct-debit-gateway';
 import { SystemClock } from '../../adapters/clock/system-clock';
 import { RandomIdGenerator } from '../../adapters/ids/random-id-generator';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
@@ -116,6 +117,7 @@ function commonPorts(options: { jwtSecret: string; appEnv: AppEnv }) {
   return {
     clock: new SystemClock(),
     ids: new RandomIdGenerator(),
+    directDebit: new SimulatedDirectDebitGateway(),
     secrets: new Sha256SecretHasher(),
     passwords: new ScryptPasswordHasher(),
     tokens: new JwtTokenService(options.jwtSecret, ACCESS_TOKEN_TTL_SECONDS),

@@ -45,6 +45,8 @@ export interface Debt {
   paymentMethods: PaymentMethod[] | null;
   autopay: boolean;
   autopayReason: AutopayReason | null;
+  /** The payment method an autopay debt is debited with (its autopayInstrument). */
+  autopayPaymentMethodId: number | null;
   createdAt: Date;
   updatedAt: Date;
 }

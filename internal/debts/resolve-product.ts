@@ -1,4 +1,7 @@
+import type { EventLog } from '../../ports/event-log';
 import type { ProductRepository } from '../../ports/product-repository';
+import type { UnitOfWork } from '../../ports/unit-of-work';
+import { eventOf } from '../events/domain-event';
 import type { Product } from '../products/product';
 import { BusinessRuleViolationError, ConflictError, NotFoundError } from '../shared/errors';
 import type { TenantScope } from '../shared/tenant-scope';
@@ -6,16 +9,21 @@ import type { ProductRef } from './debt-draft';
 
 /**
  * The product a debt references. By id or externalProductId it must exist (404) and be active
- * (422); debts never create those. A legacy `productName` is reused or created inline.
+ * (422); debts never create those. A legacy `productName` is reused or created inline, in a
+ * transaction of its own: it stands even if the debt then fails, like one made with POST /products.
  */
-export async function resolveProduct(products: ProductRepository, ref: ProductRef, scope: TenantScope): Promise<Product | null> {
+export async function resolveProduct(
+  deps: { products: ProductRepository; uow: UnitOfWork },
+  ref: ProductRef,
+  scope: TenantScope,
+): Promise<Product | null> {
   if (ref === null) return null;
   const companyId = scope.company.id;
-  if ('productName' in ref) return (await findOrCreateProductByName(products, ref.productName, scope)).product;
+  if ('productName' in ref) return (await deps.uow.run((tx) => findOrCreateProductByName(tx, ref.productName, scope))).product;
   const product =
     'productNumber' in ref
-      ? await products.findById(companyId, ref.productNumber)
-      : await products.findByExternalProductId(companyId, ref.externalProductId);
+      ? await deps.products.findById(companyId, ref.productNumber)
+      : await deps.products.findByExternalProductId(companyId, ref.externalProductId);
   return checkUsable(product);
 }
 
@@ -26,17 +34,20 @@ export function checkUsable(product: Product | null | undefined): Product {
   return product;
 }
 
-/** A product by name, created when the company has none (`createdInline`); inactive is 422. */
+/**
+ * A product by name, created when the company has none (`createdInline`, with its
+ * product.created event in the caller's transaction); inactive is 422.
+ */
 export async function findOrCreateProductByName(
-  products: ProductRepository,
+  tx: { products: ProductRepository; events: EventLog },
   name: string,
   scope: TenantScope,
 ): Promise<{ product: Product; createdInline: boolean }> {
-  const existing = await products.findByName(scope.company.id, name);
+  const existing = await tx.products.findByName(scope.company.id, name);
   if (existing) return { product: checkUsable(existing), createdInline: false };
   const now = scope.clock.now();
   try {
-    const product = await products.insert({
+    const product = await tx.products.insert({
       organizationId: scope.organizationId,
       companyId: scope.company.id,
       name,
@@ -44,10 +55,11 @@ export async function findOrCreateProductByName(
       active: true,
       createdAt: now,
     });
+    await tx.events.append([eventOf(scope, 'product.created', { kind: 'product', product }, now)]);
     return { product, createdInline: true };
   } catch (error) {
     // Created by a concurrent request in the meantime: use it.
     if (!(error instanceof ConflictError)) throw error;
-    return { product: checkUsable(await products.findByName(scope.company.id, name)), createdInline: false };
+    return { product: checkUsable(await tx.products.findByName(scope.company.id, name)), createdInline: false };
   }
 }

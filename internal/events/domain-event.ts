@@ -1,7 +1,10 @@
+import type { AdhesionView } from '../../ports/adhesion-repository';
 import type { DebtView } from '../../ports/debt-repository';
 import type { PaymentLinkView } from '../../ports/payment-link-repository';
 import type { SubscriptionView } from '../../ports/subscription-repository';
 import type { Contact } from '../contacts/contact';
+import type { DebitAttempt } from '../direct-debit/debit-attempt';
+import type { PaymentMethodReference } from '../direct-debit/payment-method';
 import type { Product } from '../products/product';
 import type { TenantScope } from '../shared/tenant-scope';
 import type { Company } from '../tenancy/company';
@@ -13,7 +16,10 @@ export type EventSubject =
   | { kind: 'payment_link'; link: PaymentLinkView }
   | { kind: 'subscription'; subscription: SubscriptionView }
   | { kind: 'contact'; contact: Contact }
-  | { kind: 'product'; product: Product };
+  | { kind: 'product'; product: Product }
+  | { kind: 'adhesion'; adhesion: AdhesionView }
+  | { kind: 'payment_method'; paymentMethod: PaymentMethodReference }
+  | { kind: 'direct_debit'; attempt: DebitAttempt; debt: DebtView; paymentMethod: PaymentMethodReference };
 
 /**
  * A state change to report to the integrator. Use cases append it to `tx.events` inside the

@@ -145,6 +145,7 @@ export function newDebt(t: { organization: Organization; company: Company; conta
     paymentMethods: null,
     autopay: false,
     autopayReason: null,
+    autopayPaymentMethodId: null,
     createdAt: T1,
     updatedAt: T1,
     ...overrides,
@@ -157,6 +158,7 @@ export function viewOf(debt: Debt, contact: Contact, product: Product | null): D
     ...debt,
     contact: { code: contact.code, externalClientId: contact.externalClientId },
     product: product && { id: product.id, name: product.name, active: product.active },
+    autopayInstrument: null,
   };
 }
 

@@ -1184,7 +1184,11 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           await seed(t, 'cancelled', 'CANCELLED', '2026-05-01');
           await seed(t, 'already', 'OVERDUE', '2026-05-01');
 
-          expect(await repos().debts.markOverdue(t.organization.id, '2026-06-01', T2)).to.equal(2);
+          const marked = await uow().run((tx) => tx.debts.markOverdue(t.organization.id, '2026-06-01', T2, 100));
+          expect(marked.map((d) => [d.externalRequestId, d.status, d.updatedAt])).to.have.deep.members([
+            ['late-a', 'OVERDUE', T2],
+            ['late-b', 'OVERDUE', T2],
+          ]);
           const state = async (fixture: { company: Company }, key: string) => {
             const d = (await find(fixture, key))!;
             return { status: d.status, updatedAt: d.updatedAt };
@@ -1194,7 +1198,17 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           for (const [key, status] of [['due-today', 'PENDING'], ['future', 'PENDING'], ['partly', 'PARTIALLY_PAID'], ['paid', 'PAID'], ['cancelled', 'CANCELLED'], ['already', 'OVERDUE']]) {
             expect(await state(t, key!), key).to.deep.equal({ status, updatedAt: T1 });
           }
-          expect(await repos().debts.markOverdue(t.organization.id, '2026-06-01', T2)).to.equal(0);
+          expect(await uow().run((tx) => tx.debts.markOverdue(t.organization.id, '2026-06-01', T2, 100))).to.deep.equal([]);
+        });
+
+        it('marks at most `limit` debts per call, so a caller works through them in bounded transactions', async () => {
+          const t = await debtTenant();
+          for (const key of ['l-1', 'l-2', 'l-3']) await insertDebt(t, { externalRequestId: key, dueDate: '2026-05-01' });
+          const first = await uow().run((tx) => tx.debts.markOverdue(t.organization.id, '2026-06-01', T2, 2));
+          const second = await uow().run((tx) => tx.debts.markOverdue(t.organization.id, '2026-06-01', T2, 2));
+          expect(first).to.have.length(2);
+          expect(second).to.have.length(1);
+          expect([...first, ...second].map((d) => d.externalRequestId).sort()).to.deep.equal(['l-1', 'l-2', 'l-3']);
         });
 
         it("leaves other organizations' debts alone", async () => {
@@ -1202,7 +1216,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           const other = await debtTenant();
           await insertDebt(mine, { externalRequestId: 'late', dueDate: '2026-05-01' });
           await insertDebt(other, { externalRequestId: 'late', dueDate: '2026-05-01' });
-          expect(await repos().debts.markOverdue(mine.organization.id, '2026-06-01', T2)).to.equal(1);
+          expect(await uow().run((tx) => tx.debts.markOverdue(mine.organization.id, '2026-06-01', T2, 100))).to.have.length(1);
           expect((await find(other, 'late'))!.status).to.equal('PENDING');
           expect((await find(mine, 'late'))!.status).to.equal('OVERDUE');
         });
@@ -1591,7 +1605,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         const input = newDebt(t, { contactId: null, paymentLinkId: t.link.id, externalRequestId: t.link.debtExternalRequestId });
         const inserted = await repos().debts.insert(input);
         expect(inserted).to.deep.equal({ ...input, id: inserted.id });
-        const view: DebtView = { ...inserted, contact: null, product: null };
+        const view: DebtView = { ...inserted, contact: null, product: null, autopayInstrument: null };
         expect(await repos().debts.findByExternalRequestId(t.company.id, input.externalRequestId)).to.deep.equal(view);
         expect(await repos().debts.findByExternalRequestIds(t.company.id, [input.externalRequestId])).to.deep.equal([view]);
         expect(await uow().run((tx) => tx.debts.lockByExternalRequestId(t.company.id, input.externalRequestId))).to.deep.equal(view);

@@ -6,6 +6,7 @@ import { amountFromCents } from '../../../internal/shared/money';
 import type { PresentationScope } from './presentation-scope';
 import type { DebtView } from '../../../ports/debt-repository';
 import type { PaymentPortal } from '../../../ports/payment-portal';
+import { presentPaymentMethod } from './direct-debit.presenter';
 
 /**
  * The Debt shape. Optional fields appear only when set; `autopay` and its reason only on
@@ -38,6 +39,7 @@ export function debtPresenter(portal: PaymentPortal) {
     }
     if (options.creation) {
       body.autopay = debt.autopay;
+      if (debt.autopay && debt.autopayInstrument) body.autopayInstrument = presentPaymentMethod(debt.autopayInstrument);
       if (!debt.autopay && debt.autopayReason) body.autopayReason = debt.autopayReason;
     }
     if (debt.paymentMethods) body.paymentMethods = debt.paymentMethods;

@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import type { AutopayReason, Debt, DebtStatus, PaymentMethod } from '../../../internal/debts/debt';
 import type { Currency } from '../../../internal/shared/currency';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
-import type { DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
+import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
+import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-repository';
+import { dialectOf } from './connection';
 import { lockRowId } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
@@ -16,6 +18,7 @@ const SELECT = [
   'c.external_client_id as contact_external_client_id',
   'p.name as product_name',
   'p.active as product_active',
+  ...PAYMENT_METHOD_COLUMNS.map((c) => `pm.${c} as pm_${c}`),
 ];
 
 export class KnexDebtRepository implements DebtRepository {
@@ -33,6 +36,10 @@ export class KnexDebtRepository implements DebtRepository {
 
   findByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null> {
     return this.first({ 'd.company_id': companyId, 'd.external_request_id': externalRequestId });
+  }
+
+  findById(companyId: number, id: number): Promise<DebtView | null> {
+    return this.first({ 'd.company_id': companyId, 'd.id': id });
   }
 
   async findByExternalRequestIds(companyId: number, externalRequestIds: string[]): Promise<DebtView[]> {
@@ -112,11 +119,44 @@ export class KnexDebtRepository implements DebtRepository {
     return rows.map(toView);
   }
 
-  async markOverdue(organizationId: number, today: string, at: Date): Promise<number> {
-    return this.db('debts')
+  async dueForDebit(scope: DebitScope, limit: number): Promise<DebtView[]> {
+    const query = this.select()
+      .join('adhesions as a', (on) =>
+        on.on('a.company_id', 'd.company_id').andOn('a.external_client_id', 'c.external_client_id').andOn('a.product_id', 'd.product_id'),
+      )
+      .leftJoin('debit_attempts as t', 't.debt_id', 'd.id')
+      .where({ 'd.organization_id': scope.organizationId, 'd.autopay': true, 'a.status': 'ACTIVE' })
+      .where('d.due_date', '<=', scope.today)
+      .whereIn('d.status', ['PENDING', 'OVERDUE', 'PARTIALLY_PAID'])
+      .whereNull('t.id');
+    if (scope.only) {
+      query.where({ 'd.company_id': scope.only.companyId, 'c.external_client_id': scope.only.externalClientId, 'd.product_id': scope.only.productId });
+    }
+    const rows = await query.orderBy([{ column: 'd.due_date' }, { column: 'd.id' }]).limit(limit);
+    return rows.map(toView);
+  }
+
+  async withdrawAutopay(companyId: number, ids: number[], reason: AutopayReason, at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db('debts')
+      .where('company_id', companyId)
+      .whereIn('id', ids)
+      .update({ autopay: false, autopay_reason: reason, autopay_payment_method_id: null, updated_at: toMillis(at) });
+  }
+
+  async markOverdue(organizationId: number, today: string, at: Date, limit: number): Promise<DebtView[]> {
+    const query = this.db('debts')
       .where({ organization_id: organizationId, status: 'PENDING' })
       .where('due_date', '<', today)
-      .update({ status: 'OVERDUE', updated_at: toMillis(at) });
+      .select('id')
+      .orderBy('id')
+      .limit(limit);
+    if (dialectOf(this.db) === 'mysql') query.forUpdate();
+    const ids = (await query).map((r: { id: number }) => Number(r.id));
+    if (ids.length === 0) return [];
+    await this.db('debts').whereIn('id', ids).update({ status: 'OVERDUE', updated_at: toMillis(at) });
+    const rows = await this.select().whereIn('d.id', ids).orderBy('d.id');
+    return rows.map(toView);
   }
 
   private select() {
@@ -130,7 +170,10 @@ export class KnexDebtRepository implements DebtRepository {
 }
 
 function joined(query: Knex.QueryBuilder): Knex.QueryBuilder {
-  return query.leftJoin('contacts as c', 'c.id', 'd.contact_id').leftJoin('products as p', 'p.id', 'd.product_id');
+  return query
+    .leftJoin('contacts as c', 'c.id', 'd.contact_id')
+    .leftJoin('products as p', 'p.id', 'd.product_id')
+    .leftJoin('payment_methods as pm', 'pm.id', 'd.autopay_payment_method_id');
 }
 
 function toRow(debt: NewDebt): Row {
@@ -156,6 +199,7 @@ function toRow(debt: NewDebt): Row {
     payment_methods: debt.paymentMethods === null ? null : JSON.stringify(debt.paymentMethods),
     autopay: debt.autopay,
     autopay_reason: debt.autopayReason,
+    autopay_payment_method_id: debt.autopayPaymentMethodId,
     created_at: toMillis(debt.createdAt),
     updated_at: toMillis(debt.updatedAt),
   };
@@ -185,6 +229,7 @@ function toView(row: Row): DebtView {
     paymentMethods: row.payment_methods ? (JSON.parse(row.payment_methods) as PaymentMethod[]) : null,
     autopay: bool(row.autopay),
     autopayReason: (row.autopay_reason as AutopayReason | null) ?? null,
+    autopayPaymentMethodId: row.autopay_payment_method_id === null || row.autopay_payment_method_id === undefined ? null : Number(row.autopay_payment_method_id),
     createdAt: fromMillis(row.created_at),
     updatedAt: fromMillis(row.updated_at),
   };
@@ -192,5 +237,13 @@ function toView(row: Row): DebtView {
     ...debt,
     contact: debt.contactId === null ? null : { code: row.contact_code, externalClientId: row.contact_external_client_id },
     product: debt.productId === null ? null : { id: debt.productId, name: row.product_name, active: bool(row.product_active) },
+    autopayInstrument: row.pm_id === null || row.pm_id === undefined ? null : toPaymentMethod(prefixed(row, 'pm_')),
   };
+}
+
+/** The columns of one joined table, read back under their own names. */
+function prefixed(row: Row, prefix: string): Row {
+  const out: Row = {};
+  for (const [key, value] of Object.entries(row)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
+  return out;
 }

@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
+import { KnexAdhesionRepository } from './knex-adhesion-repository';
 import { KnexContactRepository } from './knex-contact-repository';
+import { KnexDebitAttemptRepository } from './knex-debit-attempt-repository';
 import type { EventWriting } from '../../events/event-renderer';
 import { KnexDebtRepository } from './knex-debt-repository';
 import { KnexEventLog } from './knex-event-log';
 import { KnexJobOutbox } from './knex-job-outbox';
 import { KnexPaymentLinkRepository } from './knex-payment-link-repository';
+import { KnexPaymentMethodRepository } from './knex-payment-method-repository';
 import { KnexSubscriptionRepository } from './knex-subscription-repository';
 import { KnexProductRepository } from './knex-product-repository';
 import { KnexTenancyRepository } from './knex-tenancy-repository';
@@ -25,6 +28,9 @@ export function knexRepositories(db: Knex | Knex.Transaction, options: KnexRepos
     debts: new KnexDebtRepository(db),
     paymentLinks: new KnexPaymentLinkRepository(db),
     subscriptions: new KnexSubscriptionRepository(db),
+    paymentMethods: new KnexPaymentMethodRepository(db),
+    adhesions: new KnexAdhesionRepository(db),
+    debitAttempts: new KnexDebitAttemptRepository(db),
     outbox: new KnexJobOutbox(db),
     events: new KnexEventLog(db, options.events),
   };

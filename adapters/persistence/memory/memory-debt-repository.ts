@@ -1,7 +1,7 @@
-import { type Debt, effectiveStatus } from '../../../internal/debts/debt';
+import { type AutopayReason, type Debt, effectiveStatus } from '../../../internal/debts/debt';
 import { ConflictError } from '../../../internal/shared/errors';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
-import type { DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
+import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
 import { copy, type MemoryStore } from './memory-store';
 
 export class MemoryDebtRepository implements DebtRepository {
@@ -26,6 +26,11 @@ export class MemoryDebtRepository implements DebtRepository {
 
   async findByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null> {
     const debt = this.find(companyId, externalRequestId);
+    return debt ? this.view(debt) : null;
+  }
+
+  async findById(companyId: number, id: number): Promise<DebtView | null> {
+    const debt = this.rows.find((d) => d.companyId === companyId && d.id === id);
     return debt ? this.view(debt) : null;
   }
 
@@ -82,13 +87,39 @@ export class MemoryDebtRepository implements DebtRepository {
       .map((d) => this.view(d));
   }
 
-  async markOverdue(organizationId: number, today: string, at: Date): Promise<number> {
-    const due = this.rows.filter((d) => d.organizationId === organizationId && d.status === 'PENDING' && d.dueDate < today);
+  async dueForDebit(scope: DebitScope, limit: number): Promise<DebtView[]> {
+    const { tables } = this.store;
+    return this.rows
+      .filter((d) => {
+        if (d.organizationId !== scope.organizationId || !d.autopay || d.dueDate > scope.today) return false;
+        if (!['PENDING', 'OVERDUE', 'PARTIALLY_PAID'].includes(d.status)) return false;
+        if (tables.debitAttempts.some((a) => a.debtId === d.id)) return false;
+        const user = tables.contacts.find((c) => c.id === d.contactId)?.externalClientId;
+        const only = scope.only;
+        if (only && (d.companyId !== only.companyId || user !== only.externalClientId || d.productId !== only.productId)) return false;
+        return tables.adhesions.some(
+          (a) => a.companyId === d.companyId && a.externalClientId === user && a.productId === d.productId && a.status === 'ACTIVE',
+        );
+      })
+      .sort((a, b) => (a.dueDate < b.dueDate ? -1 : a.dueDate > b.dueDate ? 1 : a.id - b.id))
+      .slice(0, limit)
+      .map((d) => this.view(d));
+  }
+
+  async withdrawAutopay(companyId: number, ids: number[], reason: AutopayReason, at: Date): Promise<void> {
+    for (const debt of this.rows) {
+      if (debt.companyId !== companyId || !ids.includes(debt.id)) continue;
+      Object.assign(debt, { autopay: false, autopayReason: reason, autopayPaymentMethodId: null, updatedAt: at });
+    }
+  }
+
+  async markOverdue(organizationId: number, today: string, at: Date, limit: number): Promise<DebtView[]> {
+    const due = this.rows.filter((d) => d.organizationId === organizationId && d.status === 'PENDING' && d.dueDate < today).slice(0, limit);
     for (const debt of due) {
       debt.status = 'OVERDUE';
       debt.updatedAt = at;
     }
-    return due.length;
+    return due.map((d) => this.view(d));
   }
 
   private find(companyId: number, externalRequestId: string): Debt | undefined {
@@ -102,6 +133,7 @@ export class MemoryDebtRepository implements DebtRepository {
       ...debt,
       contact: contact ? { code: contact.code, externalClientId: contact.externalClientId } : null,
       product: product ? { id: product.id, name: product.name, active: product.active } : null,
+      autopayInstrument: this.store.tables.paymentMethods.find((m) => m.id === debt.autopayPaymentMethodId) ?? null,
     });
   }
 }

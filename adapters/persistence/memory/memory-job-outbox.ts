@@ -5,22 +5,34 @@ import { copy, type MemoryStore } from './memory-store';
 export class MemoryJobOutbox implements JobOutbox {
   constructor(private readonly store: MemoryStore) {}
 
-  async add(job: { name: JobName; data: Record<string, unknown>; jobId: string }, at: Date): Promise<void> {
+  async add(job: { name: JobName; data: Record<string, unknown>; jobId: string }, at: Date, options: { group?: string } = {}): Promise<void> {
     const rows = this.store.tables.outbox;
     if (rows.some((r) => r.jobId === job.jobId)) return;
-    rows.push({ ...copy(job), id: this.store.nextId(), createdAt: at, dispatchedAt: null });
+    rows.push({ ...copy(job), id: this.store.nextId(), createdAt: at, dispatchedAt: null, group: options.group ?? null, deferred: false });
   }
 
   async pending(limit: number): Promise<OutboxEntry[]> {
-    return copy(
-      this.store.tables.outbox
-        .filter((r) => r.dispatchedAt === null)
-        .slice(0, limit)
-        .map(({ id, name, jobId, data }) => ({ id, name, jobId, data })),
-    );
+    return this.entries((r) => !r.deferred, limit);
+  }
+
+  async pendingInGroup(group: string, limit: number): Promise<OutboxEntry[]> {
+    return this.entries((r) => r.group === group, limit);
   }
 
   async markDispatched(ids: number[], at: Date): Promise<void> {
     for (const row of this.store.tables.outbox) if (ids.includes(row.id)) row.dispatchedAt = at;
+  }
+
+  async defer(ids: number[]): Promise<void> {
+    for (const row of this.store.tables.outbox) if (ids.includes(row.id) && row.dispatchedAt === null) row.deferred = true;
+  }
+
+  private entries(match: (row: MemoryStore['tables']['outbox'][number]) => boolean, limit: number): OutboxEntry[] {
+    return copy(
+      this.store.tables.outbox
+        .filter((r) => r.dispatchedAt === null && match(r))
+        .slice(0, limit)
+        .map(({ id, name, jobId, data }) => ({ id, name, jobId, data })),
+    );
   }
 }

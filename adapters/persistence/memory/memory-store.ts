@@ -1,5 +1,8 @@
 import type { Contact } from '../../../internal/contacts/contact';
 import type { Debt } from '../../../internal/debts/debt';
+import type { Adhesion } from '../../../internal/direct-debit/adhesion';
+import type { DebitAttempt } from '../../../internal/direct-debit/debit-attempt';
+import type { PaymentMethodReference } from '../../../internal/direct-debit/payment-method';
 import type { PaymentLink } from '../../../internal/payment-links/payment-link';
 import type { Subscription } from '../../../internal/subscriptions/subscription';
 import type { LoggedEvent } from '../../../ports/event-log';
@@ -35,7 +38,19 @@ export interface MemoryTables {
   debtPayments: { debtId: number; amountCents: number; source: string; createdAt: Date }[];
   paymentLinks: PaymentLink[];
   subscriptions: Subscription[];
-  outbox: { id: number; name: JobName; jobId: string; data: Record<string, unknown>; createdAt: Date; dispatchedAt: Date | null }[];
+  paymentMethods: PaymentMethodReference[];
+  adhesions: Adhesion[];
+  debitAttempts: DebitAttempt[];
+  outbox: {
+    id: number;
+    name: JobName;
+    jobId: string;
+    data: Record<string, unknown>;
+    createdAt: Date;
+    dispatchedAt: Date | null;
+    group: string | null;
+    deferred: boolean;
+  }[];
   events: LoggedEvent[];
 }
 
@@ -55,6 +70,9 @@ export class MemoryStore {
     debtPayments: [],
     paymentLinks: [],
     subscriptions: [],
+    paymentMethods: [],
+    adhesions: [],
+    debitAttempts: [],
     outbox: [],
     events: [],
   };

@@ -1,10 +1,13 @@
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { MemoryContactRepository } from './memory-contact-repository';
 import type { EventWriting } from '../../events/event-renderer';
+import { MemoryAdhesionRepository } from './memory-adhesion-repository';
+import { MemoryDebitAttemptRepository } from './memory-debit-attempt-repository';
 import { MemoryDebtRepository } from './memory-debt-repository';
 import { MemoryEventLog } from './memory-event-log';
 import { MemoryJobOutbox } from './memory-job-outbox';
 import { MemoryPaymentLinkRepository } from './memory-payment-link-repository';
+import { MemoryPaymentMethodRepository } from './memory-payment-method-repository';
 import { MemorySubscriptionRepository } from './memory-subscription-repository';
 import { MemoryProductRepository } from './memory-product-repository';
 import type { MemoryStore } from './memory-store';
@@ -18,6 +21,9 @@ export function memoryRepositories(store: MemoryStore, events: EventWriting): Re
     debts: new MemoryDebtRepository(store),
     paymentLinks: new MemoryPaymentLinkRepository(store),
     subscriptions: new MemorySubscriptionRepository(store),
+    paymentMethods: new MemoryPaymentMethodRepository(store),
+    adhesions: new MemoryAdhesionRepository(store),
+    debitAttempts: new MemoryDebitAttemptRepository(store),
     outbox: new MemoryJobOutbox(store),
     events: new MemoryEventLog(store, events),
   };

@@ -1,5 +1,6 @@
 import type { DebtView } from '../../../ports/debt-repository';
 import type { UnitOfWork } from '../../../ports/unit-of-work';
+import { eventOf } from '../../events/domain-event';
 import { utcDateOf } from '../../shared/calendar-date';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
@@ -13,11 +14,13 @@ export class CancelDebt {
   }
 
   execute(id: string, scope: TenantScope): Promise<DebtView> {
-    return this.deps.uow.run(async ({ debts }) => {
+    return this.deps.uow.run(async ({ debts, events }) => {
       const debt = await findDebt(debts, id, scope, { lock: true });
       const now = scope.clock.now();
       assertCancellable(debt, utcDateOf(now));
-      return debts.update(scope.company.id, debt.id, { status: 'CANCELLED', updatedAt: now });
+      const cancelled = await debts.update(scope.company.id, debt.id, { status: 'CANCELLED', updatedAt: now });
+      await events.append([eventOf(scope, 'debt.cancelled', { kind: 'debt', debt: cancelled }, now)]);
+      return cancelled;
     });
   }
 }

@@ -1,5 +1,6 @@
 import type { DebtView } from '../../../ports/debt-repository';
 import type { UnitOfWork } from '../../../ports/unit-of-work';
+import { eventOf } from '../../events/domain-event';
 import { utcDateOf } from '../../shared/calendar-date';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
@@ -18,11 +19,13 @@ export class UpdateDebt {
   }
 
   execute(id: string, input: UpdateDebtInput, scope: TenantScope): Promise<DebtView> {
-    return this.deps.uow.run(async ({ debts }) => {
+    return this.deps.uow.run(async ({ debts, events }) => {
       const debt = await findDebt(debts, id, scope, { lock: true });
       const now = scope.clock.now();
       assertEditable(debt, utcDateOf(now));
-      return debts.update(scope.company.id, debt.id, { ...input, updatedAt: now });
+      const updated = await debts.update(scope.company.id, debt.id, { ...input, updatedAt: now });
+      await events.append([eventOf(scope, 'debt.updated', { kind: 'debt', debt: updated }, now)]);
+      return updated;
     });
   }
 }

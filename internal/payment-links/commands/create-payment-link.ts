@@ -60,8 +60,8 @@ export class CreatePaymentLink {
   private create(input: CreatePaymentLinkInput, explicitIdentifier: string | undefined, scope: TenantScope): Promise<PaymentLinkView> {
     return this.deps.uow.run(async (tx) => {
       if (await this.keyTaken(input, scope, tx)) throw conflict(input.externalPaymentLinkId!);
-      const debtor = input.debtor ? await resolveDebtor({ contacts: tx.contacts, ids: this.deps.ids }, input.debtor, scope) : null;
-      const product = input.productName ? await findOrCreateProductByName(tx.products, input.productName, scope) : null;
+      const debtor = input.debtor ? await resolveDebtor({ ...tx, ids: this.deps.ids }, input.debtor, scope) : null;
+      const product = input.productName ? await findOrCreateProductByName(tx, input.productName, scope) : null;
       const now = scope.clock.now();
       const code = this.deps.ids.alphanumeric(LINK_CODE_LENGTH);
       const identifier = explicitIdentifier ?? identifierOf(debtor, scope, this.deps.ids);

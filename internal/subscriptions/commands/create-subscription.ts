@@ -50,8 +50,8 @@ export class CreateSubscription {
     if (await taken()) throw conflict(input.externalSubscriptionId);
     const write = () =>
       this.deps.uow.run(async (tx) => {
-        const { contact, createdInline } = await resolveDebtor({ contacts: tx.contacts, ids: this.deps.ids }, input.debtor, scope);
-        const { product, createdInline: productCreatedInline } = await findOrCreateProductByName(tx.products, input.productName, scope);
+        const { contact, createdInline } = await resolveDebtor({ ...tx, ids: this.deps.ids }, input.debtor, scope);
+        const { product, createdInline: productCreatedInline } = await findOrCreateProductByName(tx, input.productName, scope);
         const now = scope.clock.now();
         const count = cycleCount(schedule);
         const open = schedule.totalCycles === null && schedule.endDate === null;

@@ -1,4 +1,6 @@
 import type { Clock } from '../../../ports/clock';
+import type { JobQueue } from '../../../ports/job-queue';
+import { emitCycleAutopay, prepareCycleAutopay } from '../../direct-debit/cycle-autopay';
 import type { Repositories } from '../../../ports/unit-of-work';
 import type { NewDebt } from '../../../ports/debt-repository';
 import { newDebt } from '../../debts/new-debt';
@@ -17,7 +19,7 @@ const CHUNK = 200;
  * exactly once.
  */
 export class GenerateSubscriptionCycles {
-  constructor(private readonly deps: { repos: Repositories; clock: Clock }) {
+  constructor(private readonly deps: { repos: Repositories; clock: Clock; queue: JobQueue }) {
     requireDeps('GenerateSubscriptionCycles', deps);
   }
 
@@ -47,6 +49,7 @@ export class GenerateSubscriptionCycles {
     const dates = Array.from({ length: cycleCount(subscription.schedule) }, (_, n) => dueDateOf(subscription.schedule, n)).filter(
       (date) => (!data.fromDate || date >= data.fromDate) && !taken.has(date),
     );
+    const autopay = await prepareCycleAutopay(repos, subscription, resume, scope, contact, product);
     const rows: NewDebt[] = dates.map((dueDate, cycle) => ({
       ...newDebt(
         {
@@ -66,12 +69,14 @@ export class GenerateSubscriptionCycles {
           contact,
           createdInline: subscription.contactCreatedInline,
           product,
+          autopay: autopay.verdict,
         },
         scope,
       ),
       subscriptionId: subscription.id,
     }));
     for (let i = 0; i < rows.length; i += CHUNK) await repos.debts.insertMissing(rows.slice(i, i + CHUNK));
+    await emitCycleAutopay(this.deps, autopay, product, rows.map((r) => r.externalRequestId), scope);
     return { generated: rows.length };
   }
 }

@@ -156,10 +156,12 @@ describe('debts: use cases (memory)', () => {
         paymentMethods: null,
         autopay: false,
         autopayReason: 'NO_PRODUCT',
+        autopayPaymentMethodId: null,
         createdAt: T0,
         updatedAt: T0,
         contact: { code: ana.code, externalClientId: 'ext-ana' },
         product: null,
+        autopayInstrument: null,
       });
     });
 
@@ -394,7 +396,7 @@ describe('debts: use cases (memory)', () => {
               return work(log.repos({ ...tx, contacts }));
             }),
         };
-        const useCase = new CreateDebt({ uow, contacts: w.repos.contacts, products: w.repos.products, debts: w.repos.debts, ids: w.ids });
+        const useCase = new CreateDebt({ ...w.infra.ports, uow });
         const result = await useCase.execute(draft({ debtor: contactData('ext-late', 'Late Name') }), 'k1', scope);
         expect(result.created).to.equal(true);
         expect(result.debt.contactCreatedInline).to.equal(false);
@@ -500,7 +502,7 @@ describe('debts: use cases (memory)', () => {
       await addProduct('Pool', { externalProductId: 'SKU-pool' });
       await addContact('ext-bob');
       const log = new CallLog();
-      const useCase = new CreateDebtBatch({ uow: log.uow(w.uow), repos: log.repos(w.repos), ids: w.ids });
+      const useCase = new CreateDebtBatch({ ...w.infra.ports, uow: log.uow(w.uow), repos: log.repos(w.repos) });
       const items = Array.from({ length: 12 }, (_, i) =>
         item(`n-${i}`, {
           debtor: i % 3 === 0 ? { externalClientId: 'ext-ana' } : i % 3 === 1 ? { externalClientId: 'ext-bob' } : contactData('ext-inline'),
@@ -528,7 +530,7 @@ describe('debts: use cases (memory)', () => {
     it('reads nothing about debtors or products for items that already exist', async () => {
       await batch([item('e-1'), item('e-2')]);
       const log = new CallLog();
-      const useCase = new CreateDebtBatch({ uow: log.uow(w.uow), repos: log.repos(w.repos), ids: w.ids });
+      const useCase = new CreateDebtBatch({ ...w.infra.ports, uow: log.uow(w.uow), repos: log.repos(w.repos) });
       const result = await useCase.execute([item('e-1', { debtor: { externalClientId: 'ext-nobody' } }), item('e-2')], scope);
       expect(result.outcomes.every((o) => o.debt)).to.equal(true);
       const debtorReads = log.argsOf('contacts.findByExternalClientIds').flatMap((args) => args[1] as string[]);

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { evaluateAutopay } from '../../../internal/debts/autopay';
 import {
   applyPayment,
   assertCancellable,
@@ -15,7 +14,6 @@ import {
 import { dailyCreatedRange } from '../../../internal/shared/created-range';
 import { BusinessRuleViolationError, InvalidRequestError } from '../../../internal/shared/errors';
 import { centsFromAmount } from '../../../internal/shared/money';
-import type { Company } from '../../../internal/tenancy/company';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -64,21 +62,6 @@ function invalidRequest(fn: () => unknown): InvalidRequestError {
   expect(thrown, 'expected an InvalidRequestError').to.be.instanceOf(InvalidRequestError);
   expect((thrown as InvalidRequestError).code).to.equal('INVALID_REQUEST');
   return thrown as InvalidRequestError;
-}
-
-function company(overrides: Partial<Company> = {}): Company {
-  return {
-    id: 1,
-    organizationId: 1,
-    code: 'ACME',
-    name: 'Acme',
-    defaultCurrency: null,
-    directDebitEnabled: false,
-    directDebitModality: false,
-    privateLinks: false,
-    portalUrl: null,
-    ...overrides,
-  };
 }
 
 /** Epoch ms of 00:00:00.000Z of a `YYYY-MM-DD` day, and of 23:59:59.999Z. */
@@ -387,54 +370,6 @@ describe('debts: state functions (internal/debts/debt.ts)', () => {
         }),
       );
     });
-  });
-});
-
-describe('debts: autopay evaluation (internal/debts/autopay.ts)', () => {
-  const product = { id: 7 };
-
-  it('without a product: NO_PRODUCT, whatever the company settings', () => {
-    expect(evaluateAutopay(company(), null)).to.deep.equal({ autopay: false, reason: 'NO_PRODUCT' });
-    expect(evaluateAutopay(company({ directDebitEnabled: true, directDebitModality: true }), null)).to.deep.equal({
-      autopay: false,
-      reason: 'NO_PRODUCT',
-    });
-  });
-
-  it('with a product but the company feature off: DEFAULT_PAYMENT_METHODS_DISABLED_FOR_COMPANY (before the modality)', () => {
-    const expected = { autopay: false, reason: 'DEFAULT_PAYMENT_METHODS_DISABLED_FOR_COMPANY' };
-    expect(evaluateAutopay(company({ directDebitEnabled: false, directDebitModality: false }), product)).to.deep.equal(expected);
-    expect(evaluateAutopay(company({ directDebitEnabled: false, directDebitModality: true }), product)).to.deep.equal(expected);
-  });
-
-  it('feature on without a product modality: COMPANY_WITHOUT_PRODUCT_MODALITY', () => {
-    expect(evaluateAutopay(company({ directDebitEnabled: true, directDebitModality: false }), product)).to.deep.equal({
-      autopay: false,
-      reason: 'COMPANY_WITHOUT_PRODUCT_MODALITY',
-    });
-  });
-
-  it('feature and modality on: NO_DEFAULT_PAYMENT_METHOD (no payment methods exist yet)', () => {
-    expect(evaluateAutopay(company({ directDebitEnabled: true, directDebitModality: true }), product)).to.deep.equal({
-      autopay: false,
-      reason: 'NO_DEFAULT_PAYMENT_METHOD',
-    });
-  });
-
-  it('property: the reason is the first failing check, in the specification order', () => {
-    fc.assert(
-      fc.property(fc.boolean(), fc.boolean(), fc.boolean(), (hasProduct, enabled, modality) => {
-        const outcome = evaluateAutopay(company({ directDebitEnabled: enabled, directDebitModality: modality }), hasProduct ? product : null);
-        const reason = !hasProduct
-          ? 'NO_PRODUCT'
-          : !enabled
-            ? 'DEFAULT_PAYMENT_METHODS_DISABLED_FOR_COMPANY'
-            : !modality
-              ? 'COMPANY_WITHOUT_PRODUCT_MODALITY'
-              : 'NO_DEFAULT_PAYMENT_METHOD';
-        expect(outcome).to.deep.equal({ autopay: false, reason });
-      }),
-    );
   });
 });
 

@@ -440,10 +440,12 @@ describe('payment links: use cases (memory)', () => {
         paymentMethods: null,
         autopay: false,
         autopayReason: null,
+        autopayPaymentMethodId: null,
         createdAt: T0,
         updatedAt: T0,
         contact: null,
         product: null,
+        autopayInstrument: null,
       });
       expect(link).to.not.have.property('additionalData');
     });

@@ -4,6 +4,7 @@ import * as debts from './20261122010000_debts';
 import * as paymentLinks from './20261122020000_payment_links';
 import * as subscriptions from './20261122030000_subscriptions';
 import * as events from './20261122040000_events';
+import * as directDebit from './20261122050000_direct_debit';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -20,6 +21,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261122020000_payment_links', paymentLinks],
   ['20261122030000_subscriptions', subscriptions],
   ['20261122040000_events', events],
+  ['20261122050000_direct_debit', directDebit],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -1,0 +1,48 @@
+import { adhesionIdOf } from '../../../internal/direct-debit/adhesion';
+import { type DebitAttempt, debitAttemptIdOf } from '../../../internal/direct-debit/debit-attempt';
+import { type PaymentMethodReference, paymentMethodIdOf } from '../../../internal/direct-debit/payment-method';
+import { debtIdOf } from '../../../internal/debts/debt';
+import { productIdOf } from '../../../internal/products/product';
+import { toIsoUtc } from '../../../internal/shared/calendar-date';
+import { amountFromCents } from '../../../internal/shared/money';
+import type { AdhesionView } from '../../../ports/adhesion-repository';
+import type { DebtView } from '../../../ports/debt-repository';
+
+/** The PaymentMethodReference shape; `maskedReference` only when one was registered. */
+export function presentPaymentMethod(method: PaymentMethodReference) {
+  return {
+    paymentMethodId: paymentMethodIdOf(method),
+    paymentMethodType: method.type,
+    isDefault: method.isDefault,
+    status: method.status,
+    ...(method.maskedReference ? { maskedReference: method.maskedReference } : {}),
+    createdAt: toIsoUtc(method.createdAt),
+  };
+}
+
+/** The Adhesion shape: the user, the product (embedded as in debts) and the status. */
+export function presentAdhesion(adhesion: AdhesionView) {
+  return {
+    adhesionId: adhesionIdOf(adhesion),
+    externalClientId: adhesion.externalClientId,
+    product: { productId: productIdOf(adhesion.product), name: adhesion.product.name, active: adhesion.product.active },
+    status: adhesion.status,
+    createdAt: toIsoUtc(adhesion.createdAt),
+    updatedAt: toIsoUtc(adhesion.updatedAt),
+  };
+}
+
+/** A direct-debit attempt as events report it. */
+export function presentDebitAttempt(attempt: DebitAttempt, debt: DebtView, method: PaymentMethodReference) {
+  return {
+    debitAttemptId: debitAttemptIdOf(attempt),
+    debtId: debtIdOf(debt),
+    paymentMethodId: paymentMethodIdOf(method),
+    amount: amountFromCents(attempt.amountCents),
+    currency: debt.currency,
+    status: attempt.status,
+    failureCode: attempt.failureCode,
+    createdAt: toIsoUtc(attempt.createdAt),
+    completedAt: attempt.completedAt && toIsoUtc(attempt.completedAt),
+  };
+}

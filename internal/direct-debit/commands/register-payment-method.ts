@@ -1,0 +1,60 @@
+import type { IdGenerator } from '../../../ports/id-generator';
+import type { UnitOfWork } from '../../../ports/unit-of-work';
+import { eventOf } from '../../events/domain-event';
+import { ConflictError } from '../../shared/errors';
+import type { TenantScope } from '../../shared/tenant-scope';
+import { requireDeps } from '../../shared/use-case-deps';
+import { PAYMENT_METHOD_CODE_LENGTH, type PaymentMethodReference, type PaymentMethodType } from '../payment-method';
+
+export interface RegisterPaymentMethodInput {
+  externalClientId: string;
+  type: PaymentMethodType;
+  /** Ask for this method to become the default; the user's first method is the default anyway. */
+  isDefault?: boolean;
+  /** What the user recognises it by (`CLABE •••• 1234`); never the full number. */
+  maskedReference?: string | null;
+}
+
+/**
+ * Registers a payment method reference for a user of the company: the hosted enrollment page
+ * and the sandbox helper both come here. The first method of a user becomes the default; a later
+ * one displaces it only when registration asks for it. One default per user is a unique key, so
+ * two racing first registrations still leave exactly one default.
+ */
+export class RegisterPaymentMethod {
+  constructor(private readonly deps: { uow: UnitOfWork; ids: IdGenerator }) {
+    requireDeps('RegisterPaymentMethod', deps);
+  }
+
+  async execute(input: RegisterPaymentMethodInput, scope: TenantScope): Promise<PaymentMethodReference> {
+    try {
+      return await this.register(input, scope);
+    } catch (error) {
+      // A concurrent registration became the default first: this one now sees it.
+      if (!(error instanceof ConflictError)) throw error;
+      return this.register(input, scope);
+    }
+  }
+
+  private register(input: RegisterPaymentMethodInput, scope: TenantScope): Promise<PaymentMethodReference> {
+    return this.deps.uow.run(async ({ paymentMethods, events }) => {
+      const companyId = scope.company.id;
+      const current = await paymentMethods.findDefault(companyId, input.externalClientId);
+      const isDefault = current === null || input.isDefault === true;
+      if (current && isDefault) await paymentMethods.clearDefault(companyId, input.externalClientId);
+      const method = await paymentMethods.insert({
+        organizationId: scope.organizationId,
+        companyId,
+        code: this.deps.ids.alphanumeric(PAYMENT_METHOD_CODE_LENGTH),
+        externalClientId: input.externalClientId,
+        type: input.type,
+        isDefault,
+        status: 'ACTIVE',
+        maskedReference: input.maskedReference ?? null,
+        createdAt: scope.clock.now(),
+      });
+      await events.append([eventOf(scope, 'payment_method.registered', { kind: 'payment_method', paymentMethod: method })]);
+      return method;
+    });
+  }
+}

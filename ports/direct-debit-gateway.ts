@@ -1,0 +1,21 @@
+/**
+ * The direct-debit platform behind the service: it receives adhesion requests and executes
+ * debits against a user's bank account reference. Every call carries an idempotency key, so a
+ * call repeated after a crash has the effect of one.
+ */
+export interface DirectDebitGateway {
+  /**
+   * Enrolls the user in the product on the platform.
+   * @throws Error on a transient failure (the job is retried).
+   */
+  requestAdhesion(request: { idempotencyKey: string; companyCode: string; externalClientId: string; productId: string; paymentMethodId: string }): Promise<void>;
+  /**
+   * Collects `amountCents` from the payment method. A refusal is an answer, not an error.
+   * @throws Error on a transient failure (the attempt stays PENDING and is completed later with the same key).
+   */
+  debit(request: { idempotencyKey: string; paymentMethodId: string; amountCents: number; currency: string }): Promise<DebitResult>;
+  /** Gives back a collected debit that could not be applied to its debt. */
+  refund(request: { idempotencyKey: string; amountCents: number; currency: string }): Promise<void>;
+}
+
+export type DebitResult = { status: 'SUCCEEDED' } | { status: 'FAILED'; failureCode: string };
