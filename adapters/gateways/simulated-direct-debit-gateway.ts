@@ -13,7 +13,7 @@ export class SimulatedDirectDebitGateway implements DirectDebitGateway {
   private readonly debits = new Map<string, DebitResult>();
   readonly refunds = new Set<string>();
 
-  async requestAdhesion(): Promise<void> {}
+  async requestAdhesion(_request: { idempotencyKey: string }): Promise<void> {}
 
   async debit(request: { idempotencyKey: string; amountCents: number }): Promise<DebitResult> {
     let result = this.debits.get(request.idempotencyKey);

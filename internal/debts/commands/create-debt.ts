@@ -87,7 +87,8 @@ export class CreateDebt {
       await tx.events.append([eventOf(scope, 'debt.created', { kind: 'debt', debt: written }, debt.createdAt)]);
       return written;
     });
-    return readsMethod && product ? this.emit(view, product, request?.jobId ?? null, scope) : view;
+    // Any debt of a product of a direct-debit company emits the product's pending requests.
+    return product && needsDefaultMethod(scope.company, true) ? this.emit(view, product, request?.jobId ?? null, scope) : view;
   }
 
   /**
