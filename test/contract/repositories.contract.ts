@@ -23,6 +23,7 @@ import type { NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter } from '../.
 import type { NewProduct } from '../../ports/product-repository';
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 
+import { describeDirectDebitContract } from './direct-debit.contract';
 import { describeEventLogContract } from './event-log.contract';
 
 /** What a part of the contract suite gets: the adapter under test, outside and inside transactions. */
@@ -32,7 +33,7 @@ export interface ContractContext {
 }
 
 /** Parts of the contract kept in files of their own (one per port area), run in every adapter's suite. */
-const CONTRACT_PARTS: ((ctx: ContractContext) => void)[] = [describeEventLogContract];
+const CONTRACT_PARTS: ((ctx: ContractContext) => void)[] = [describeEventLogContract, describeDirectDebitContract];
 
 export interface RepositoryHarness {
   /** Repositories outside any transaction. */
