@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { FixedClock } from '../../adapters/clock/fixed-clock';
-import { type Infrastructure, memoryInfrastructure } from '../../cmd/shared/infrastructure';
-import { type Application, buildApplication } from '../../internal/application';
+import { jobHandlers } from '../../adapters/queue/job-handlers';
+import { bindInProcessJobs, type Infrastructure, memoryInfrastructure } from '../../cmd/shared/infrastructure';
+import { type Application, buildApplication, type CorePorts } from '../../internal/application';
 import type { TenantScope } from '../../internal/shared/tenant-scope';
 import type { CompanySettings } from '../../internal/tenancy/company';
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
@@ -21,11 +22,17 @@ export interface MemoryWorld {
   }): Promise<{ scopes: TenantScope[]; scope: TenantScope }>;
 }
 
-/** The whole application over memory adapters, with time held at `start` until a test moves it. */
-export function memoryWorld(start: Date): MemoryWorld {
+/**
+ * The whole application over memory adapters, with time held at `start` until a test moves it.
+ * `ports` replaces adapters (a failing queue, a recording gateway); jobs run in-process once
+ * enqueued (`infra.inProcessQueue.drain()` waits for them).
+ */
+export function memoryWorld(start: Date, options: { ports?: Partial<CorePorts> } = {}): MemoryWorld {
   const clock = new FixedClock(start);
   const infra = memoryInfrastructure({ clock });
+  infra.ports = { ...infra.ports, ...options.ports };
   const app = buildApplication(infra.ports);
+  bindInProcessJobs(infra, jobHandlers(app));
   const { repos } = infra.ports;
   return {
     infra,
