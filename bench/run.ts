@@ -15,7 +15,10 @@ import { markdown, type Report, type Row, type Target, textTable } from './lib/r
 import { type SeedPlan, type SeedResult, seedDebts } from './lib/seed';
 
 /**
- * `npm run bench [-- --quick] [--duration <s>] [--connections <n>] [--no-write]`
+ * `npm run bench [-- --quick] [--duration <s>] [--connections <n>] [--only <id,...>] [--no-write]`
+ *
+ * `--only debts.create,generation` runs the scenarios whose id starts with one of the given
+ * prefixes (the baselines always run, for the ratios); it never writes docs/performance.md.
  *
  * The API (and, later, workers) as separate processes on a fresh MySQL database, the lean
  * baselines beside it in the same run, autocannon against each scenario. Prints a table and a
@@ -36,6 +39,8 @@ interface Options {
   /** --connections given: it then applies to every scenario, also those with a count of their own. */
   connectionsForced: boolean;
   write: boolean;
+  /** Scenario id prefixes to run (null: all). */
+  only: string[] | null;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -47,11 +52,14 @@ function parseArgs(argv: string[]): Options {
     if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} needs a positive number`);
     return n;
   };
-  const known = new Set(['--quick', '--duration', '--connections', '--no-write', '--write']);
+  const known = new Set(['--quick', '--duration', '--connections', '--no-write', '--write', '--only']);
   for (const [i, arg] of argv.entries()) {
     if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}`);
-    if (!arg.startsWith('--') && !['--duration', '--connections'].includes(argv[i - 1] ?? '')) throw new Error(`unexpected argument ${arg}`);
+    if (!arg.startsWith('--') && !['--duration', '--connections', '--only'].includes(argv[i - 1] ?? '')) throw new Error(`unexpected argument ${arg}`);
   }
+  const onlyAt = argv.indexOf('--only');
+  const only = onlyAt < 0 ? null : (argv[onlyAt + 1] ?? '').split(',').filter(Boolean);
+  if (only !== null && only.length === 0) throw new Error('--only needs scenario ids');
   return {
     quick,
     durationSec: value('--duration') ?? (quick ? 2 : 10),
@@ -59,7 +67,8 @@ function parseArgs(argv: string[]): Options {
     connections: value('--connections') ?? 32,
     connectionsForced: value('--connections') !== undefined,
     // A quick (CI smoke) run checks that the bench works; it leaves the published figures alone.
-    write: argv.includes('--write') || (!quick && !argv.includes('--no-write')),
+    write: only === null && (argv.includes('--write') || (!quick && !argv.includes('--no-write'))),
+    only,
   };
 }
 
@@ -488,8 +497,10 @@ async function main(): Promise<number> {
     const [api, koaJson, koaInsert] = await Promise.all([
       startService({
         name: 'api',
-        command: TSX,
-        args: ['cmd/api/main.ts'],
+        // BENCH_CPU_PROFILE_DIR=<dir>: the API runs under `node --cpu-prof`, its profile written there on exit.
+        ...(process.env.BENCH_CPU_PROFILE_DIR
+          ? { command: process.execPath, args: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`, '--import', 'tsx', 'cmd/api/main.ts'] }
+          : { command: TSX, args: ['cmd/api/main.ts'] }),
         cwd: ROOT,
         env: childEnv(appEnv),
         ready: (stdout) => demoCredentials(stdout) !== null || /already has tenants/.test(stdout),
@@ -516,7 +527,8 @@ async function main(): Promise<number> {
     };
 
     const rows: Row[] = [];
-    for (const scenario of SCENARIOS) {
+    const selected = (id: string) => options.only === null || options.only.some((prefix) => id.startsWith(prefix));
+    for (const scenario of SCENARIOS.filter((s) => s.kind === 'baseline' || selected(s.id))) {
       const service = ctx.services.get(scenario.service)!;
       const spec = await scenario.load(ctx);
       log(`${scenario.label} → ${service.name}, ${options.connectionsForced ? options.connections : (scenario.connections ?? options.connections)} connections …`);
@@ -584,11 +596,11 @@ async function main(): Promise<number> {
     const plan: GenerationPlan = options.quick
       ? { cycles: 520, singleRuns: 3, bulkSubscriptions: 20, bulkConcurrency: 16, bulkWorkers: [1, 2] }
       : { cycles: 520, singleRuns: 3, bulkSubscriptions: 100, bulkConcurrency: 16, bulkWorkers: [1, 2] };
-    log(
+    if (selected('generation')) log(
       `subscription generation: ${plan.singleRuns} × 1 subscription of ${plan.cycles} cycles, then ${plan.bulkSubscriptions} at once ` +
         `(concurrency ${plan.bulkConcurrency}) with ${plan.bulkWorkers.join(', then ')} worker(s) …`,
     );
-    const generation = await measureGeneration(
+    const generation = !selected('generation') ? null : await measureGeneration(
       {
         apiUrl: `http://127.0.0.1:${api.port}`,
         headers: ctx.headers,
