@@ -47,6 +47,12 @@ export interface DebtRepository {
   /** @throws ConflictError when the company already has a debt with that externalRequestId. */
   insert(debt: NewDebt): Promise<Debt>;
   /**
+   * Inserts every debt (all of one company), all or none (one statement), and returns them with
+   * their ids, in the order given.
+   * @throws ConflictError when any externalRequestId is taken (nothing is inserted then).
+   */
+  insertAll(debts: NewDebt[]): Promise<Debt[]>;
+  /**
    * Inserts the debts whose externalRequestId the company does not have yet, in one statement,
    * and skips the others (a concurrent request may have created them).
    */

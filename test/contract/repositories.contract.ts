@@ -974,6 +974,53 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         });
       });
 
+      describe('insertAll', () => {
+        it('inserts every debt in one call and answers them with their ids, in the order given', async () => {
+          const t = await debtTenant();
+          const rows = ['ia-c', 'ia-a', 'ia-b'].map((key, i) => newDebt(t, { externalRequestId: key, amountCents: 500 + i }));
+          const inserted = await repos().debts.insertAll(rows);
+          expect(requestIds(inserted)).to.deep.equal(['ia-c', 'ia-a', 'ia-b']);
+          for (const [i, debt] of inserted.entries()) {
+            expect(debt).to.deep.equal({ ...rows[i], id: debt.id });
+            expect((await find(t, debt.externalRequestId))!.id).to.equal(debt.id);
+          }
+          expect(new Set(inserted.map((d) => d.id)).size).to.equal(3);
+          expect(await repos().debts.insertAll([])).to.deep.equal([]);
+        });
+
+        it('inserts one debt as insert does', async () => {
+          const t = await debtTenant();
+          const [debt] = await repos().debts.insertAll([newDebt(t, { externalRequestId: 'ia-one' })]);
+          expect((await find(t, 'ia-one'))!.id).to.equal(debt!.id);
+        });
+
+        it('inserts nothing and throws ConflictError when one key is taken or repeated', async () => {
+          const t = await debtTenant();
+          await insertDebt(t, { externalRequestId: 'ia-taken' });
+          for (const keys of [['ia-new-1', 'ia-taken', 'ia-new-2'], ['ia-new-3', 'ia-new-3']]) {
+            let thrown: unknown = null;
+            await repos().debts.insertAll(keys.map((key) => newDebt(t, { externalRequestId: key }))).catch((error) => (thrown = error));
+            expect(thrown, keys.join()).to.be.instanceOf(ConflictError);
+          }
+          expect(await listedKeys(t)).to.deep.equal(['ia-taken']);
+        });
+
+        it('lets exactly one of two racing transactions with overlapping keys in opposite orders win, the other a ConflictError', async () => {
+          const t = await debtTenant();
+          for (let round = 0; round < 5; round++) {
+            const k = (n: number) => `ia-race-${round}-${n}`;
+            const outcomes = await Promise.allSettled(
+              [[k(1), k(2), k(3)], [k(3), k(2), k(4)]].map((keys) => uow().run((tx) => tx.debts.insertAll(keys.map((key) => newDebt(t, { externalRequestId: key }))))),
+            );
+            const rejected = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+            expect(rejected.length, `round ${round}`).to.be.at.most(1);
+            for (const r of rejected) expect(r.reason, `round ${round}`).to.be.instanceOf(ConflictError);
+            const stored = requestIds(await repos().debts.findByExternalRequestIds(t.company.id, [1, 2, 3, 4].map(k))).sort();
+            expect([[k(1), k(2), k(3)], [k(2), k(3), k(4)], [k(1), k(2), k(3), k(4)]].map((x) => x.join())).to.include(stored.join(), `round ${round}`);
+          }
+        });
+      });
+
       describe('findByExternalRequestIds', () => {
         it("returns the company's debts for the keys it has, ignoring unknown keys and other companies", async () => {
           const t = await debtTenant({ companies: 2 });

@@ -29,6 +29,26 @@ export class KnexDebtRepository implements DebtRepository {
     return { ...debt, id: Number(id) };
   }
 
+  async insertAll(debts: NewDebt[]): Promise<Debt[]> {
+    if (debts.length === 0) return [];
+    if (debts.length === 1) return [await this.insert(debts[0]!)];
+    // One multi-row INSERT, rows in key order so that two statements with overlapping keys lock
+    // them in the same order (one then fails on the duplicate instead of both deadlocking). The
+    // ids are read back by key, since MySQL 8's interleaved auto-increment does not promise
+    // consecutive ids for one statement.
+    const sorted = [...debts].sort((a, b) => (a.externalRequestId < b.externalRequestId ? -1 : a.externalRequestId > b.externalRequestId ? 1 : 0));
+    await translatingDuplicates('Debt', () => this.db('debts').insert(sorted.map(toRow)));
+    const rows: { id: number; external_request_id: string }[] = await this.db('debts')
+      .where('company_id', debts[0]!.companyId)
+      .whereIn(
+        'external_request_id',
+        debts.map((d) => d.externalRequestId),
+      )
+      .select('id', 'external_request_id');
+    const ids = new Map(rows.map((r) => [r.external_request_id, Number(r.id)]));
+    return debts.map((debt) => ({ ...debt, id: ids.get(debt.externalRequestId)! }));
+  }
+
   async insertMissing(debts: NewDebt[]): Promise<void> {
     if (debts.length === 0) return;
     await this.db('debts').insert(debts.map(toRow)).onConflict(['company_id', 'external_request_id']).ignore();

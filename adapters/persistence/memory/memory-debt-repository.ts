@@ -18,6 +18,18 @@ export class MemoryDebtRepository implements DebtRepository {
     return copy(stored);
   }
 
+  async insertAll(debts: NewDebt[]): Promise<Debt[]> {
+    const keys = new Set<string>();
+    for (const debt of debts) {
+      const key = `${debt.companyId}\u0000${debt.externalRequestId}`;
+      if (keys.has(key) || this.find(debt.companyId, debt.externalRequestId)) throw new ConflictError('Debt already exists');
+      keys.add(key);
+    }
+    const stored = debts.map((debt): Debt => ({ ...copy(debt), id: this.store.nextId() }));
+    this.rows.push(...stored);
+    return stored.map((d) => copy(d));
+  }
+
   async insertMissing(debts: NewDebt[]): Promise<void> {
     for (const debt of debts) {
       if (!this.find(debt.companyId, debt.externalRequestId)) this.rows.push({ ...copy(debt), id: this.store.nextId() });
