@@ -27,7 +27,7 @@ export async function resolveDebtor(deps: DebtorDeps, ref: DebtorRef, scope: Ten
 }
 
 /** A referenced contact, only read: 422 when the organization has none with that externalClientId. */
-export async function findDebtor(contacts: ContactRepository, externalClientId: string, scope: TenantScope): Promise<ResolvedDebtor> {
+async function findDebtor(contacts: ContactRepository, externalClientId: string, scope: TenantScope): Promise<ResolvedDebtor> {
   const contact = await contacts.findByExternalClientId(scope.organizationId, externalClientId.trim());
   if (!contact) throw unknownDebtor(externalClientId);
   return { contact, createdInline: false };

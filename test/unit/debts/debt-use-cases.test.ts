@@ -391,7 +391,7 @@ describe('debts: use cases (memory)', () => {
             w.uow.run((tx) => {
               const contacts = new Proxy(tx.contacts, {
                 get: (target, property, receiver) =>
-                  property === 'findByExternalClientId' && staleReads-- > 0 ? async () => null : Reflect.get(target, property, receiver),
+                  property === 'findByExternalClientIds' && staleReads-- > 0 ? async () => [] : Reflect.get(target, property, receiver),
               });
               return work(log.repos({ ...tx, contacts }));
             }),
