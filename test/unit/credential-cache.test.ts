@@ -55,10 +55,12 @@ describe('CredentialCache', () => {
     expect((await cache.get('k', async () => credentials('fresh')))!.organization.name).to.equal('fresh');
   });
 
-  it('hands out copies, so callers cannot change what is cached', async () => {
+  it('hands out frozen values, so callers cannot change what is cached', async () => {
     const cache = new CredentialCache(2000, 10, clock);
     const first = (await cache.get('k', async () => credentials('orig')))!;
-    first.organization.name = 'changed';
+    expect(() => {
+      first.organization.name = 'changed';
+    }).to.throw(TypeError);
     expect((await cache.get('k', async () => credentials('other')))!.organization.name).to.equal('orig');
   });
 
