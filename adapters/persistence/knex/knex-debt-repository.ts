@@ -90,31 +90,47 @@ export class KnexDebtRepository implements DebtRepository {
   }
 
   async list(companyId: number, filter: DebtFilter, page: PageRequest): Promise<Page<DebtView>> {
-    const query = this.db('debts as d').where('d.company_id', companyId);
-    switch (filter.status) {
-      case undefined:
-        query.whereNot('d.status', 'CANCELLED');
-        break;
-      case 'PENDING':
-        query.where('d.status', 'PENDING').where('d.due_date', '>=', filter.today);
-        break;
-      case 'OVERDUE':
-        query.where((q) => q.where('d.status', 'OVERDUE').orWhere((p) => p.where('d.status', 'PENDING').where('d.due_date', '<', filter.today)));
-        break;
-      default:
-        query.where('d.status', filter.status);
+    const matching = (status: (q: Knex.QueryBuilder) => void) => {
+      const query = this.db('debts as d').where('d.company_id', companyId);
+      status(query);
+      if (filter.createdFrom !== undefined) query.where('d.created_at', '>=', filter.createdFrom);
+      if (filter.createdTo !== undefined) query.where('d.created_at', '<=', filter.createdTo);
+      if (filter.minAmountCents !== undefined) query.where('d.amount_cents', '>=', filter.minAmountCents);
+      if (filter.maxAmountCents !== undefined) query.where('d.amount_cents', '<=', filter.maxAmountCents);
+      if (filter.contactId !== undefined) query.where('d.contact_id', filter.contactId);
+      if (filter.batchId !== undefined) query.where('d.batch_id', filter.batchId);
+      if (filter.paymentLinkId !== undefined) query.where('d.payment_link_id', filter.paymentLinkId);
+      if (filter.subscriptionId !== undefined) query.where('d.subscription_id', filter.subscriptionId);
+      return query;
+    };
+    const offset = offsetOf(page);
+    const newest = (query: Knex.QueryBuilder, n: number) => query.select('d.id').orderBy('d.id', 'desc').limit(n);
+    // The page's ids first, from the indexes alone; then only those rows are read. Effective
+    // OVERDUE (persisted OVERDUE, or PENDING past due) is two index ranges, each read newest
+    // first only as far as the page needs, then merged.
+    let ids: Knex.QueryBuilder;
+    let counted: Knex.QueryBuilder;
+    if (filter.status === 'OVERDUE') {
+      const persisted = () => matching((q) => q.where('d.status', 'OVERDUE'));
+      const late = () => matching((q) => q.where('d.status', 'PENDING').where('d.due_date', '<', filter.today));
+      const merged = this.db
+        .select('id')
+        .from(newest(persisted(), offset + page.limit).as('o'))
+        .unionAll((u) => u.select('id').from(newest(late(), offset + page.limit).as('l')));
+      ids = this.db.select('id').from(merged.as('u')).orderBy('id', 'desc').limit(page.limit).offset(offset);
+      counted = matching((q) => q.where((w) => w.where('d.status', 'OVERDUE').orWhere((p) => p.where('d.status', 'PENDING').where('d.due_date', '<', filter.today))));
+    } else {
+      const all = matching((q) => {
+        if (filter.status === undefined) q.whereNot('d.status', 'CANCELLED');
+        else if (filter.status === 'PENDING') q.where('d.status', 'PENDING').where('d.due_date', '>=', filter.today);
+        else q.where('d.status', filter.status);
+      });
+      ids = newest(all.clone(), page.limit).offset(offset);
+      counted = all;
     }
-    if (filter.createdFrom !== undefined) query.where('d.created_at', '>=', filter.createdFrom);
-    if (filter.createdTo !== undefined) query.where('d.created_at', '<=', filter.createdTo);
-    if (filter.minAmountCents !== undefined) query.where('d.amount_cents', '>=', filter.minAmountCents);
-    if (filter.maxAmountCents !== undefined) query.where('d.amount_cents', '<=', filter.maxAmountCents);
-    if (filter.contactId !== undefined) query.where('d.contact_id', filter.contactId);
-    if (filter.batchId !== undefined) query.where('d.batch_id', filter.batchId);
-    if (filter.paymentLinkId !== undefined) query.where('d.payment_link_id', filter.paymentLinkId);
-    if (filter.subscriptionId !== undefined) query.where('d.subscription_id', filter.subscriptionId);
     const [rows, [count]] = await Promise.all([
-      joined(query.clone()).select(SELECT).orderBy('d.id', 'desc').limit(page.limit).offset(offsetOf(page)),
-      query.clone().count<{ n: number }[]>({ n: '*' }),
+      joined(this.db.from(ids.as('pg')).join('debts as d', 'd.id', 'pg.id')).select(SELECT).orderBy('d.id', 'desc'),
+      counted.count<{ n: number }[]>({ n: '*' }),
     ]);
     return { items: rows.map(toView), total: Number(count?.n ?? 0), capped: false };
   }
