@@ -378,7 +378,25 @@ describeEachDatabase('POST /v2/debts concurrency', ({ api }) => {
     expect(await total(t, '/contacts', { externalClientId: 'race-1' })).to.equal(1);
   });
 
-  it('20 parallel batches sharing 10 externalRequestIds and a new inline contact create each once', async () => {
+  it('50 parallel single POSTs with distinct keys (written together in groups) each create their own debt once', async () => {
+    const t = await api().newTenant();
+    const contact = { externalClientId: 'many', name: 'Many', email: 'many@example.com' };
+    expect((await http().post('/contacts').set(t.headers).send(contact)).status).to.equal(201);
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        http().post('/v2/debts').set(t.headers).set('Idempotency-Key', `distinct-${i}`).send({ externalClientId: 'many', amount: 1 + i, dueDate: DUE }),
+      ),
+    );
+    expectNo5xx(responses);
+    expect(responses.map((r) => r.status)).to.deep.equal(Array(50).fill(201));
+    expect(responses.map((r) => [r.body.data.debtId, r.body.data.amount, r.headers['idempotent-replayed'] ?? null])).to.deep.equal(
+      Array.from({ length: 50 }, (_, i) => [`debt_distinct-${i}`, 1 + i, null]),
+    );
+    expect(new Set(responses.map((r) => r.body.requestId)).size).to.equal(50);
+    expect(await total(t, '/debts', {})).to.equal(50);
+  });
+
+  it('50 parallel batches sharing 10 externalRequestIds and a new inline contact create each once', async () => {
     const t = await api().newTenant();
     const keys = ids('shared', 10);
     const debts = keys.map((k) => ({
@@ -387,11 +405,11 @@ describeEachDatabase('POST /v2/debts concurrency', ({ api }) => {
       amount: 7,
       dueDate: DUE,
     }));
-    const responses = await Promise.all(Array.from({ length: 20 }, () => http().post('/v2/debts').set(t.headers).send({ debts })));
+    const responses = await Promise.all(Array.from({ length: 50 }, () => http().post('/v2/debts').set(t.headers).send({ debts })));
     expectNo5xx(responses);
-    expect(responses.map((r) => r.status), JSON.stringify(responses.map((r) => r.body.errors ?? null))).to.deep.equal(Array(20).fill(201));
+    expect(responses.map((r) => r.status), JSON.stringify(responses.map((r) => r.body.errors ?? null))).to.deep.equal(Array(50).fill(201));
     const batchIds = new Set(responses.map((r) => r.body.batchId as string));
-    expect(batchIds.size).to.equal(20);
+    expect(batchIds.size).to.equal(50);
     for (const r of responses) {
       expect(r.body).to.not.have.property('errors');
       const data: Debt[] = r.body.data;
