@@ -47,6 +47,10 @@ describeEachDatabase(
         const { t } = await tenant();
         expect(expectOk(await methods(t, { externalClientId: 'nobody' }))).to.deep.equal([]);
         expect(expectOk(await methods(t, { externalClientId: 'bob' }))).to.deep.equal([]);
+        // The value given at enrollment: case-sensitive; surrounding blanks are ignored at both ends, as contacts do.
+        expectOk(await register(t, { externalClientId: ' ana ', paymentMethodType: 'BANK_ACCOUNT' }), 201);
+        for (const same of ['ana', ' ana', 'ana ']) expect(expectOk<Body[]>(await methods(t, { externalClientId: same })), same).to.have.length(1);
+        for (const other of ['ANA', 'an a']) expect(expectOk(await methods(t, { externalClientId: other })), other).to.deep.equal([]);
       });
 
       it('requires externalClientId and refuses the forbidden characters', async () => {

@@ -38,6 +38,13 @@ describe('direct debit: use cases (memory)', () => {
       ]);
     });
 
+    it('stores the user trimmed, as contacts store theirs, and lists by the same value', async () => {
+      const d = await directDebitWorld();
+      expect(await d.register(' ana ')).to.include({ externalClientId: 'ana', isDefault: true });
+      expect(await d.w.app.queries.listPaymentMethods.execute('ana ', d.scope)).to.have.length(1);
+      expect(await d.w.app.queries.listPaymentMethods.execute('Ana', d.scope)).to.deep.equal([]);
+    });
+
     it('keeps methods per user and per company, and records payment_method.registered', async () => {
       const d = await directDebitWorld();
       await d.register('ana');
