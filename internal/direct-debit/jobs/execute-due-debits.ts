@@ -14,7 +14,7 @@ import type { Organization } from '../../tenancy/organization';
 import { organizationClock } from '../../tenancy/organization-clock';
 import { companiesById, workerScope } from '../../tenancy/worker-scope';
 import { type DebitAttempt, DEBIT_ATTEMPT_CODE_LENGTH, debitAttemptIdOf } from '../debit-attempt';
-import { dueAttemptNumber, METHOD_ENDING_FAILURES, retryDate } from '../dunning';
+import { type DebitFailureCode, dueAttemptNumber, METHOD_ENDING_FAILURES, retryDate } from '../dunning';
 import { paymentMethodIdOf, type PaymentMethodReference } from '../payment-method';
 
 /** Debts collected per organization per run; the next run takes the rest. */
@@ -101,7 +101,8 @@ export class ExecuteDueDebits {
         createdAt: now,
         completedAt: null,
       });
-      const blocked = method.status !== 'ACTIVE' ? 'PAYMENT_METHOD_INACTIVE' : (await isPayable(tx, locked, attempt.amountCents, today)) ? null : 'DEBT_NOT_PAYABLE';
+      const blocked: DebitFailureCode | null =
+        method.status !== 'ACTIVE' ? 'PAYMENT_METHOD_INACTIVE' : (await isPayable(tx, locked, attempt.amountCents, today)) ? null : 'DEBT_NOT_PAYABLE';
       if (blocked) {
         // Not sent to the platform, and final: nothing could make this debit succeed later.
         const failed = await tx.debitAttempts.complete(attempt.id, 'FAILED', blocked, now);
@@ -134,7 +135,7 @@ export class ExecuteDueDebits {
       if (!(error instanceof DomainError)) throw error;
       // Paid or cancelled meanwhile: the money goes back before the attempt is closed (final).
       await this.deps.directDebit.refund({ idempotencyKey: key, amountCents: attempt.amountCents, currency: debt.currency });
-      return this.finish(attempt, method, scope, current, 'FAILED', 'DEBT_NOT_PAYABLE');
+      return this.finish(attempt, method, scope, current, 'FAILED', 'DEBT_NOT_PAYABLE' satisfies DebitFailureCode);
     }
   }
 

@@ -146,6 +146,31 @@ describe('direct debit: dunning (ExecuteDueDebits over memory)', () => {
     expect(await d.createDebt('with-new-account')).to.include({ autopay: true, autopayPaymentMethodId: replacement.id });
   });
 
+  it('fails a subscription cycle whose earlier cycle is unpaid (enforcePaymentOrder) without charging and refunding it', async () => {
+    const d = await directDebitWorld();
+    await d.register('ana');
+    await d.w.app.commands.createSubscription.execute(
+      {
+        externalSubscriptionId: 'ordered',
+        debtor: { externalClientId: 'ana' },
+        amountCents: 5_013,
+        schedule: { intervalUnit: 'month', intervalCount: 1, startDate: TODAY, totalCycles: 2 },
+        productName: 'Gym',
+        autopay: true,
+        enforcePaymentOrder: true,
+      },
+      d.scope,
+    );
+    await d.drain();
+    expect(rows(await d.attempts('ordered-cycle-0'))[0]).to.deep.equal([1, 'FAILED', 'INSUFFICIENT_FUNDS', '2031-05-11']);
+    d.w.clock.set(at('2031-06-10'));
+    await d.runDebits();
+    // Cycle 0 is still unpaid (its overdue retry was refused again): cycle 1 cannot be paid before it.
+    expect(rows(await d.attempts('ordered-cycle-1'))).to.deep.equal([[1, 'FAILED', 'DEBT_NOT_PAYABLE', null]]);
+    expect(d.gateway.debits.map((r) => r.debtId)).to.not.include('debt_ordered-cycle-1');
+    expect([...d.gateway.refunds]).to.deep.equal([]);
+  });
+
   it('completes a crashed retry with its own key, charging it once, never reusing the key of the refused attempt', async () => {
     let calls = 0;
     const d = await directDebitWorld(undefined, { outcome: () => (++calls === 1 ? 'INSUFFICIENT_FUNDS' : 'SUCCEEDED') });
