@@ -75,8 +75,8 @@ export interface DebtRepository {
   openOfSubscription(subscriptionId: number): Promise<DebtView[]>;
   /**
    * Autopay debts to collect now: unpaid (PENDING, OVERDUE, PARTIALLY_PAID), due on or before
-   * `today`, whose user still has an ACTIVE adhesion to the debt's product, and not attempted
-   * yet; by due date.
+   * `today`, whose user still has an ACTIVE adhesion to the debt's product, and either not
+   * attempted yet or refused with a retry due on or before `today`; by due date.
    */
   dueForDebit(scope: DebitScope, limit: number): Promise<DebtView[]>;
   /** The adhesion request of these debts could not be emitted: autopay false with that reason. */

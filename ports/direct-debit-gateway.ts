@@ -13,9 +13,21 @@ export interface DirectDebitGateway {
    * Collects `amountCents` from the payment method. A refusal is an answer, not an error.
    * @throws Error on a transient failure (the attempt stays PENDING and is completed later with the same key).
    */
-  debit(request: { idempotencyKey: string; paymentMethodId: string; amountCents: number; currency: string }): Promise<DebitResult>;
+  debit(request: DebitRequest): Promise<DebitResult>;
   /** Gives back a collected debit that could not be applied to its debt. */
   refund(request: { idempotencyKey: string; amountCents: number; currency: string }): Promise<void>;
 }
 
+export interface DebitRequest {
+  /** The attempt's public id: one per attempt, the same when a crashed attempt is completed. */
+  idempotencyKey: string;
+  paymentMethodId: string;
+  amountCents: number;
+  currency: string;
+  /** What the debit is for, as the platform shows it for reconciliation: the debt and which attempt. */
+  debtId: string;
+  attemptNumber: number;
+}
+
+/** `failureCode`: INSUFFICIENT_FUNDS, ACCOUNT_CLOSED, or another refusal of the platform (see internal/direct-debit/dunning.ts). */
 export type DebitResult = { status: 'SUCCEEDED' } | { status: 'FAILED'; failureCode: string };

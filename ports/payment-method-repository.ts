@@ -17,4 +17,6 @@ export interface PaymentMethodRepository {
   /** One query for many users (a batch evaluates each user once). */
   findDefaults(companyId: number, externalClientIds: string[]): Promise<PaymentMethodReference[]>;
   findById(companyId: number, id: number): Promise<PaymentMethodReference | null>;
+  /** The method becomes INACTIVE and stops being the default (its account was closed). */
+  deactivate(companyId: number, id: number): Promise<PaymentMethodReference>;
 }

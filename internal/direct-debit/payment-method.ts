@@ -2,7 +2,14 @@
 export const PAYMENT_METHOD_TYPES = ['BANK_ACCOUNT', 'CARD_TOKENIZED'] as const;
 export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
 
-/** A user's registered payment method, per company. `ACTIVE` is the only status in this version. */
+/**
+ * ACTIVE: usable. INACTIVE: the platform reported it closed (a debit refused with ACCOUNT_CLOSED);
+ * it is no longer the default and is never debited again.
+ */
+export const PAYMENT_METHOD_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
+export type PaymentMethodStatus = (typeof PAYMENT_METHOD_STATUSES)[number];
+
+/** A user's registered payment method, per company. */
 export interface PaymentMethodReference {
   id: number;
   organizationId: number;
@@ -13,7 +20,7 @@ export interface PaymentMethodReference {
   externalClientId: string;
   type: PaymentMethodType;
   isDefault: boolean;
-  status: 'ACTIVE';
+  status: PaymentMethodStatus;
   /** What the user may recognise it by (`CLABE •••• 1234`); never the full number. */
   maskedReference: string | null;
   createdAt: Date;

@@ -22,3 +22,9 @@ export function utcDateOf(instant: Date): string {
 export function toIsoUtc(instant: Date | number): string {
   return new Date(instant).toISOString();
 }
+
+/** The plain date `days` calendar days after `date` (both `YYYY-MM-DD`, UTC). */
+export function addDaysToDate(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}

@@ -1,10 +1,12 @@
 /**
  * Direct-debit storage: payment method references (one default per user), adhesions (one per
- * user and product), debit attempts (one per debt), the debts the debit job collects, and the
+ * user and product), debit attempts (one per debt and attempt number), the debts the debit job
+ * collects (first attempts and due retries), and the
  * outbox groups that hold adhesion requests.
  */
 import { expect } from 'chai';
 import type { PaymentMethodReference, PaymentMethodType } from '../../internal/direct-debit/payment-method';
+import type { NewDebitAttempt } from '../../ports/debit-attempt-repository';
 import type { NewPaymentMethod } from '../../ports/payment-method-repository';
 import type { Repositories } from '../../ports/unit-of-work';
 import { expectConflict, newContact, newDebt, newProduct, newTenant, T1, T2, type TenantFixture, uid } from './fixtures';
@@ -37,7 +39,12 @@ async function autopayFixture(repos: Repositories) {
       organizationId: t.organization.id, companyId: t.company.id, code: `adh${uid()}`, externalClientId: contact.externalClientId,
       productId: product.id, status, createdAt: T1, updatedAt: T1,
     });
-  return { t, contact, product, method, autopayDebt, enroll };
+  const attempt = (debtId: number, overrides: Partial<NewDebitAttempt> = {}) =>
+    repos.debitAttempts.insert({
+      organizationId: t.organization.id, companyId: t.company.id, code: `dda${uid()}`, debtId, attemptNumber: 1, paymentMethodId: method.id,
+      amountCents: 10_000, status: 'FAILED', failureCode: 'INSUFFICIENT_FUNDS', retryOn: null, createdAt: T1, completedAt: T1, ...overrides,
+    });
+  return { t, contact, product, method, autopayDebt, enroll, attempt };
 }
 
 export function describeDirectDebitContract({ repos, uow }: ContractContext): void {
@@ -65,6 +72,21 @@ export function describeDirectDebitContract({ repos, uow }: ContractContext): vo
       const next = await repos().paymentMethods.insert(newMethod(t, 'u-1', { isDefault: true }));
       expect(await repos().paymentMethods.findDefault(t.company.id, 'u-1')).to.deep.equal(next);
       expect((await repos().paymentMethods.findById(t.company.id, first.id))!.isDefault).to.equal(false);
+    });
+
+    it('deactivates a method: INACTIVE, no longer the default, and the user may get a new default', async () => {
+      const t = await newTenant(repos());
+      const closed = await repos().paymentMethods.insert(newMethod(t, 'u-1', { isDefault: true }));
+      const other = await repos().paymentMethods.insert(newMethod(t, 'u-1', { createdAt: T2 }));
+      const deactivated = await repos().paymentMethods.deactivate(t.company.id, closed.id);
+      expect(deactivated).to.deep.equal({ ...closed, status: 'INACTIVE', isDefault: false });
+      expect(await repos().paymentMethods.findDefault(t.company.id, 'u-1')).to.equal(null);
+      expect(await repos().paymentMethods.findDefaults(t.company.id, ['u-1'])).to.deep.equal([]);
+      expect(await repos().paymentMethods.listOfClient(t.company.id, 'u-1')).to.deep.equal([deactivated, other]);
+      const next = await repos().paymentMethods.insert(newMethod(t, 'u-1', { isDefault: true }));
+      expect(await repos().paymentMethods.findDefault(t.company.id, 'u-1')).to.deep.equal(next);
+      const again = await repos().paymentMethods.deactivate(t.company.id, next.id);
+      expect(again).to.deep.include({ status: 'INACTIVE', isDefault: false });
     });
 
     it('of 10 concurrent first registrations as default, exactly one becomes the default', async () => {
@@ -113,7 +135,7 @@ export function describeDirectDebitContract({ repos, uow }: ContractContext): vo
     });
 
     it('finds autopay debts due by today, unpaid, not attempted, whose user has an ACTIVE adhesion, by due date', async () => {
-      const { t, contact, product, autopayDebt, enroll } = await autopayFixture(repos());
+      const { t, contact, product, autopayDebt, enroll, attempt } = await autopayFixture(repos());
       const adhesion = await enroll();
       await autopayDebt('due-later', '2026-06-02');
       await autopayDebt('due-today', '2026-06-01');
@@ -123,10 +145,7 @@ export function describeDirectDebitContract({ repos, uow }: ContractContext): vo
       await autopayDebt('cancelled', '2026-05-01', { status: 'CANCELLED' });
       await autopayDebt('manual', '2026-05-01', { autopay: false, autopayPaymentMethodId: null });
       const attempted = await autopayDebt('attempted', '2026-05-02');
-      await repos().debitAttempts.insert({
-        organizationId: t.organization.id, companyId: t.company.id, code: `dda${uid()}`, debtId: attempted.id,
-        paymentMethodId: attempted.autopayPaymentMethodId!, amountCents: 10_000, status: 'FAILED', failureCode: 'X', createdAt: T1, completedAt: T1,
-      });
+      await attempt(attempted.id, { failureCode: 'ACCOUNT_CLOSED' });
       const scope = { organizationId: t.organization.id, today: '2026-06-01' };
       expect((await repos().debts.dueForDebit(scope, 50)).map((d) => d.externalRequestId)).to.deep.equal(['overdue', 'partly', 'due-today']);
       expect((await repos().debts.dueForDebit(scope, 1)).map((d) => d.externalRequestId)).to.deep.equal(['overdue']);
@@ -135,6 +154,28 @@ export function describeDirectDebitContract({ repos, uow }: ContractContext): vo
       expect(await repos().debts.dueForDebit({ ...scope, only }, 50)).to.have.length(3);
       await repos().adhesions.setStatus(t.company.id, adhesion.id, 'INACTIVE', T2);
       expect(await repos().debts.dueForDebit(scope, 50)).to.deep.equal([]);
+    });
+
+    it('finds refused debts again once their retry is due, and never while an attempt is PENDING or after a final one', async () => {
+      const { t, autopayDebt, enroll, attempt } = await autopayFixture(repos());
+      await enroll();
+      const retryToday = await autopayDebt('retry-today', '2026-05-20');
+      await attempt(retryToday.id, { retryOn: '2026-06-01' });
+      const retryLater = await autopayDebt('retry-later', '2026-05-10');
+      await attempt(retryLater.id, { retryOn: '2026-06-02' });
+      const second = await autopayDebt('second-due', '2026-05-01');
+      await attempt(second.id, { retryOn: null });
+      await attempt(second.id, { attemptNumber: 2, retryOn: '2026-05-31' });
+      const inFlight = await autopayDebt('in-flight', '2026-05-01');
+      await attempt(inFlight.id, { retryOn: null });
+      await attempt(inFlight.id, { attemptNumber: 2, status: 'PENDING', failureCode: null, completedAt: null });
+      const succeeded = await autopayDebt('succeeded', '2026-05-01', { status: 'PARTIALLY_PAID', amountPaidCents: 100 });
+      await attempt(succeeded.id, { status: 'SUCCEEDED', failureCode: null });
+      const scope = { organizationId: t.organization.id, today: '2026-06-01' };
+      expect((await repos().debts.dueForDebit(scope, 50)).map((d) => d.externalRequestId)).to.deep.equal(['second-due', 'retry-today']);
+      expect((await repos().debts.dueForDebit({ ...scope, today: '2026-06-02' }, 50)).map((d) => d.externalRequestId)).to.deep.equal([
+        'second-due', 'retry-later', 'retry-today',
+      ]);
     });
 
     it('withdraws autopay from the debts named, with the reason, and nothing else', async () => {
@@ -149,24 +190,49 @@ export function describeDirectDebitContract({ repos, uow }: ContractContext): vo
   });
 
   describe('DebitAttemptRepository', () => {
-    it('keeps one attempt per debt, completes it once, and finds stale PENDING ones', async () => {
+    it('keeps one attempt per debt and number, completes it once with its retry date, and finds stale PENDING ones of its organization', async () => {
       const { t, method, autopayDebt } = await autopayFixture(repos());
       const debt = await autopayDebt('d-1', '2026-06-01');
       const input = {
-        organizationId: t.organization.id, companyId: t.company.id, code: `dda${uid()}`, debtId: debt.id, paymentMethodId: method.id,
-        amountCents: 10_000, status: 'PENDING' as const, failureCode: null, createdAt: T1, completedAt: null,
+        organizationId: t.organization.id, companyId: t.company.id, code: `dda${uid()}`, debtId: debt.id, attemptNumber: 1, paymentMethodId: method.id,
+        amountCents: 10_000, status: 'PENDING' as const, failureCode: null, retryOn: null, createdAt: T1, completedAt: null,
       };
       const attempt = await repos().debitAttempts.insert(input);
       expect(attempt).to.deep.equal({ ...input, id: attempt.id });
       await expectConflict(repos().debitAttempts.insert({ ...input, code: `dda${uid()}` }));
-      expect(await repos().debitAttempts.findByDebt(debt.id)).to.deep.equal(attempt);
-      expect((await repos().debitAttempts.stalePending(T2, 10)).map((a) => a.id)).to.include(attempt.id);
-      expect((await repos().debitAttempts.stalePending(T1, 10)).map((a) => a.id)).to.not.include(attempt.id);
+      expect(await repos().debitAttempts.listByDebt(debt.id)).to.deep.equal([attempt]);
+      expect((await repos().debitAttempts.stalePending(t.organization.id, T2, 10)).map((a) => a.id)).to.include(attempt.id);
+      expect((await repos().debitAttempts.stalePending(t.organization.id, T1, 10)).map((a) => a.id)).to.not.include(attempt.id);
+      const other = await newTenant(repos());
+      expect(await repos().debitAttempts.stalePending(other.organization.id, T2, 10)).to.deep.equal([]);
       expect(await uow().run((tx) => tx.debitAttempts.lockPending(attempt.id))).to.deep.equal(attempt);
-      const done = await repos().debitAttempts.complete(attempt.id, 'FAILED', 'INSUFFICIENT_FUNDS', T2);
-      expect(done).to.deep.equal({ ...attempt, status: 'FAILED', failureCode: 'INSUFFICIENT_FUNDS', completedAt: T2 });
+      const done = await repos().debitAttempts.complete(attempt.id, 'FAILED', 'INSUFFICIENT_FUNDS', T2, '2026-06-02');
+      expect(done).to.deep.equal({ ...attempt, status: 'FAILED', failureCode: 'INSUFFICIENT_FUNDS', retryOn: '2026-06-02', completedAt: T2 });
       expect(await uow().run((tx) => tx.debitAttempts.lockPending(attempt.id))).to.equal(null);
-      expect((await repos().debitAttempts.stalePending(T2, 10)).map((a) => a.id)).to.not.include(attempt.id);
+      expect((await repos().debitAttempts.stalePending(t.organization.id, T2, 10)).map((a) => a.id)).to.not.include(attempt.id);
+      // The retry: attempt 2 of the same debt, with a key of its own; attempt 1 no longer waits.
+      const retry = await repos().debitAttempts.insert({ ...input, code: `dda${uid()}`, attemptNumber: 2, createdAt: T2 });
+      await repos().debitAttempts.clearRetry(attempt.id);
+      const succeeded = await repos().debitAttempts.complete(retry.id, 'SUCCEEDED', null, T2);
+      expect(await repos().debitAttempts.listByDebt(debt.id)).to.deep.equal([{ ...done, retryOn: null }, succeeded]);
+      expect(succeeded).to.deep.include({ attemptNumber: 2, status: 'SUCCEEDED', failureCode: null, retryOn: null });
+    });
+
+    it('of 10 concurrent inserts of the same attempt, exactly one is stored', async () => {
+      const { t, method, autopayDebt } = await autopayFixture(repos());
+      const debt = await autopayDebt('racer', '2026-06-01');
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, () =>
+          uow().run((tx) =>
+            tx.debitAttempts.insert({
+              organizationId: t.organization.id, companyId: t.company.id, code: `dda${uid()}`, debtId: debt.id, attemptNumber: 2, paymentMethodId: method.id,
+              amountCents: 10_000, status: 'PENDING', failureCode: null, retryOn: null, createdAt: T1, completedAt: null,
+            }),
+          ),
+        ),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
+      expect(await repos().debitAttempts.listByDebt(debt.id)).to.have.length(1);
     });
   });
 

@@ -1,49 +1,21 @@
 import { expect } from 'chai';
 import { describeEachDatabase, type Tenant } from '../support/harness';
+import { type Body, DIRECT_DEBIT, directDebitApi, LATER, NOW } from '../support/direct-debit-api';
 import { expectError, expectInvalid, expectOk, expectRuleViolation } from '../support/http-expect';
 
 /**
  * Direct debit through the public API: payment method references, adhesions, and the autopay
- * outcome of every debt creation contract; the adhesion request is processed by the workers (the
- * in-process queue, or the real worker process on MySQL + Redis), which collect debts when due.
+ * outcome of every debt creation contract (collection by the workers and dunning:
+ * direct-debit-collection.http.test.ts).
  */
 
-type Body = Record<string, unknown>;
-const DIRECT_DEBIT = { directDebitEnabled: true, directDebitModality: true };
-const NOW = '2031-05-10T15:00:00.000Z';
-const TODAY = '2031-05-10';
-const LATER = '2031-06-30';
 const PM_ID = /^pm_[A-Za-z0-9]{20}$/;
 const ADH_ID = /^adh_[A-Za-z0-9]{20}$/;
 
 describeEachDatabase(
   'direct debit',
   ({ api }) => {
-    const http = () => api().http;
-
-    /** A tenant with direct debit on (unless told), a product, contacts ana and bob, and its clock frozen at NOW. */
-    async function tenant(settings: Body = DIRECT_DEBIT) {
-      const t = await api().newTenant({ settings });
-      expectOk(await http().put('/test-helpers/clock').set(t.headers).send({ now: NOW }));
-      for (const user of ['ana', 'bob']) {
-        expectOk(await http().post('/contacts').set(t.headers).send({ externalClientId: user, name: user, email: `${user}@example.com` }), 201);
-      }
-      const product = expectOk(await http().post('/products').set(t.headers).send({ name: 'Gym', externalProductId: 'SKU-gym' }), 201);
-      return { t, productId: product.productId as string };
-    }
-    const register = (t: Tenant, body: Body) => http().post('/test-helpers/payment-methods').set(t.headers).send(body);
-    const methods = (t: Tenant, query: Record<string, string>) => http().get('/payment-methods').query(query).set(t.headers);
-    const enroll = (t: Tenant, body: Body) => http().post('/adhesions').set(t.headers).send(body);
-    const cancel = (t: Tenant, body: Body) => http().post('/adhesions/cancel').set(t.headers).send(body);
-    const v2 = (t: Tenant, body: Body, key?: string) => {
-      const req = http().post('/v2/debts').set(t.headers);
-      if (key) req.set('Idempotency-Key', key);
-      return req.send(body);
-    };
-    const getDebt = (t: Tenant, id: string) => http().get(`/debts/${id}`).set(t.headers);
-    const debtOf = (productId: string | null, overrides: Body = {}) => ({
-      externalClientId: 'ana', amount: 150, dueDate: LATER, ...(productId ? { productId } : {}), ...overrides,
-    });
+    const { http, tenant, register, methods, enroll, cancel, v2, legacy, getDebt, debtOf } = directDebitApi(api);
 
     describe('POST /test-helpers/payment-methods and GET /payment-methods', () => {
       it('registers a reference (the first becomes the default) and lists the user\'s, oldest first, not paginated', async () => {
@@ -75,6 +47,10 @@ describeEachDatabase(
         const { t } = await tenant();
         expect(expectOk(await methods(t, { externalClientId: 'nobody' }))).to.deep.equal([]);
         expect(expectOk(await methods(t, { externalClientId: 'bob' }))).to.deep.equal([]);
+        // The value given at enrollment: case-sensitive; surrounding blanks are ignored at both ends, as contacts do.
+        expectOk(await register(t, { externalClientId: ' ana ', paymentMethodType: 'BANK_ACCOUNT' }), 201);
+        for (const same of ['ana', ' ana', 'ana ']) expect(expectOk<Body[]>(await methods(t, { externalClientId: same })), same).to.have.length(1);
+        for (const other of ['ANA', 'an a']) expect(expectOk(await methods(t, { externalClientId: other })), other).to.deep.equal([]);
       });
 
       it('requires externalClientId and refuses the forbidden characters', async () => {
@@ -182,12 +158,39 @@ describeEachDatabase(
       it('legacy /debts evaluates only when autopay: true is sent', async () => {
         const { t } = await tenant();
         expectOk(await register(t, { externalClientId: 'ana', paymentMethodType: 'BANK_ACCOUNT' }), 201);
-        const asked = expectOk(await http().post('/debts').set(t.headers).send({ externalClientId: 'ana', amount: 10, dueDate: LATER, productName: 'Gym', autopay: true }), 201);
+        const asked = expectOk(await legacy(t, { externalClientId: 'ana', amount: 10, dueDate: LATER, productName: 'Gym', autopay: true }), 201);
         expect(asked).to.deep.include({ autopay: true });
+        expect(asked).to.not.have.property('autopayReason');
         expect((asked.autopayInstrument as Body).paymentMethodType).to.equal('BANK_ACCOUNT');
-        const manual = expectOk(await http().post('/debts').set(t.headers).send({ externalClientId: 'ana', amount: 10, dueDate: LATER, productName: 'Gym', paymentMethods: ['CASH'] }), 201);
+        const manual = expectOk(await legacy(t, { externalClientId: 'ana', amount: 10, dueDate: LATER, productName: 'Gym', paymentMethods: ['CASH'] }), 201);
         expect(manual.autopay).to.equal(false);
         expect(manual).to.not.have.property('autopayReason');
+        expect(manual).to.not.have.property('autopayInstrument');
+      });
+
+      it('legacy /debts with autopay: true gives each reason in the specification order, the debt created anyway', async () => {
+        const off = await tenant({});
+        const noModality = await tenant({ directDebitEnabled: true, directDebitModality: false });
+        const on = await tenant();
+        // Every tenant's ana has a bank account, so only the step named can fail it.
+        for (const x of [off, noModality, on]) expectOk(await register(x.t, { externalClientId: 'ana', paymentMethodType: 'BANK_ACCOUNT' }), 201);
+        expectOk(await register(on.t, { externalClientId: 'bob', paymentMethodType: 'CARD_TOKENIZED' }), 201);
+        const body = (overrides: Body = {}) => ({ externalClientId: 'ana', amount: 10, dueDate: LATER, productName: 'Gym', autopay: true, ...overrides });
+        const { productName: _none, ...withoutProduct } = body();
+        const cases: [Tenant, Body, string][] = [
+          [off.t, withoutProduct, 'NO_PRODUCT'],
+          [off.t, body(), 'DEFAULT_PAYMENT_METHODS_DISABLED_FOR_COMPANY'],
+          [noModality.t, body({ externalClientId: 'bob' }), 'COMPANY_WITHOUT_PRODUCT_MODALITY'],
+          [on.t, body({ externalClientId: 'nobody' }), 'NO_DEFAULT_PAYMENT_METHOD'],
+          [on.t, body({ externalClientId: 'bob' }), 'DEFAULT_PAYMENT_METHOD_TYPE_NOT_SUPPORTED'],
+        ];
+        expectOk(await http().post('/contacts').set(on.t.headers).send({ externalClientId: 'nobody', name: 'n', email: 'n@example.com' }), 201);
+        for (const [t, sent, reason] of cases) {
+          const debt = expectOk(await legacy(t, sent), 201);
+          expect(debt, reason).to.deep.include({ autopay: false, autopayReason: reason, status: 'PENDING' });
+          expect(debt, reason).to.not.have.property('autopayInstrument');
+          expectOk(await getDebt(t, debt.debtId as string));
+        }
       });
 
       it('v2 batch: each item evaluated, users and products once', async () => {
@@ -220,72 +223,6 @@ describeEachDatabase(
         const replay = await v2(t, debtOf(null), 'autopay-key');
         expect(replay.headers['idempotent-replayed']).to.equal('true');
         expect(expectOk(replay, 201)).to.deep.equal(first);
-      });
-    });
-
-    describe('the adhesion request and debit execution (workers)', () => {
-      async function settled(t: Tenant, id: string): Promise<Body> {
-        await api().drainJobs();
-        return expectOk(await getDebt(t, id));
-      }
-
-      it('enrolls the user in the product and collects a debt due today at once', async () => {
-        const { t, productId } = await tenant();
-        expectOk(await register(t, { externalClientId: 'ana', paymentMethodType: 'BANK_ACCOUNT' }), 201);
-        const debt = expectOk(await v2(t, debtOf(productId, { dueDate: TODAY })), 201);
-        expect(await settled(t, debt.debtId as string)).to.deep.include({ status: 'PAID', amount: 150, amountPaid: 150 });
-        // The user is now enrolled: enrolling again changes nothing.
-        expect(expectOk(await enroll(t, { externalClientId: 'ana', productId }), 200)).to.deep.include({ status: 'ACTIVE' });
-      });
-
-      it('leaves a debt due later PENDING, and collects it on its due date (scheduled job, organization clock)', async () => {
-        const { t, productId } = await tenant();
-        expectOk(await register(t, { externalClientId: 'ana', paymentMethodType: 'BANK_ACCOUNT' }), 201);
-        const debt = expectOk(await v2(t, debtOf(productId, { dueDate: '2031-05-12' })), 201);
-        expect(await settled(t, debt.debtId as string)).to.deep.include({ status: 'PENDING' });
-        expectOk(await http().put('/test-helpers/clock').set(t.headers).send({ now: '2031-05-12T09:00:00Z' }));
-        await api().app.jobs.executeDueDebits.execute();
-        expect(await settled(t, debt.debtId as string)).to.deep.include({ status: 'PAID', amountPaid: 150 });
-      });
-
-      it('records a refused debit and leaves the debt payable through the API', async () => {
-        const { t, productId } = await tenant();
-        expectOk(await register(t, { externalClientId: 'ana', paymentMethodType: 'BANK_ACCOUNT' }), 201);
-        const debt = expectOk(await v2(t, debtOf(productId, { dueDate: TODAY, amount: 99.13 })), 201);
-        expect(await settled(t, debt.debtId as string)).to.deep.include({ status: 'PENDING', amountPaid: 0 });
-        const paid = expectOk(await http().post(`/test-helpers/debts/${debt.debtId}/pay`).set(t.headers).send({}), 201);
-        expect(paid).to.deep.include({ status: 'PAID', amountPaid: 99.13 });
-      });
-
-      it('no longer collects debts of a user whose adhesion was cancelled', async () => {
-        const { t, productId } = await tenant();
-        expectOk(await register(t, { externalClientId: 'ana', paymentMethodType: 'BANK_ACCOUNT' }), 201);
-        const debt = expectOk(await v2(t, debtOf(productId, { dueDate: '2031-05-11' })), 201);
-        await settled(t, debt.debtId as string);
-        expectOk(await cancel(t, { externalClientId: 'ana', productId }));
-        expectOk(await http().put('/test-helpers/clock').set(t.headers).send({ now: '2031-05-11T09:00:00Z' }));
-        await api().app.jobs.executeDueDebits.execute();
-        expect(await settled(t, debt.debtId as string)).to.deep.include({ status: 'PENDING' });
-      });
-
-      it('enrolls subscription users once and marks every cycle autopay', async () => {
-        const { t } = await tenant();
-        expectOk(await register(t, { externalClientId: 'ana', paymentMethodType: 'BANK_ACCOUNT' }), 201);
-        const sub = expectOk(
-          await http().post('/subscriptions').set(t.headers).send({
-            externalSubscriptionId: 'gym-ana', externalClientId: 'ana', amount: 50, intervalUnit: 'month', intervalCount: 1,
-            startDate: TODAY, totalCycles: 3, productName: 'Gym', autopay: true,
-          }),
-          201,
-        );
-        await api().drainJobs();
-        const cycles = expectOk<Body[]>(await http().get(`/subscriptions/${sub.subscriptionId}/debts`).set(t.headers));
-        // The first cycle is due today: collected at once; the others wait for their due dates.
-        expect(cycles.map((c) => [c.externalRequestId, c.status]).sort()).to.deep.equal([
-          ['gym-ana-cycle-0', 'PAID'],
-          ['gym-ana-cycle-1', 'PENDING'],
-          ['gym-ana-cycle-2', 'PENDING'],
-        ]);
       });
     });
   },

@@ -8,6 +8,7 @@ import { type Application, buildApplication } from '../../internal/application';
 import type { CompanySettings } from '../../internal/tenancy/company';
 import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
 import { createTestDatabase, type DatabaseKind, mysqlAvailable, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
+import { SwitchableJobQueue } from './switchable-queue';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
 
 export const JWT_TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -35,6 +36,10 @@ export interface ApiHarness {
   newTenant(options?: { companies?: string[]; settings?: Partial<CompanySettings> }): Promise<Tenant>;
   /** Resolves when every job enqueued so far has run (in-process queue, or the worker process). */
   drainJobs(): Promise<void>;
+  /** The API's queue: `queue.down = true` makes its enqueue fail (Redis away for the API). */
+  queue: SwitchableJobQueue;
+  /** Whether a worker process runs the jobs (and its periodic outbox dispatcher). */
+  withWorker: boolean;
   close(): Promise<void>;
 }
 
@@ -57,7 +62,8 @@ export async function startApi(
     migrate: true,
     publicBaseUrl: 'http://localhost:3000',
   });
-  const app = buildApplication(infra.ports);
+  const queue = new SwitchableJobQueue(infra.ports.queue);
+  const app = buildApplication({ ...infra.ports, queue });
   bindInProcessJobs(infra, jobHandlers(app));
   const koa = createHttpServer({
     app,
@@ -82,6 +88,8 @@ export async function startApi(
     app,
     server,
     http,
+    queue,
+    withWorker: worker !== null,
     async newTenant(tenantOptions = {}) {
       const suffix = crypto.randomBytes(6).toString('hex');
       const password = `pw-${suffix}-secret`;

@@ -32,16 +32,23 @@ export function presentAdhesion(adhesion: AdhesionView) {
   };
 }
 
-/** A direct-debit attempt as events report it. */
+/**
+ * A direct-debit attempt as events report it: `attemptNumber` 1 on the due date, 2.. for the
+ * dunning retries; `nextAttemptOn` the UTC date of the retry a refusal scheduled (null when the
+ * refusal is final, and on other events); `paymentMethodStatus` INACTIVE once ACCOUNT_CLOSED ended it.
+ */
 export function presentDebitAttempt(attempt: DebitAttempt, debt: DebtView, method: PaymentMethodReference) {
   return {
     debitAttemptId: debitAttemptIdOf(attempt),
     debtId: debtIdOf(debt),
+    attemptNumber: attempt.attemptNumber,
     paymentMethodId: paymentMethodIdOf(method),
+    paymentMethodStatus: method.status,
     amount: amountFromCents(attempt.amountCents),
     currency: debt.currency,
     status: attempt.status,
     failureCode: attempt.failureCode,
+    nextAttemptOn: attempt.retryOn,
     createdAt: toIsoUtc(attempt.createdAt),
     completedAt: attempt.completedAt && toIsoUtc(attempt.completedAt),
   };

@@ -1,5 +1,5 @@
 import { ADHESION_STATUSES } from '../../../internal/direct-debit/adhesion';
-import { PAYMENT_METHOD_TYPES } from '../../../internal/direct-debit/payment-method';
+import { PAYMENT_METHOD_STATUSES, PAYMENT_METHOD_TYPES } from '../../../internal/direct-debit/payment-method';
 import type { JsonSchema } from '../validation';
 import { dateTimeSchema, forbiddenCharsString } from './common.schemas';
 
@@ -42,7 +42,7 @@ export const paymentMethodSchema: JsonSchema = {
     paymentMethodId: { type: 'string' },
     paymentMethodType: { type: 'string', enum: [...PAYMENT_METHOD_TYPES] },
     isDefault: { type: 'boolean' },
-    status: { type: 'string', enum: ['ACTIVE'] },
+    status: { type: 'string', enum: [...PAYMENT_METHOD_STATUSES] },
     maskedReference: { type: 'string' },
     createdAt: dateTimeSchema,
   },

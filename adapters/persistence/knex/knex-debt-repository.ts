@@ -160,11 +160,15 @@ export class KnexDebtRepository implements DebtRepository {
       .join('adhesions as a', (on) =>
         on.on('a.company_id', 'd.company_id').andOn('a.external_client_id', 'c.external_client_id').andOn('a.product_id', 'd.product_id'),
       )
-      .leftJoin('debit_attempts as t', 't.debt_id', 'd.id')
       .where({ 'd.organization_id': scope.organizationId, 'd.autopay': true, 'a.status': 'ACTIVE' })
       .where('d.due_date', '<=', scope.today)
       .whereIn('d.status', ['PENDING', 'OVERDUE', 'PARTIALLY_PAID'])
-      .whereNull('t.id');
+      // Not attempted yet, or refused with a retry due by today (retries fall after the due date).
+      .where((due) =>
+        due
+          .whereNotExists((q) => q.select(this.db.raw('1')).from('debit_attempts as t').whereRaw('t.debt_id = d.id'))
+          .orWhereExists((q) => q.select(this.db.raw('1')).from('debit_attempts as r').whereRaw('r.debt_id = d.id').where('r.retry_on', '<=', scope.today)),
+      );
     if (scope.only) {
       query.where({ 'd.company_id': scope.only.companyId, 'c.external_client_id': scope.only.externalClientId, 'd.product_id': scope.only.productId });
     }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PaymentMethodReference, PaymentMethodType } from '../../../internal/direct-debit/payment-method';
+import type { PaymentMethodReference, PaymentMethodStatus, PaymentMethodType } from '../../../internal/direct-debit/payment-method';
 import type { NewPaymentMethod, PaymentMethodRepository } from '../../../ports/payment-method-repository';
 import { translatingDuplicates } from './driver-errors';
 import { fromMillis, toMillis } from './rows/columns';
@@ -54,6 +54,11 @@ export class KnexPaymentMethodRepository implements PaymentMethodRepository {
     const row = await this.db('payment_methods').where({ company_id: companyId, id }).first();
     return row ? toPaymentMethod(row) : null;
   }
+
+  async deactivate(companyId: number, id: number): Promise<PaymentMethodReference> {
+    await this.db('payment_methods').where({ company_id: companyId, id }).update({ status: 'INACTIVE', default_of: null });
+    return toPaymentMethod(await this.db('payment_methods').where({ company_id: companyId, id }).first());
+  }
 }
 
 export function toPaymentMethod(row: Row): PaymentMethodReference {
@@ -65,7 +70,7 @@ export function toPaymentMethod(row: Row): PaymentMethodReference {
     externalClientId: row.external_client_id,
     type: row.type as PaymentMethodType,
     isDefault: row.default_of !== null && row.default_of !== undefined,
-    status: 'ACTIVE',
+    status: row.status as PaymentMethodStatus,
     maskedReference: row.masked_reference ?? null,
     createdAt: fromMillis(row.created_at),
   };

@@ -105,7 +105,8 @@ export class MemoryDebtRepository implements DebtRepository {
       .filter((d) => {
         if (d.organizationId !== scope.organizationId || !d.autopay || d.dueDate > scope.today) return false;
         if (!['PENDING', 'OVERDUE', 'PARTIALLY_PAID'].includes(d.status)) return false;
-        if (tables.debitAttempts.some((a) => a.debtId === d.id)) return false;
+        const attempts = tables.debitAttempts.filter((a) => a.debtId === d.id);
+        if (attempts.length > 0 && !attempts.some((a) => a.retryOn !== null && a.retryOn <= scope.today)) return false;
         const user = tables.contacts.find((c) => c.id === d.contactId)?.externalClientId;
         const only = scope.only;
         if (only && (d.companyId !== only.companyId || user !== only.externalClientId || d.productId !== only.productId)) return false;

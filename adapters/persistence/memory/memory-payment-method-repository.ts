@@ -41,6 +41,13 @@ export class MemoryPaymentMethodRepository implements PaymentMethodRepository {
     return copy(this.rows.find((m) => m.companyId === companyId && m.id === id) ?? null);
   }
 
+  async deactivate(companyId: number, id: number): Promise<PaymentMethodReference> {
+    const method = this.rows.find((m) => m.companyId === companyId && m.id === id);
+    if (!method) throw new Error(`payment method ${id} vanished`);
+    Object.assign(method, { status: 'INACTIVE', isDefault: false });
+    return copy(method);
+  }
+
   private defaultOf(companyId: number, externalClientId: string): PaymentMethodReference | undefined {
     return this.rows.find((m) => m.companyId === companyId && m.externalClientId === externalClientId && m.isDefault);
   }

@@ -37,16 +37,18 @@ export class RegisterPaymentMethod {
   }
 
   private register(input: RegisterPaymentMethodInput, scope: TenantScope): Promise<PaymentMethodReference> {
+    // The user is a contact's externalClientId, which contacts store trimmed.
+    const externalClientId = input.externalClientId.trim();
     return this.deps.uow.run(async ({ paymentMethods, events }) => {
       const companyId = scope.company.id;
-      const current = await paymentMethods.findDefault(companyId, input.externalClientId);
+      const current = await paymentMethods.findDefault(companyId, externalClientId);
       const isDefault = current === null || input.isDefault === true;
-      if (current && isDefault) await paymentMethods.clearDefault(companyId, input.externalClientId);
+      if (current && isDefault) await paymentMethods.clearDefault(companyId, externalClientId);
       const method = await paymentMethods.insert({
         organizationId: scope.organizationId,
         companyId,
         code: this.deps.ids.alphanumeric(PAYMENT_METHOD_CODE_LENGTH),
-        externalClientId: input.externalClientId,
+        externalClientId,
         type: input.type,
         isDefault,
         status: 'ACTIVE',

@@ -1,99 +1,9 @@
 import { expect } from 'chai';
-import { SimulatedDirectDebitGateway } from '../../../adapters/gateways/simulated-direct-debit-gateway';
 import type { DebtDraft } from '../../../internal/debts/debt-draft';
 import { STALE_ATTEMPT_MS } from '../../../internal/direct-debit/jobs/execute-due-debits';
-import type { PaymentMethodType } from '../../../internal/direct-debit/payment-method';
 import type { Product } from '../../../internal/products/product';
 import { BusinessRuleViolationError, NotFoundError } from '../../../internal/shared/errors';
-import type { TenantScope } from '../../../internal/shared/tenant-scope';
-import type { DebitResult } from '../../../ports/direct-debit-gateway';
-import type { Job, JobQueue } from '../../../ports/job-queue';
-import { type MemoryWorld, memoryWorld } from '../../support/memory-world';
-
-const T0 = new Date('2031-05-10T15:00:00.000Z');
-const TODAY = '2031-05-10';
-const DAY_MS = 86_400_000;
-const PAGE = { page: 1, limit: 500 };
-
-/** The in-process queue, or an unreachable Redis while `down`. */
-class SwitchableQueue implements JobQueue {
-  down = false;
-  inner: JobQueue | null = null;
-  readonly refused: Job[] = [];
-
-  async enqueue(job: Job): Promise<void> {
-    if (this.down) {
-      this.refused.push(job);
-      throw new Error('Redis is unreachable');
-    }
-    return this.inner!.enqueue(job);
-  }
-}
-
-/** The sandbox gateway, recording calls; `crashAfterDebit` throws once after the platform took the debit. */
-class RecordingGateway extends SimulatedDirectDebitGateway {
-  readonly debitKeys: string[] = [];
-  readonly adhesionKeys: string[] = [];
-  crashAfterDebit = false;
-
-  override async requestAdhesion(request: { idempotencyKey: string }): Promise<void> {
-    this.adhesionKeys.push(request.idempotencyKey);
-  }
-
-  override async debit(request: { idempotencyKey: string; paymentMethodId: string; amountCents: number; currency: string }): Promise<DebitResult> {
-    this.debitKeys.push(request.idempotencyKey);
-    const result = await super.debit(request);
-    if (this.crashAfterDebit) {
-      this.crashAfterDebit = false;
-      throw new Error('worker died after the platform took the debit');
-    }
-    return result;
-  }
-}
-
-interface DirectDebitWorld {
-  w: MemoryWorld;
-  queue: SwitchableQueue;
-  gateway: RecordingGateway;
-  scope: TenantScope;
-  product: Product;
-  drain(): Promise<void>;
-  register(user: string, type?: PaymentMethodType, isDefault?: boolean): ReturnType<MemoryWorld['app']['commands']['registerPaymentMethod']['execute']>;
-  createDebt(key: string, overrides?: Partial<DebtDraft>): Promise<ReturnType<typeof Object>>;
-  debt(key: string): ReturnType<MemoryWorld['repos']['debts']['findByExternalRequestId']>;
-  eventTypes(): Promise<string[]>;
-}
-
-async function directDebitWorld(settings = { directDebitEnabled: true, directDebitModality: true }): Promise<DirectDebitWorld> {
-  const queue = new SwitchableQueue();
-  const gateway = new RecordingGateway();
-  const w = memoryWorld(T0, { ports: { queue, directDebit: gateway } });
-  queue.inner = w.infra.inProcessQueue!;
-  const { scope } = await w.newTenant({ settings });
-  const product = await w.app.commands.createProduct.execute({ name: 'Gym' }, scope);
-  for (const user of ['ana', 'bob', 'cy']) {
-    await w.app.commands.createContact.execute({ externalClientId: user, name: user, email: `${user}@example.com` }, scope);
-  }
-  return {
-    w,
-    queue,
-    gateway,
-    scope,
-    product,
-    drain: () => w.infra.inProcessQueue!.drain(),
-    register: (user, type = 'BANK_ACCOUNT', isDefault) => w.app.commands.registerPaymentMethod.execute({ externalClientId: user, type, isDefault }, scope),
-    createDebt: async (key, overrides = {}) =>
-      (
-        await w.app.commands.createDebt.execute(
-          { debtor: { externalClientId: 'ana' }, product: { productNumber: product.id }, amountCents: 10_000, dueDate: '2031-05-20', evaluateAutopay: true, ...overrides },
-          key,
-          scope,
-        )
-      ).debt,
-    debt: (key) => w.repos.debts.findByExternalRequestId(scope.company.id, key),
-    eventTypes: async () => (await w.repos.events.list(scope.company.id, {}, PAGE)).items.map((e) => e.type).reverse(),
-  };
-}
+import { DAY_MS, directDebitWorld, T0, TODAY } from './direct-debit-world';
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -126,6 +36,13 @@ describe('direct debit: use cases (memory)', () => {
         [second.id, false],
         [third.id, true],
       ]);
+    });
+
+    it('stores the user trimmed, as contacts store theirs, and lists by the same value', async () => {
+      const d = await directDebitWorld();
+      expect(await d.register(' ana ')).to.include({ externalClientId: 'ana', isDefault: true });
+      expect(await d.w.app.queries.listPaymentMethods.execute('ana ', d.scope)).to.have.length(1);
+      expect(await d.w.app.queries.listPaymentMethods.execute('Ana', d.scope)).to.deep.equal([]);
     });
 
     it('keeps methods per user and per company, and records payment_method.registered', async () => {
@@ -186,7 +103,7 @@ describe('direct debit: use cases (memory)', () => {
       expect(await d.w.repos.adhesions.find(d.scope.company.id, 'ana', d.product.id)).to.include({ status: 'ACTIVE' });
       expect(d.gateway.adhesionKeys).to.have.length(1);
       expect(await d.debt('due-today')).to.include({ status: 'PAID', amountPaidCents: 10_000 });
-      expect(await d.w.repos.debitAttempts.findByDebt(created.id)).to.include({ status: 'SUCCEEDED', amountCents: 10_000, paymentMethodId: method.id });
+      expect((await d.w.repos.debitAttempts.listByDebt(created.id))[0]).to.include({ status: 'SUCCEEDED', amountCents: 10_000, paymentMethodId: method.id });
       expect((await d.eventTypes()).filter((t) => !/^(contact|product)\./.test(t))).to.deep.equal([
         'payment_method.registered',
         'debt.created', 'adhesion.created', 'direct_debit.attempted', 'debt.paid', 'direct_debit.succeeded',
@@ -302,7 +219,7 @@ describe('direct debit: use cases (memory)', () => {
       await d.register('ana');
       const created = await d.createDebt('declined', { dueDate: TODAY, amountCents: 10_013 });
       await d.drain();
-      expect(await d.w.repos.debitAttempts.findByDebt(created.id)).to.include({ status: 'FAILED', failureCode: 'INSUFFICIENT_FUNDS' });
+      expect((await d.w.repos.debitAttempts.listByDebt(created.id))[0]).to.include({ status: 'FAILED', failureCode: 'INSUFFICIENT_FUNDS' });
       expect(await d.debt('declined')).to.include({ status: 'PENDING', amountPaidCents: 0 });
       expect(await d.eventTypes()).to.include('direct_debit.failed');
       await d.w.app.commands.payDebt.execute('declined', undefined, 'test-helper', d.scope);
@@ -317,7 +234,7 @@ describe('direct debit: use cases (memory)', () => {
       d.w.clock.advance(DAY_MS);
       await d.w.app.jobs.executeDueDebits.execute();
       await d.drain();
-      expect(await d.w.repos.debitAttempts.findByDebt(created.id)).to.include({ status: 'FAILED', failureCode: 'DEBT_NOT_PAYABLE' });
+      expect((await d.w.repos.debitAttempts.listByDebt(created.id))[0]).to.include({ status: 'FAILED', failureCode: 'DEBT_NOT_PAYABLE' });
     });
 
     it('does not collect a user whose adhesion was cancelled', async () => {
@@ -340,7 +257,7 @@ describe('direct debit: use cases (memory)', () => {
       d.w.clock.advance(DAY_MS);
       d.gateway.crashAfterDebit = true;
       expect(await d.w.app.jobs.executeDueDebits.execute()).to.deep.equal({ attempted: 1, succeeded: 0, failed: 0 });
-      expect(await d.w.repos.debitAttempts.findByDebt(created.id)).to.include({ status: 'PENDING' });
+      expect((await d.w.repos.debitAttempts.listByDebt(created.id))[0]).to.include({ status: 'PENDING' });
       expect(await d.debt('crash')).to.include({ status: 'PENDING' });
       // Not yet stale: nothing happens.
       await d.w.app.jobs.executeDueDebits.execute();
@@ -350,7 +267,7 @@ describe('direct debit: use cases (memory)', () => {
       expect(d.gateway.debitKeys).to.have.length(2);
       expect(new Set(d.gateway.debitKeys).size).to.equal(1);
       expect(await d.debt('crash')).to.include({ status: 'PAID', amountPaidCents: 10_000 });
-      expect(await d.w.repos.debitAttempts.findByDebt(created.id)).to.include({ status: 'SUCCEEDED' });
+      expect((await d.w.repos.debitAttempts.listByDebt(created.id))[0]).to.include({ status: 'SUCCEEDED' });
     });
 
     it('refunds a debit the debt can no longer take (paid another way meanwhile) and closes the attempt FAILED', async () => {
@@ -365,7 +282,7 @@ describe('direct debit: use cases (memory)', () => {
       await d.w.app.commands.payDebt.execute('raced', undefined, 'test-helper', d.scope);
       d.w.clock.advance(STALE_ATTEMPT_MS + 1);
       expect(await d.w.app.jobs.executeDueDebits.execute()).to.deep.equal({ attempted: 0, succeeded: 0, failed: 1 });
-      expect(await d.w.repos.debitAttempts.findByDebt(created.id)).to.include({ status: 'FAILED', failureCode: 'DEBT_NOT_PAYABLE' });
+      expect((await d.w.repos.debitAttempts.listByDebt(created.id))[0]).to.include({ status: 'FAILED', failureCode: 'DEBT_NOT_PAYABLE' });
       expect([...d.gateway.refunds]).to.have.length(1);
       expect(await d.debt('raced')).to.include({ status: 'PAID', amountPaidCents: 10_000 });
     });
