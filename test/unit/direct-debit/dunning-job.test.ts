@@ -124,8 +124,11 @@ describe('direct debit: dunning (ExecuteDueDebits over memory)', () => {
   it('ACCOUNT_CLOSED is final: no retry, and the payment method becomes INACTIVE and stops being the default', async () => {
     const d = await directDebitWorld();
     const method = await d.register('ana');
-    await d.createDebt('closed', { dueDate: TODAY, amountCents: 10_015 });
+    // The later debt first, so it is promised to the account before the first debit closes it
+    // (the in-process queue may run the adhesion request as soon as a debt is created).
     await d.createDebt('next-month', { dueDate: '2031-06-10', amountCents: 5_000 });
+    await d.drain();
+    await d.createDebt('closed', { dueDate: TODAY, amountCents: 10_015 });
     await d.drain();
     expect(rows(await d.attempts('closed'))).to.deep.equal([[1, 'FAILED', 'ACCOUNT_CLOSED', null]]);
     const [listed] = await d.w.app.queries.listPaymentMethods.execute('ana', d.scope);
