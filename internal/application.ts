@@ -32,6 +32,7 @@ import { ChangeSubscriptionState } from './subscriptions/commands/change-subscri
 import { CreateSubscription } from './subscriptions/commands/create-subscription';
 import { UpdateSubscription } from './subscriptions/commands/update-subscription';
 import { GenerateSubscriptionCycles } from './subscriptions/jobs/generate-subscription-cycles';
+import { MarkEndedSubscriptions } from './subscriptions/jobs/mark-ended-subscriptions';
 import { GetSubscription } from './subscriptions/queries/get-subscription';
 import { ListSubscriptionDebts, ListSubscriptions } from './subscriptions/queries/list-subscriptions';
 import { CreateContact } from './contacts/commands/create-contact';
@@ -148,6 +149,7 @@ export function buildApplication(ports: CorePorts) {
       dispatchOutbox: new DispatchOutbox(base),
       executeDueDebits,
       requestAdhesion: new RequestAdhesion({ ...base, enrollAdhesion, executeDueDebits }),
+      markEndedSubscriptions: new MarkEndedSubscriptions(base),
     },
   };
 }

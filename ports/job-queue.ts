@@ -5,7 +5,8 @@ export type JobName =
   | 'payment-links.mark-expired'
   | 'subscriptions.generate-cycles'
   | 'direct-debit.request-adhesion'
-  | 'direct-debit.execute-due';
+  | 'direct-debit.execute-due'
+  | 'subscriptions.mark-ended';
 
 export interface Job {
   name: JobName;

@@ -1547,7 +1547,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
       });
 
       describe('markExpired', () => {
-        it("marks the organization's ACTIVE links at or past `now`, in every company, and says how many", async () => {
+        it("marks the organization's ACTIVE links at or past `now`, in every company, and returns them as they now read", async () => {
           const t = await linkTenant({ companies: 2 });
           const sibling = { ...t, company: t.companies[1]! };
           const now = T2.getTime();
@@ -1562,7 +1562,10 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           ]);
           const pastB = await insertLink(sibling, { expiresAt: new Date(now - 1) });
 
-          expect(await repos().paymentLinks.markExpired(t.organization.id, T2)).to.equal(3);
+          const marked = await repos().paymentLinks.markExpired(t.organization.id, T2, 100);
+          expect(marked.map((l) => [l.code, l.status, l.updatedAt])).to.deep.equal(
+            [pastA!, atNow!, pastB].sort((a, b) => a.id - b.id).map((l) => [l.code, 'EXPIRED', T2]),
+          );
           const state = async (fixture: { company: Company }, link: PaymentLink) => {
             const found = (await findLink(fixture, link.code))!;
             return { status: found.status, updatedAt: found.updatedAt };
@@ -1572,7 +1575,18 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           for (const [link, status] of [[future!, 'ACTIVE'], [forever!, 'ACTIVE'], [paid!, 'PAID'], [cancelled!, 'CANCELLED'], [expired!, 'EXPIRED']] as const) {
             expect(await state(t, link), link.description).to.deep.equal({ status, updatedAt: T1 });
           }
-          expect(await repos().paymentLinks.markExpired(t.organization.id, T2)).to.equal(0);
+          expect(await repos().paymentLinks.markExpired(t.organization.id, T2, 100)).to.deep.equal([]);
+        });
+
+        it('marks at most `limit` links, oldest first; the next call takes the rest', async () => {
+          const t = await linkTenant();
+          const links = await seedLinks(t, [
+            ['one', { expiresAt: T1 }],
+            ['two', { expiresAt: T1 }],
+            ['three', { expiresAt: T1 }],
+          ]);
+          expect((await repos().paymentLinks.markExpired(t.organization.id, T2, 2)).map((l) => l.code)).to.deep.equal([links[0]!.code, links[1]!.code]);
+          expect((await repos().paymentLinks.markExpired(t.organization.id, T2, 2)).map((l) => l.code)).to.deep.equal([links[2]!.code]);
         });
 
         it("leaves other organizations' links alone", async () => {
@@ -1580,7 +1594,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           const other = await linkTenant();
           const a = await insertLink(mine, { expiresAt: T1 });
           const b = await insertLink(other, { expiresAt: T1 });
-          expect(await repos().paymentLinks.markExpired(mine.organization.id, T2)).to.equal(1);
+          expect((await repos().paymentLinks.markExpired(mine.organization.id, T2, 100)).map((l) => l.code)).to.deep.equal([a.code]);
           expect((await findLink(mine, a.code))!.status).to.equal('EXPIRED');
           expect(await findLink(other, b.code)).to.deep.equal(linkViewOf(b));
         });
