@@ -6,7 +6,8 @@ export type JobName =
   | 'subscriptions.generate-cycles'
   | 'direct-debit.request-adhesion'
   | 'direct-debit.execute-due'
-  | 'subscriptions.mark-ended';
+  | 'subscriptions.mark-ended'
+  | 'webhooks.deliver';
 
 export interface Job {
   name: JobName;

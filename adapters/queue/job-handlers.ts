@@ -12,6 +12,7 @@ export function jobHandlers(app: Application): JobHandlers {
     'direct-debit.request-adhesion': (data) => app.jobs.requestAdhesion.execute(data as unknown as AdhesionRequest),
     'direct-debit.execute-due': () => app.jobs.executeDueDebits.execute(),
     'subscriptions.mark-ended': () => app.jobs.markEndedSubscriptions.execute(),
+    'webhooks.deliver': (data) => app.jobs.deliverWebhook.execute(data as { deliveryId: number; leaseToken: string }),
   };
 }
 
