@@ -24,6 +24,8 @@ export interface WebhookEndpointRepository {
   /** Newest first. */
   list(companyId: number, page: PageRequest): Promise<Page<WebhookEndpoint>>;
   countLive(companyId: number): Promise<number>;
+  /** True when any company has an enabled, live endpoint (else the fan-out has nothing to do). */
+  anyEnabled(): Promise<boolean>;
   /** The enabled, live endpoints of these companies (the fan-out's targets). */
   enabledOfCompanies(companyIds: number[]): Promise<WebhookEndpoint[]>;
 }

@@ -135,6 +135,7 @@ export function describeWebhooksContract({ repos, uow }: ContractContext): void 
       expect((await repos().webhookEndpoints.enabledOfCompanies([t.company.id])).map((e) => e.id)).to.deep.equal([a.id, c.id]);
       expect((await repos().webhookEndpoints.enabledOfCompanies([t.company.id, t.companies[1]!.id])).map((e) => e.id)).to.deep.equal([a.id, c.id, other.id]);
       expect(await repos().webhookEndpoints.enabledOfCompanies([])).to.deep.equal([]);
+      expect(await repos().webhookEndpoints.anyEnabled()).to.equal(true);
       expect((await repos().webhookEndpoints.findByIds([other.id, a.id, a.id])).map((e) => e.id)).to.deep.equal([a.id, other.id]);
     });
   });

@@ -73,6 +73,10 @@ export class KnexWebhookEndpointRepository implements WebhookEndpointRepository 
     return Number(count?.n ?? 0);
   }
 
+  async anyEnabled(): Promise<boolean> {
+    return (await this.db('webhook_endpoints').select('id').whereNull('deleted_at').where('enabled', true).first()) !== undefined;
+  }
+
   async enabledOfCompanies(companyIds: number[]): Promise<WebhookEndpoint[]> {
     if (companyIds.length === 0) return [];
     const rows = await this.db('webhook_endpoints').whereIn('company_id', companyIds).whereNull('deleted_at').where('enabled', true).orderBy('id');

@@ -60,6 +60,10 @@ export class MemoryWebhookEndpointRepository implements WebhookEndpointRepositor
     return this.rows.filter((e) => e.companyId === companyId && e.deletedAt === null).length;
   }
 
+  async anyEnabled(): Promise<boolean> {
+    return this.rows.some((e) => e.deletedAt === null && e.enabled);
+  }
+
   async enabledOfCompanies(companyIds: number[]): Promise<WebhookEndpoint[]> {
     const wanted = new Set(companyIds);
     return copy(this.rows.filter((e) => wanted.has(e.companyId) && e.deletedAt === null && e.enabled).sort((a, b) => a.id - b.id));

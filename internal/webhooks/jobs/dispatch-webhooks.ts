@@ -22,9 +22,9 @@ export interface DispatchRun {
 
 /**
  * What the workers run every WEBHOOK_DISPATCH_EVERY_MS in each process: the fan-out, then one
- * `webhooks.deliver` job per delivery due now. A claim (lease) keeps two dispatchers from
- * handing out the same attempt; a job that could not be enqueued is claimed again when its
- * lease ends.
+ * `webhooks.deliver` job per delivery due now. A claim (lease, with a token of its own) keeps two
+ * dispatchers from handing out the same attempt; a job that could not be enqueued is claimed
+ * again when its lease ends.
  */
 export class DispatchWebhooks {
   constructor(private readonly deps: { repos: Repositories; queue: JobQueue; clock: Clock; ids: IdGenerator; fanOutEvents: FanOutEvents }) {
@@ -60,10 +60,10 @@ export async function handOver(queue: JobQueue, delivery: WebhookDelivery): Prom
   }
 }
 
-export function deliverJob(delivery: WebhookDelivery): Required<Job> {
-  return {
-    name: 'webhooks.deliver',
-    jobId: `webhook-${delivery.id}-${delivery.leaseToken}`,
-    data: { deliveryId: delivery.id, leaseToken: delivery.leaseToken },
-  };
+/**
+ * Each claim is handed over once, and its job does nothing unless the delivery still carries the
+ * claim's token, so the job needs no jobId (which the in-process queue would remember forever).
+ */
+export function deliverJob(delivery: WebhookDelivery): Job {
+  return { name: 'webhooks.deliver', data: { deliveryId: delivery.id, leaseToken: delivery.leaseToken } };
 }

@@ -21,7 +21,8 @@ export interface FanOutTurn {
  * late, see fan-out-cursor.ts) and creates one PENDING delivery per event and enabled endpoint
  * of its company that subscribes to its type, then moves the cursor, all in one transaction. A
  * delivery exists once per event and endpoint (a unique key), so a turn repeated after a crash
- * creates nothing twice. The API never runs this: its requests only write the event rows.
+ * creates nothing twice. The API never runs this: its requests only write the event rows. While
+ * no company has an enabled endpoint a turn only moves the cursor to the end of the log.
  */
 export class FanOutEvents {
   constructor(private readonly deps: { uow: UnitOfWork; clock: Clock }) {
@@ -34,6 +35,15 @@ export class FanOutEvents {
       const cursor = await webhookDeliveries.lockCursor();
       if (!cursor) return null;
       const now = this.deps.clock.now();
+      // No endpoint anywhere: skip to the end of the log without reading it. (The last id is read
+      // before looking for endpoints: one created after that look only wants later events.)
+      const lastId = await events.lastId();
+      if (!(await webhookEndpoints.anyEnabled())) {
+        if (lastId > cursor.lastRowId || cursor.gaps.length > 0) {
+          await webhookDeliveries.saveCursor({ lastRowId: Math.max(lastId, cursor.lastRowId), gaps: [] }, now);
+        }
+        return { events: 0, deliveries: 0, more: false };
+      }
       const fresh = await events.headersAfter(cursor.lastRowId, FAN_OUT_BATCH);
       const late = cursor.gaps.length > 0 ? await events.headersIn(cursor.gaps) : [];
       const all = [...late, ...fresh];

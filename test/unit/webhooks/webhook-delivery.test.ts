@@ -101,6 +101,21 @@ describe('webhooks: fan-out and delivery (memory)', () => {
     expect(sender.to('https://late.example/hooks').map((e) => e.data.object.debtId)).to.deep.equal(['debt_after']);
   });
 
+  it('while no endpoint exists a turn only moves the cursor; an endpoint created then gets the later events', async () => {
+    const { w, sender, scope, draft, endpoint, dispatch } = await world();
+    await w.app.commands.createDebt.execute(draft, 'd-0', scope);
+    expect(await w.app.jobs.fanOutEvents.execute()).to.deep.equal({ events: 0, deliveries: 0, more: false });
+    expect((await w.uow.run((tx) => tx.webhookDeliveries.lockCursor()))!.lastRowId).to.equal(await w.repos.events.lastId());
+    const hook = await endpoint('https://first.example/hooks');
+    await w.app.commands.updateWebhookEndpoint.execute(webhookEndpointIdOf(hook), { enabled: false }, scope);
+    await w.app.commands.createDebt.execute(draft, 'd-1', scope);
+    await dispatch();
+    await w.app.commands.updateWebhookEndpoint.execute(webhookEndpointIdOf(hook), { enabled: true }, scope);
+    await w.app.commands.createDebt.execute(draft, 'd-2', scope);
+    await dispatch();
+    expect(sender.to('https://first.example/hooks').map((e) => e.data.object.debtId)).to.deep.equal(['debt_d-2']);
+  });
+
   it('retries a failed delivery on the schedule (500, timeout, then 2xx) and records every attempt', async () => {
     const { w, sender, scope, draft, endpoint, dispatch, detail } = await world({ retryDelaysMs: [MINUTE, 2 * MINUTE] });
     const hook = await endpoint('https://flaky.example/hooks');
