@@ -4,7 +4,9 @@ import { GenerateSubscriptionCycles } from '../../../internal/subscriptions/jobs
 import type { CreateSubscriptionInput } from '../../../internal/subscriptions/commands/create-subscription';
 import { cycleRequestId, subscriptionIdOf } from '../../../internal/subscriptions/subscription';
 import type { LoggedEvent } from '../../../ports/event-log';
-import type { UnitOfWork } from '../../../ports/unit-of-work';
+import { CreatePaymentLink } from '../../../internal/payment-links/commands/create-payment-link';
+import { ChangeSubscriptionState } from '../../../internal/subscriptions/commands/change-subscription-state';
+import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { memoryWorld } from '../../support/memory-world';
 
 /**
@@ -36,6 +38,24 @@ async function world(options: Parameters<typeof memoryWorld>[1] = {}) {
     });
   const types = async () => (await fresh()).map((e) => e.type);
   return { w, scope, fresh, summary, types };
+}
+
+/** The world's unit of work with one repository method of the transaction replaced by a failing one. */
+function failingAt<K extends keyof Repositories>(uow: UnitOfWork, repo: K, method: keyof Repositories[K]): UnitOfWork {
+  return {
+    run: (work) =>
+      uow.run((tx) => {
+        const original = tx[repo] as object;
+        const broken = new Proxy(original, {
+          get(target, property, receiver) {
+            if (property === method) return async () => Promise.reject(new Error('storage failed'));
+            const value = Reflect.get(target, property, receiver);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+        return work({ ...tx, [repo]: broken });
+      }),
+  };
 }
 
 const failure = (work: Promise<unknown>) => work.then(() => expect.fail('expected a failure'), (error: unknown) => error);
@@ -110,6 +130,15 @@ describe('events: payment links (memory)', () => {
     await types();
     await failure(w.app.commands.createPaymentLink.execute(linkInput({ externalPaymentLinkId: 'inv-1', productName: 'New product' }), scope));
     expect(await types()).to.deep.equal([]);
+  });
+
+  it('a creation that fails after its inline contact was written rolls the contact and its event back', async () => {
+    const { w, scope, types } = await world();
+    const create = new CreatePaymentLink({ ...w.infra.ports, uow: failingAt(w.uow, 'debts', 'insert') });
+    const error = await failure(create.execute(linkInput({ debtor: { contactData: { externalClientId: 'zoe', name: 'Zoe', email: 'zoe@example.com' } } }), scope));
+    expect((error as Error).message).to.equal('storage failed');
+    expect(await types()).to.deep.equal([]);
+    expect(await w.repos.contacts.findByExternalClientId(scope.organizationId, 'zoe')).to.equal(null);
   });
 
   it('PATCH writes payment_link.updated, and debt.updated when expiresAt moved the debt', async () => {
@@ -266,6 +295,17 @@ describe('events: subscriptions (memory)', () => {
       ['debt.cancelled', `debt_${cycleRequestId('gym', 0, 1)}`, 'CANCELLED'],
       ['debt.cancelled', `debt_${cycleRequestId('gym', 1, 1)}`, 'CANCELLED'],
     ]);
+  });
+
+  it('a pause that fails after cancelling the debts rolls the cancellations and their events back', async () => {
+    const { w, scope, create, generate, types } = await subscriptionWorld();
+    const sub = await create('gym', 2);
+    await generate();
+    await types();
+    const pause = new ChangeSubscriptionState({ ...w.infra.ports, uow: failingAt(w.uow, 'subscriptions', 'update') });
+    await failure(pause.execute('pause', subscriptionIdOf(sub), scope));
+    expect(await types()).to.deep.equal([]);
+    expect((await w.repos.debts.openOfSubscription(sub.id)).map((d) => d.status)).to.deep.equal(['PENDING', 'PENDING']);
   });
 
   it('PATCH writes subscription.updated, then debt.updated per synced debt and debt.paid for one the new amount pays in full', async () => {
