@@ -32,6 +32,7 @@ import { ChangeSubscriptionState } from './subscriptions/commands/change-subscri
 import { CreateSubscription } from './subscriptions/commands/create-subscription';
 import { UpdateSubscription } from './subscriptions/commands/update-subscription';
 import { GenerateSubscriptionCycles } from './subscriptions/jobs/generate-subscription-cycles';
+import { MarkEndedSubscriptions } from './subscriptions/jobs/mark-ended-subscriptions';
 import { GetSubscription } from './subscriptions/queries/get-subscription';
 import { ListSubscriptionDebts, ListSubscriptions } from './subscriptions/queries/list-subscriptions';
 import { CreateContact } from './contacts/commands/create-contact';
@@ -55,6 +56,19 @@ import { UpdateCompany } from './tenancy/commands/update-company';
 import type { AppEnv } from './tenancy/credentials';
 import { PurgeExpiredRefreshTokens } from './tenancy/jobs/purge-expired-refresh-tokens';
 import { ListClients } from './tenancy/queries/list-clients';
+import { GetEvent } from './events/queries/get-event';
+import { ListEvents } from './events/queries/list-events';
+import { CreateWebhookEndpoint } from './webhooks/commands/create-webhook-endpoint';
+import { DeleteWebhookEndpoint } from './webhooks/commands/delete-webhook-endpoint';
+import { RedeliverEvent } from './webhooks/commands/redeliver-event';
+import { UpdateWebhookEndpoint } from './webhooks/commands/update-webhook-endpoint';
+import { DeliverWebhook } from './webhooks/jobs/deliver-webhook';
+import { DispatchWebhooks } from './webhooks/jobs/dispatch-webhooks';
+import { FanOutEvents } from './webhooks/jobs/fan-out-events';
+import { GetWebhookEndpoint } from './webhooks/queries/get-webhook-endpoint';
+import { ListWebhookEndpoints } from './webhooks/queries/list-webhook-endpoints';
+import { WebhookDeliveryStats } from './webhooks/queries/webhook-delivery-stats';
+import type { WebhookSettings } from './webhooks/webhook-settings';
 
 /** The ports the core runs on; cmd/shared/infrastructure.ts provides real or in-memory ones. */
 export interface CorePorts {
@@ -69,6 +83,8 @@ export interface CorePorts {
   /** The direct-debit platform (adhesions and debits). */
   directDebit: DirectDebitGateway;
   appEnv: AppEnv;
+  /** Webhook delivery: the HTTP sender, the url policy and the retry schedule. */
+  webhooks: WebhookSettings;
 }
 
 export type Application = ReturnType<typeof buildApplication>;
@@ -87,11 +103,15 @@ export function buildApplication(ports: CorePorts) {
     subscriptions: repos.subscriptions,
     paymentMethods: repos.paymentMethods,
     outbox: repos.outbox,
+    events: repos.events,
+    webhookEndpoints: repos.webhookEndpoints,
+    webhookDeliveries: repos.webhookDeliveries,
   };
   const listDebts = new ListDebts(base);
   const createClient = new CreateClient(base);
   const enrollAdhesion = new EnrollAdhesion(base);
   const executeDueDebits = new ExecuteDueDebits(base);
+  const fanOutEvents = new FanOutEvents(base);
   return {
     commands: {
       authenticateRequest: new AuthenticateRequest(base),
@@ -123,6 +143,10 @@ export function buildApplication(ports: CorePorts) {
       registerPaymentMethod: new RegisterPaymentMethod(base),
       enrollAdhesion,
       cancelAdhesion: new CancelAdhesion(base),
+      createWebhookEndpoint: new CreateWebhookEndpoint(base),
+      updateWebhookEndpoint: new UpdateWebhookEndpoint(base),
+      deleteWebhookEndpoint: new DeleteWebhookEndpoint(base),
+      redeliverEvent: new RedeliverEvent(base),
     },
     queries: {
       listClients: new ListClients(base),
@@ -139,6 +163,11 @@ export function buildApplication(ports: CorePorts) {
       listSubscriptions: new ListSubscriptions(base),
       listSubscriptionDebts: new ListSubscriptionDebts({ ...base, listDebts }),
       listPaymentMethods: new ListPaymentMethods(base),
+      listEvents: new ListEvents(base),
+      getEvent: new GetEvent(base),
+      getWebhookEndpoint: new GetWebhookEndpoint(base),
+      listWebhookEndpoints: new ListWebhookEndpoints(base),
+      webhookDeliveryStats: new WebhookDeliveryStats(base),
     },
     jobs: {
       purgeExpiredRefreshTokens: new PurgeExpiredRefreshTokens(base),
@@ -148,6 +177,10 @@ export function buildApplication(ports: CorePorts) {
       dispatchOutbox: new DispatchOutbox(base),
       executeDueDebits,
       requestAdhesion: new RequestAdhesion({ ...base, enrollAdhesion, executeDueDebits }),
+      markEndedSubscriptions: new MarkEndedSubscriptions(base),
+      fanOutEvents,
+      dispatchWebhooks: new DispatchWebhooks({ ...base, fanOutEvents }),
+      deliverWebhook: new DeliverWebhook(base),
     },
   };
 }

@@ -67,8 +67,8 @@ export interface DebtRepository {
   recordPayment(debtId: number, amountCents: number, source: string, at: Date): Promise<void>;
   /** Newest first, cancelled debts excluded. */
   list(companyId: number, filter: DebtFilter, page: PageRequest): Promise<Page<DebtView>>;
-  /** Cancels the subscription's unpaid debts (PENDING, OVERDUE); returns how many. */
-  cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<number>;
+  /** Cancels the subscription's unpaid debts (PENDING, OVERDUE); returns them as they now read, by id. */
+  cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<DebtView[]>;
   /** Due dates that already have a debt of the subscription that is not CANCELLED. */
   liveDueDatesOfSubscription(subscriptionId: number): Promise<string[]>;
   /** The subscription's debts that are neither PAID nor CANCELLED, by due date. */

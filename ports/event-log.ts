@@ -20,6 +20,9 @@ export interface LoggedEvent {
   createdAt: Date;
 }
 
+/** What the fan-out needs of an event to pick its endpoints (the payload stays unread). */
+export type EventHeader = Pick<LoggedEvent, 'id' | 'companyId' | 'type' | 'resourceId'>;
+
 export interface EventFilter {
   type?: EventType;
   resourceId?: string;
@@ -38,4 +41,12 @@ export interface EventLog {
   findByEventId(companyId: number, eventId: string): Promise<LoggedEvent | null>;
   /** The company's events, newest first. */
   list(companyId: number, filter: EventFilter, page: PageRequest): Promise<Page<LoggedEvent>>;
+  /** By row id (what deliveries refer to). */
+  findById(id: number): Promise<LoggedEvent | null>;
+  /** The largest row id written so far (0 for none). */
+  lastId(): Promise<number>;
+  /** Up to `limit` events after row `afterId`, ascending: the fan-out reads the log with it. */
+  headersAfter(afterId: number, limit: number): Promise<EventHeader[]>;
+  /** Events whose row id falls in one of the ranges (inclusive), ascending. */
+  headersIn(ranges: { from: number; to: number }[]): Promise<EventHeader[]>;
 }

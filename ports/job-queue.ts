@@ -5,7 +5,9 @@ export type JobName =
   | 'payment-links.mark-expired'
   | 'subscriptions.generate-cycles'
   | 'direct-debit.request-adhesion'
-  | 'direct-debit.execute-due';
+  | 'direct-debit.execute-due'
+  | 'subscriptions.mark-ended'
+  | 'webhooks.deliver';
 
 export interface Job {
   name: JobName;

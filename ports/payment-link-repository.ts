@@ -38,6 +38,9 @@ export interface PaymentLinkRepository {
   update(companyId: number, id: number, changes: PaymentLinkChanges): Promise<PaymentLinkView>;
   /** By externalPaymentLinkId descending (links without one last), then newest first. */
   list(companyId: number, filter: PaymentLinkFilter, page: PageRequest): Promise<Page<PaymentLinkView>>;
-  /** Persists EXPIRED for the organization's ACTIVE links past expiresAt; returns how many. */
-  markExpired(organizationId: number, now: Date): Promise<number>;
+  /**
+   * Persists EXPIRED for up to `limit` of the organization's ACTIVE links at or past expiresAt,
+   * locking them for the caller's transaction; returns them as they now read.
+   */
+  markExpired(organizationId: number, now: Date, limit: number): Promise<PaymentLinkView[]>;
 }

@@ -37,6 +37,11 @@ export interface SubscriptionRepository {
   findByExternalSubscriptionId(organizationId: number, externalSubscriptionId: string): Promise<SubscriptionView | null>;
   lockByCode(companyId: number, code: string): Promise<SubscriptionView | null>;
   update(companyId: number, id: number, changes: SubscriptionChanges): Promise<SubscriptionView>;
+  /**
+   * Persists ENDED for up to `limit` of the organization's ACTIVE subscriptions whose last cycle
+   * is due before `today`, locking them for the caller's transaction; returns them as they now read.
+   */
+  markEnded(organizationId: number, today: string, at: Date, limit: number): Promise<SubscriptionView[]>;
   /** By externalSubscriptionId descending. */
   list(companyId: number, filter: SubscriptionFilter, page: PageRequest): Promise<Page<SubscriptionView>>;
 }

@@ -9,6 +9,8 @@ import type { PaymentMethodRepository } from './payment-method-repository';
 import type { SubscriptionRepository } from './subscription-repository';
 import type { ProductRepository } from './product-repository';
 import type { TenancyRepository } from './tenancy-repository';
+import type { WebhookDeliveryRepository } from './webhook-delivery-repository';
+import type { WebhookEndpointRepository } from './webhook-endpoint-repository';
 
 /** The repositories, all bound to one transaction (or to none, for plain reads). */
 export interface Repositories {
@@ -23,6 +25,8 @@ export interface Repositories {
   debitAttempts: DebitAttemptRepository;
   outbox: JobOutbox;
   events: EventLog;
+  webhookEndpoints: WebhookEndpointRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
 }
 
 export interface UnitOfWork {

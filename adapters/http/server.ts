@@ -19,6 +19,8 @@ import { renderDocsPage } from './routes/docs-page';
 import { healthRoutes, type ReadinessCheck } from './routes/health.routes';
 import { productRoutes } from './routes/products.routes';
 import { testHelperRoutes } from './routes/test-helpers.routes';
+import { eventRoutes } from './routes/events.routes';
+import { webhookEndpointRoutes } from './routes/webhook-endpoints.routes';
 
 export interface HttpOptions {
   app: Application;
@@ -43,6 +45,8 @@ export function apiRoutes(options: Pick<HttpOptions, 'app' | 'testHelpers' | 're
     ...contactRoutes(app),
     ...productRoutes(app),
     ...directDebitRoutes(app),
+    ...webhookEndpointRoutes(app),
+    ...eventRoutes(app),
     ...(options.testHelpers
       ? [
           ...testHelperRoutes(app),

@@ -11,6 +11,8 @@ export function jobHandlers(app: Application): JobHandlers {
     'subscriptions.generate-cycles': (data) => app.jobs.generateSubscriptionCycles.execute(data as { subscriptionId: number }),
     'direct-debit.request-adhesion': (data) => app.jobs.requestAdhesion.execute(data as unknown as AdhesionRequest),
     'direct-debit.execute-due': () => app.jobs.executeDueDebits.execute(),
+    'subscriptions.mark-ended': () => app.jobs.markEndedSubscriptions.execute(),
+    'webhooks.deliver': (data) => app.jobs.deliverWebhook.execute(data as { deliveryId: number; leaseToken: string }),
   };
 }
 
@@ -28,4 +30,6 @@ export const SCHEDULES: { name: JobName; everyMs: number }[] = [
   { name: 'payment-links.mark-expired', everyMs: 60 * 1000 },
   // Autopay debts are collected on their due date (and right after their adhesion is processed).
   { name: 'direct-debit.execute-due', everyMs: 60 * 1000 },
+  // Reads compute ENDED themselves; this persists it and writes subscription.ended once.
+  { name: 'subscriptions.mark-ended', everyMs: 5 * 60 * 1000 },
 ];

@@ -9,6 +9,7 @@ import { demoBanner } from '../shared/demo-banner';
 import { bindInProcessJobs, openInfrastructure } from '../shared/infrastructure';
 import { onShutdown } from '../shared/lifecycle';
 import { createLogger } from '../shared/logger';
+import { startWebhookDispatcher } from '../shared/webhook-dispatcher';
 
 /**
  * The API process. Without REDIS_URL the jobs run in this process too (the embedded default);
@@ -33,6 +34,11 @@ async function main(): Promise<void> {
       ? new BullmqWorkerPool(handlers, { redisUrl: config.redisUrl, prefix: config.queuePrefix, concurrency: config.workerConcurrency, schedules: SCHEDULES })
       : null;
   await workers?.start();
+  // Webhooks go out from the processes that run jobs: this one only without Redis or with RUN_WORKERS.
+  const webhooks =
+    infra.inProcessQueue || workers
+      ? startWebhookDispatcher(app, { everyMs: config.webhookDispatchEveryMs, onError: (err) => logger.warn({ err }, 'webhook dispatch failed') })
+      : null;
 
   // The demo tenant is a sandbox convenience: only on an empty database outside production.
   const demo = config.appEnv === 'production' ? null : await app.commands.bootstrapDemoTenant.execute();
@@ -59,6 +65,7 @@ async function main(): Promise<void> {
   onShutdown(logger, [
     () => new Promise<void>((resolve) => server.close(() => resolve())),
     async () => timers.forEach(clearInterval),
+    async () => webhooks?.stop(),
     async () => workers?.close(),
     () => infra.close(),
   ]);

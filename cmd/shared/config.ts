@@ -20,6 +20,10 @@ export interface Config {
   workerConcurrency: number;
   /** How long an API process reuses a credential lookup; changes from elsewhere apply within it. */
   credentialCacheMs: number;
+  /** WEBHOOK_RETRY_DELAYS: waits between failed webhook attempts; unset, the three-day default. */
+  webhookRetryDelaysMs?: readonly number[];
+  /** WEBHOOK_DISPATCH_EVERY_MS: how often each worker process fans events out and hands due deliveries over. */
+  webhookDispatchEveryMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -41,7 +45,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     queuePrefix: env.QUEUE_PREFIX ?? 'cf',
     workerConcurrency: integer(env.WORKER_CONCURRENCY ?? '8', 'WORKER_CONCURRENCY'),
     credentialCacheMs: integer(env.CREDENTIAL_CACHE_MS ?? '2000', 'CREDENTIAL_CACHE_MS'),
+    webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS ? durations(env.WEBHOOK_RETRY_DELAYS, 'WEBHOOK_RETRY_DELAYS') : undefined,
+    webhookDispatchEveryMs: positiveInteger(env.WEBHOOK_DISPATCH_EVERY_MS ?? '1000', 'WEBHOOK_DISPATCH_EVERY_MS'),
   });
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `1m,2m,4h` (units ms, s, m, h, d; a bare number is milliseconds) → milliseconds. */
+export function durations(text: string, name: string): number[] {
+  return text.split(',').map((part) => {
+    const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(part);
+    const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS_MS[match[2] ?? 'ms']!) : NaN;
+    if (!(ms > 0)) throw new Error(`${name} must be a comma-separated list of positive durations such as 1m,5m,2h`);
+    return ms;
+  });
+}
+
+function positiveInteger(text: string, name: string): number {
+  const n = integer(text, name);
+  if (n === 0) throw new Error(`${name} must be a positive integer`);
+  return n;
 }
 
 /** PUBLIC_BASE_URL, else this host on the configured port. */

@@ -18,6 +18,9 @@ import { InProcessJobQueue } from '../../adapters/queue/in-process/in-process-jo
 import { JwtTokenService } from '../../adapters/security/jwt-token-service';
 import { ScryptPasswordHasher } from '../../adapters/security/scrypt-password-hasher';
 import { Sha256SecretHasher } from '../../adapters/security/sha256-secret-hasher';
+import { HttpWebhookSender } from '../../adapters/webhooks/http-webhook-sender';
+import { NetworkUrlPolicy } from '../../adapters/webhooks/network-url-policy';
+import { DEFAULT_RETRY_DELAYS_MS } from '../../internal/webhooks/retry-schedule';
 import type { JobHandlers } from '../../ports/job-queue';
 import type { PaymentPortal } from '../../ports/payment-portal';
 
@@ -46,6 +49,8 @@ export interface InfrastructureOptions {
   poolMax?: number;
   /** How long a facade credential lookup is reused in this process (0 disables the cache). */
   credentialCacheMs?: number;
+  /** Waits between failed webhook attempts (WEBHOOK_RETRY_DELAYS); the three-day default otherwise. */
+  webhookRetryDelaysMs?: readonly number[];
 }
 
 /** The base URL of the memory infrastructure's portal. */
@@ -86,10 +91,14 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
 }
 
 /** Everything in memory: for domain and use-case tests, and the memory leg of the contract suite. */
-export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock; appEnv?: AppEnv } = {}): Infrastructure {
+export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock; appEnv?: AppEnv; webhookRetryDelaysMs?: readonly number[] } = {}): Infrastructure {
   const store = new MemoryStore();
   const inProcessQueue = new InProcessJobQueue();
-  const common = commonPorts({ jwtSecret: 'memory-infrastructure-secret-0123456789abcdef', appEnv: options.appEnv ?? 'development' });
+  const common = commonPorts({
+    jwtSecret: 'memory-infrastructure-secret-0123456789abcdef',
+    appEnv: options.appEnv ?? 'development',
+    webhookRetryDelaysMs: options.webhookRetryDelaysMs,
+  });
   const paymentPortal = new HostedPaymentPortal(MEMORY_PUBLIC_BASE_URL);
   const events = eventWriting(paymentPortal, common.ids);
   return {
@@ -113,7 +122,8 @@ export function bindInProcessJobs(infra: Infrastructure, handlers: JobHandlers):
   infra.inProcessQueue?.bind(handlers);
 }
 
-function commonPorts(options: { jwtSecret: string; appEnv: AppEnv }) {
+function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryDelaysMs?: readonly number[] }) {
+  const production = options.appEnv === 'production';
   return {
     clock: new SystemClock(),
     ids: new RandomIdGenerator(),
@@ -122,5 +132,10 @@ function commonPorts(options: { jwtSecret: string; appEnv: AppEnv }) {
     passwords: new ScryptPasswordHasher(),
     tokens: new JwtTokenService(options.jwtSecret, ACCESS_TOKEN_TTL_SECONDS),
     appEnv: options.appEnv,
+    webhooks: {
+      sender: new HttpWebhookSender({ blockPrivateAddresses: production }),
+      urlPolicy: new NetworkUrlPolicy({ blockPrivateAddresses: production }),
+      retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+    },
   };
 }

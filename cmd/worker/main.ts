@@ -5,6 +5,7 @@ import { loadConfig, publicBaseUrlOf } from '../shared/config';
 import { openInfrastructure } from '../shared/infrastructure';
 import { onShutdown } from '../shared/lifecycle';
 import { createLogger } from '../shared/logger';
+import { startWebhookDispatcher } from '../shared/webhook-dispatcher';
 
 /** A worker process: BullMQ consumers and schedulers over the same core. Run as many as needed. */
 async function main(): Promise<void> {
@@ -26,8 +27,12 @@ async function main(): Promise<void> {
     () => void app.jobs.dispatchOutbox.execute().catch((err) => logger.warn({ err }, 'outbox dispatch failed')),
     OUTBOX_DISPATCH_EVERY_MS,
   ).unref();
+  const webhooks = startWebhookDispatcher(app, {
+    everyMs: config.webhookDispatchEveryMs,
+    onError: (err) => logger.warn({ err }, 'webhook dispatch failed'),
+  });
   logger.info({ prefix: config.queuePrefix, concurrency: config.workerConcurrency }, 'worker ready');
-  onShutdown(logger, [async () => clearInterval(dispatcher), () => pool.close(), () => infra.close()]);
+  onShutdown(logger, [async () => clearInterval(dispatcher), () => webhooks.stop(), () => pool.close(), () => infra.close()]);
 }
 
 main().catch((error) => {

@@ -47,3 +47,27 @@ function dayStart(text: string, field: string): number {
   }
   throw InvalidRequestError.field(field, 'must be a date (YYYY-MM-DD) or an RFC 3339 date-time');
 }
+
+/**
+ * The `createdAtFrom`/`createdAtTo` rules of the lists compared to the millisecond (GET
+ * /payment-links, GET /events): a date-time is that instant; a plain date is the start (from)
+ * or the end (to) of its UTC day; anything else is 400 on the field; from after to is 400 on
+ * `createdAtFrom`.
+ */
+export function exactCreatedRange(fromText: string | undefined, toText: string | undefined): { from?: number; to?: number } {
+  const from = fromText === undefined ? undefined : exactBound(fromText, 'createdAtFrom', 'start');
+  const to = toText === undefined ? undefined : exactBound(toText, 'createdAtTo', 'end');
+  if (from !== undefined && to !== undefined && from > to) {
+    throw InvalidRequestError.field('createdAtFrom', 'must be earlier than or equal to createdAtTo');
+  }
+  return { from, to };
+}
+
+const RFC3339_STRICT = /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
+
+function exactBound(text: string, field: string, edge: 'start' | 'end'): number {
+  if (isCalendarDate(text)) return Date.parse(text) + (edge === 'end' ? DAY_MS - 1 : 0);
+  const instant = RFC3339_STRICT.test(text) && isCalendarDate(text.slice(0, 10)) ? Date.parse(text) : NaN;
+  if (Number.isNaN(instant)) throw InvalidRequestError.field(field, 'must be a date (YYYY-MM-DD) or an RFC 3339 date-time');
+  return instant;
+}

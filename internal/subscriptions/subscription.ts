@@ -18,7 +18,10 @@ export interface Subscription {
   contactCreatedInline: boolean;
   productId: number;
   productCreatedInline: boolean;
-  /** As stored (ACTIVE, PAUSED, CANCELLED); ENDED is computed on read. */
+  /**
+   * As stored: ACTIVE, PAUSED, CANCELLED, or ENDED once the `subscriptions.mark-ended` job
+   * persisted it; ENDED is also computed on read before that.
+   */
   status: SubscriptionStatus;
   amountCents: number;
   currency: Currency;

@@ -25,6 +25,7 @@ import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 
 import { describeDirectDebitContract } from './direct-debit.contract';
 import { describeEventLogContract } from './event-log.contract';
+import { describeWebhooksContract } from './webhooks.contract';
 
 /** What a part of the contract suite gets: the adapter under test, outside and inside transactions. */
 export interface ContractContext {
@@ -33,7 +34,7 @@ export interface ContractContext {
 }
 
 /** Parts of the contract kept in files of their own (one per port area), run in every adapter's suite. */
-const CONTRACT_PARTS: ((ctx: ContractContext) => void)[] = [describeEventLogContract, describeDirectDebitContract];
+const CONTRACT_PARTS: ((ctx: ContractContext) => void)[] = [describeEventLogContract, describeDirectDebitContract, describeWebhooksContract];
 
 export interface RepositoryHarness {
   /** Repositories outside any transaction. */
@@ -1594,7 +1595,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
       });
 
       describe('markExpired', () => {
-        it("marks the organization's ACTIVE links at or past `now`, in every company, and says how many", async () => {
+        it("marks the organization's ACTIVE links at or past `now`, in every company, and returns them as they now read", async () => {
           const t = await linkTenant({ companies: 2 });
           const sibling = { ...t, company: t.companies[1]! };
           const now = T2.getTime();
@@ -1609,7 +1610,10 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           ]);
           const pastB = await insertLink(sibling, { expiresAt: new Date(now - 1) });
 
-          expect(await repos().paymentLinks.markExpired(t.organization.id, T2)).to.equal(3);
+          const marked = await repos().paymentLinks.markExpired(t.organization.id, T2, 100);
+          expect(marked.map((l) => [l.code, l.status, l.updatedAt])).to.deep.equal(
+            [pastA!, atNow!, pastB].sort((a, b) => a.id - b.id).map((l) => [l.code, 'EXPIRED', T2]),
+          );
           const state = async (fixture: { company: Company }, link: PaymentLink) => {
             const found = (await findLink(fixture, link.code))!;
             return { status: found.status, updatedAt: found.updatedAt };
@@ -1619,7 +1623,18 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           for (const [link, status] of [[future!, 'ACTIVE'], [forever!, 'ACTIVE'], [paid!, 'PAID'], [cancelled!, 'CANCELLED'], [expired!, 'EXPIRED']] as const) {
             expect(await state(t, link), link.description).to.deep.equal({ status, updatedAt: T1 });
           }
-          expect(await repos().paymentLinks.markExpired(t.organization.id, T2)).to.equal(0);
+          expect(await repos().paymentLinks.markExpired(t.organization.id, T2, 100)).to.deep.equal([]);
+        });
+
+        it('marks at most `limit` links, oldest first; the next call takes the rest', async () => {
+          const t = await linkTenant();
+          const links = await seedLinks(t, [
+            ['one', { expiresAt: T1 }],
+            ['two', { expiresAt: T1 }],
+            ['three', { expiresAt: T1 }],
+          ]);
+          expect((await repos().paymentLinks.markExpired(t.organization.id, T2, 2)).map((l) => l.code)).to.deep.equal([links[0]!.code, links[1]!.code]);
+          expect((await repos().paymentLinks.markExpired(t.organization.id, T2, 2)).map((l) => l.code)).to.deep.equal([links[2]!.code]);
         });
 
         it("leaves other organizations' links alone", async () => {
@@ -1627,7 +1642,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           const other = await linkTenant();
           const a = await insertLink(mine, { expiresAt: T1 });
           const b = await insertLink(other, { expiresAt: T1 });
-          expect(await repos().paymentLinks.markExpired(mine.organization.id, T2)).to.equal(1);
+          expect((await repos().paymentLinks.markExpired(mine.organization.id, T2, 100)).map((l) => l.code)).to.deep.equal([a.code]);
           expect((await findLink(mine, a.code))!.status).to.equal('EXPIRED');
           expect(await findLink(other, b.code)).to.deep.equal(linkViewOf(b));
         });

@@ -6,12 +6,23 @@ import { createHttpServer } from '../../adapters/http/server';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
 import { type Application, buildApplication } from '../../internal/application';
 import type { CompanySettings } from '../../internal/tenancy/company';
+import { durations } from '../../cmd/shared/config';
 import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
+import { startWebhookDispatcher, type WebhookDispatcher } from '../../cmd/shared/webhook-dispatcher';
 import { createTestDatabase, type DatabaseKind, mysqlAvailable, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
 import { SwitchableJobQueue } from './switchable-queue';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
 
 export const JWT_TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+/**
+ * Webhook delivery for a suite, as the api and worker processes run it: `retryDelays` in the
+ * WEBHOOK_RETRY_DELAYS format (a short schedule), the dispatch every `dispatchEveryMs`.
+ */
+export interface WebhookHarnessOptions {
+  retryDelays: string;
+  dispatchEveryMs: number;
+}
 
 export interface Tenant {
   organizationId: number;
@@ -49,7 +60,7 @@ export interface ApiHarness {
  */
 export async function startApi(
   kind: DatabaseKind,
-  options: { appEnv?: 'development' | 'production'; worker?: boolean } = {},
+  options: { appEnv?: 'development' | 'production'; worker?: boolean; webhooks?: WebhookHarnessOptions } = {},
 ): Promise<ApiHarness> {
   const database: TestDatabase = await createTestDatabase(kind);
   const queuePrefix = `test-${crypto.randomBytes(4).toString('hex')}`;
@@ -61,6 +72,7 @@ export async function startApi(
     appEnv: options.appEnv ?? 'development',
     migrate: true,
     publicBaseUrl: 'http://localhost:3000',
+    webhookRetryDelaysMs: options.webhooks && durations(options.webhooks.retryDelays, 'retryDelays'),
   });
   const queue = new SwitchableJobQueue(infra.ports.queue);
   const app = buildApplication({ ...infra.ports, queue });
@@ -78,9 +90,14 @@ export async function startApi(
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const http = supertest.agent(server);
   // With `worker`, jobs go through BullMQ on Redis to the real worker entrypoint, a process of its own.
+  const webhookEnv: Record<string, string> = options.webhooks
+    ? { WEBHOOK_RETRY_DELAYS: options.webhooks.retryDelays, WEBHOOK_DISPATCH_EVERY_MS: String(options.webhooks.dispatchEveryMs) }
+    : {};
   const worker: WorkerProcess | null = options.worker
-    ? await startWorkerProcess({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: queuePrefix, JWT_SECRET: JWT_TEST_SECRET })
+    ? await startWorkerProcess({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: queuePrefix, JWT_SECRET: JWT_TEST_SECRET, ...webhookEnv })
     : null;
+  // Without a worker process the jobs run here, and so does the webhook dispatch (as in `npm start`).
+  const webhooks: WebhookDispatcher | null = options.webhooks && !options.worker ? startWebhookDispatcher(app, { everyMs: options.webhooks.dispatchEveryMs }) : null;
 
   return {
     kind,
@@ -123,6 +140,7 @@ export async function startApi(
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await webhooks?.stop();
       await worker?.stop();
       await infra.bullmqQueue?.queue.obliterate({ force: true }).catch(() => undefined);
       await infra.close();
@@ -138,7 +156,7 @@ export async function startApi(
 export function describeEachDatabase(
   title: string,
   suite: (ctx: { api: () => ApiHarness }) => void,
-  options: { withWorker?: boolean } = {},
+  options: { withWorker?: boolean; webhooks?: WebhookHarnessOptions } = {},
 ): void {
   const legs: { label: string; kind: DatabaseKind; worker: boolean }[] = [
     { label: 'sqlite', kind: 'sqlite', worker: false },
@@ -153,7 +171,7 @@ export function describeEachDatabase(
         this.timeout(60_000);
         if (kind === 'mysql' && !(await mysqlAvailable())) this.skip();
         if (worker && !(await redisAvailable())) this.skip();
-        harness = await startApi(kind, { worker });
+        harness = await startApi(kind, { worker, webhooks: options.webhooks });
       });
       after(async () => {
         await harness?.close();

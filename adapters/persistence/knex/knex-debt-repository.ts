@@ -135,11 +135,14 @@ export class KnexDebtRepository implements DebtRepository {
     return { items: rows.map(toView), total: Number(count?.n ?? 0), capped: false };
   }
 
-  async cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<number> {
-    return this.db('debts')
-      .where({ subscription_id: subscriptionId })
-      .whereIn('status', ['PENDING', 'OVERDUE'])
-      .update({ status: 'CANCELLED', updated_at: toMillis(at) });
+  async cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<DebtView[]> {
+    const query = this.db('debts').where({ subscription_id: subscriptionId }).whereIn('status', ['PENDING', 'OVERDUE']).select('id').orderBy('id');
+    if (dialectOf(this.db) === 'mysql') query.forUpdate();
+    const ids = (await query).map((r: { id: number }) => Number(r.id));
+    if (ids.length === 0) return [];
+    await this.db('debts').whereIn('id', ids).update({ status: 'CANCELLED', updated_at: toMillis(at) });
+    const rows = await this.select().whereIn('d.id', ids).orderBy('d.id');
+    return rows.map(toView);
   }
 
   async liveDueDatesOfSubscription(subscriptionId: number): Promise<string[]> {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { DomainEvent } from '../../../internal/events/domain-event';
 import type { EventType } from '../../../internal/events/event-type';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
-import type { EventFilter, EventLog, LoggedEvent } from '../../../ports/event-log';
+import type { EventFilter, EventHeader, EventLog, LoggedEvent } from '../../../ports/event-log';
 import type { EventWriting } from '../../events/event-renderer';
 import { fromMillis, toMillis } from './rows/columns';
 
@@ -54,6 +54,42 @@ export class KnexEventLog implements EventLog {
     ]);
     return { items: rows.map(toLoggedEvent), total: Number(count?.n ?? 0), capped: false };
   }
+
+  async findById(id: number): Promise<LoggedEvent | null> {
+    const row = await this.db('events').where('id', id).first();
+    return row ? toLoggedEvent(row) : null;
+  }
+
+  async lastId(): Promise<number> {
+    const [row] = await this.db('events').max({ max: 'id' });
+    return Number(row?.max ?? 0);
+  }
+
+  async headersAfter(afterId: number, limit: number): Promise<EventHeader[]> {
+    const rows = await this.db('events').select(HEADER).where('id', '>', afterId).orderBy('id').limit(limit);
+    return rows.map(toHeader);
+  }
+
+  async headersIn(ranges: { from: number; to: number }[]): Promise<EventHeader[]> {
+    const found: EventHeader[] = [];
+    for (let i = 0; i < ranges.length; i += RANGES_PER_QUERY) {
+      const chunk = ranges.slice(i, i + RANGES_PER_QUERY);
+      const rows = await this.db('events')
+        .select(HEADER)
+        .where((q) => {
+          for (const r of chunk) q.orWhereBetween('id', [r.from, r.to]);
+        });
+      found.push(...rows.map(toHeader));
+    }
+    return found.sort((a, b) => a.id - b.id);
+  }
+}
+
+const HEADER = ['id', 'company_id', 'type', 'resource_id'];
+const RANGES_PER_QUERY = 100;
+
+function toHeader(row: Row): EventHeader {
+  return { id: Number(row.id), companyId: Number(row.company_id), type: row.type as EventType, resourceId: row.resource_id };
 }
 
 function toLoggedEvent(row: Row): LoggedEvent {

@@ -5,6 +5,7 @@ import { COUNT_SCAN_CAP, offsetOf, type Page, type PageRequest } from '../../../
 import type {
   NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter, PaymentLinkRepository, PaymentLinkView,
 } from '../../../ports/payment-link-repository';
+import { dialectOf } from './connection';
 import { lockRowId } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
@@ -92,11 +93,19 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     return { items: rows.map(toView), total: Math.min(n, COUNT_SCAN_CAP), capped: n > COUNT_SCAN_CAP };
   }
 
-  async markExpired(organizationId: number, now: Date): Promise<number> {
-    return this.db('payment_links')
+  async markExpired(organizationId: number, now: Date, limit: number): Promise<PaymentLinkView[]> {
+    const query = this.db('payment_links')
       .where({ organization_id: organizationId, status: 'ACTIVE' })
       .where('expires_at', '<=', now.getTime())
-      .update({ status: 'EXPIRED', updated_at: toMillis(now) });
+      .select('id')
+      .orderBy('id')
+      .limit(limit);
+    if (dialectOf(this.db) === 'mysql') query.forUpdate();
+    const ids = (await query).map((r: { id: number }) => Number(r.id));
+    if (ids.length === 0) return [];
+    await this.db('payment_links').whereIn('id', ids).update({ status: 'EXPIRED', updated_at: toMillis(now) });
+    const rows = await this.db('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).whereIn('l.id', ids).orderBy('l.id');
+    return rows.map(toView);
   }
 
   private async first(where: Row): Promise<PaymentLinkView | null> {

@@ -7,6 +7,7 @@ import type { Subscription, SubscriptionStatus } from '../../../internal/subscri
 import type {
   NewSubscription, SubscriptionChanges, SubscriptionFilter, SubscriptionRepository, SubscriptionView,
 } from '../../../ports/subscription-repository';
+import { dialectOf } from './connection';
 import { lockRowId } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
@@ -63,6 +64,21 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
     return view;
   }
 
+  async markEnded(organizationId: number, today: string, at: Date, limit: number): Promise<SubscriptionView[]> {
+    const query = this.db('subscriptions')
+      .where({ organization_id: organizationId, status: 'ACTIVE' })
+      .where('last_due_date', '<', today)
+      .select('id')
+      .orderBy('id')
+      .limit(limit);
+    if (dialectOf(this.db) === 'mysql') query.forUpdate();
+    const ids = (await query).map((r: { id: number }) => Number(r.id));
+    if (ids.length === 0) return [];
+    await this.db('subscriptions').whereIn('id', ids).update({ status: 'ENDED', updated_at: toMillis(at) });
+    const rows = await joined(this.db('subscriptions as s')).select(SELECT).whereIn('s.id', ids).orderBy('s.id');
+    return rows.map(toView);
+  }
+
   async list(companyId: number, filter: SubscriptionFilter, page: PageRequest): Promise<Page<SubscriptionView>> {
     const query = this.db('subscriptions as s').where('s.company_id', companyId);
     switch (filter.status) {
@@ -72,7 +88,8 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
         query.where('s.status', 'ACTIVE').where((q) => q.whereNull('s.last_due_date').orWhere('s.last_due_date', '>=', filter.today));
         break;
       case 'ENDED':
-        query.where('s.status', 'ACTIVE').where('s.last_due_date', '<', filter.today);
+        // Persisted by the mark-ended job, or still ACTIVE past its last cycle.
+        query.where((q) => q.where('s.status', 'ENDED').orWhere((a) => a.where('s.status', 'ACTIVE').where('s.last_due_date', '<', filter.today)));
         break;
       default:
         query.where('s.status', filter.status);

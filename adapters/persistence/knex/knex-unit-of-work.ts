@@ -12,6 +12,8 @@ import { KnexPaymentMethodRepository } from './knex-payment-method-repository';
 import { KnexSubscriptionRepository } from './knex-subscription-repository';
 import { KnexProductRepository } from './knex-product-repository';
 import { KnexTenancyRepository } from './knex-tenancy-repository';
+import { KnexWebhookDeliveryRepository } from './knex-webhook-delivery-repository';
+import { KnexWebhookEndpointRepository } from './knex-webhook-endpoint-repository';
 import type { CredentialCache } from '../credential-cache';
 
 export interface KnexRepositoryOptions {
@@ -33,6 +35,8 @@ export function knexRepositories(db: Knex | Knex.Transaction, options: KnexRepos
     debitAttempts: new KnexDebitAttemptRepository(db),
     outbox: new KnexJobOutbox(db),
     events: new KnexEventLog(db, options.events),
+    webhookEndpoints: new KnexWebhookEndpointRepository(db),
+    webhookDeliveries: new KnexWebhookDeliveryRepository(db),
   };
 }
 

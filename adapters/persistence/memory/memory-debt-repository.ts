@@ -79,13 +79,15 @@ export class MemoryDebtRepository implements DebtRepository {
     return { items: matches.slice(start, start + page.limit).map((d) => this.view(d)), total: matches.length, capped: false };
   }
 
-  async cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<number> {
-    const unpaid = this.rows.filter((d) => d.subscriptionId === subscriptionId && (d.status === 'PENDING' || d.status === 'OVERDUE'));
+  async cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<DebtView[]> {
+    const unpaid = this.rows
+      .filter((d) => d.subscriptionId === subscriptionId && (d.status === 'PENDING' || d.status === 'OVERDUE'))
+      .sort((a, b) => a.id - b.id);
     for (const debt of unpaid) {
       debt.status = 'CANCELLED';
       debt.updatedAt = at;
     }
-    return unpaid.length;
+    return unpaid.map((d) => this.view(d));
   }
 
   async liveDueDatesOfSubscription(subscriptionId: number): Promise<string[]> {

@@ -66,13 +66,16 @@ export class MemoryPaymentLinkRepository implements PaymentLinkRepository {
     };
   }
 
-  async markExpired(organizationId: number, now: Date): Promise<number> {
-    const due = this.rows.filter((l) => l.organizationId === organizationId && effectiveLinkStatus(l, now) === 'EXPIRED' && l.status === 'ACTIVE');
+  async markExpired(organizationId: number, now: Date, limit: number): Promise<PaymentLinkView[]> {
+    const due = this.rows
+      .filter((l) => l.organizationId === organizationId && effectiveLinkStatus(l, now) === 'EXPIRED' && l.status === 'ACTIVE')
+      .sort((a, b) => a.id - b.id)
+      .slice(0, limit);
     for (const link of due) {
       link.status = 'EXPIRED';
       link.updatedAt = now;
     }
-    return due.length;
+    return due.map((l) => this.view(l));
   }
 
   private view(link: PaymentLink): PaymentLinkView {

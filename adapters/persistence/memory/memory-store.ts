@@ -11,6 +11,9 @@ import type { Product } from '../../../internal/products/product';
 import type { Company } from '../../../internal/tenancy/company';
 import type { ApiKeyRecord, ClientUser } from '../../../internal/tenancy/credentials';
 import type { Organization } from '../../../internal/tenancy/organization';
+import type { DeliveryAttempt, WebhookDelivery } from '../../../internal/webhooks/delivery';
+import type { FanOutCursor } from '../../../internal/webhooks/fan-out-cursor';
+import type { WebhookEndpoint } from '../../../internal/webhooks/webhook-endpoint';
 
 export interface StoredApiKey extends ApiKeyRecord {
   revokedAt: Date | null;
@@ -52,6 +55,10 @@ export interface MemoryTables {
     deferred: boolean;
   }[];
   events: LoggedEvent[];
+  webhookEndpoints: WebhookEndpoint[];
+  webhookDeliveries: WebhookDelivery[];
+  webhookDeliveryAttempts: DeliveryAttempt[];
+  webhookCursor: FanOutCursor;
 }
 
 
@@ -75,6 +82,10 @@ export class MemoryStore {
     debitAttempts: [],
     outbox: [],
     events: [],
+    webhookEndpoints: [],
+    webhookDeliveries: [],
+    webhookDeliveryAttempts: [],
+    webhookCursor: { lastRowId: 0, gaps: [] },
   };
 
   nextId(): number {

@@ -48,6 +48,18 @@ export class MemorySubscriptionRepository implements SubscriptionRepository {
     return this.view(s)!;
   }
 
+  async markEnded(organizationId: number, today: string, at: Date, limit: number): Promise<SubscriptionView[]> {
+    const ended = this.rows
+      .filter((s) => s.organizationId === organizationId && s.status === 'ACTIVE' && effectiveSubscriptionStatus(s, today) === 'ENDED')
+      .sort((a, b) => a.id - b.id)
+      .slice(0, limit);
+    for (const s of ended) {
+      s.status = 'ENDED';
+      s.updatedAt = at;
+    }
+    return ended.map((s) => this.view(s)!);
+  }
+
   async list(companyId: number, filter: SubscriptionFilter, page: PageRequest): Promise<Page<SubscriptionView>> {
     const matches = this.rows
       .filter(

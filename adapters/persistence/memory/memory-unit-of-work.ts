@@ -12,6 +12,8 @@ import { MemorySubscriptionRepository } from './memory-subscription-repository';
 import { MemoryProductRepository } from './memory-product-repository';
 import type { MemoryStore } from './memory-store';
 import { MemoryTenancyRepository } from './memory-tenancy-repository';
+import { MemoryWebhookDeliveryRepository } from './memory-webhook-delivery-repository';
+import { MemoryWebhookEndpointRepository } from './memory-webhook-endpoint-repository';
 
 export function memoryRepositories(store: MemoryStore, events: EventWriting): Repositories {
   return {
@@ -26,6 +28,8 @@ export function memoryRepositories(store: MemoryStore, events: EventWriting): Re
     debitAttempts: new MemoryDebitAttemptRepository(store),
     outbox: new MemoryJobOutbox(store),
     events: new MemoryEventLog(store, events),
+    webhookEndpoints: new MemoryWebhookEndpointRepository(store),
+    webhookDeliveries: new MemoryWebhookDeliveryRepository(store),
   };
 }
 

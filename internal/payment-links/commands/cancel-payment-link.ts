@@ -1,5 +1,6 @@
 import type { PaymentLinkView } from '../../../ports/payment-link-repository';
 import type { UnitOfWork } from '../../../ports/unit-of-work';
+import { type DomainEvent, eventOf } from '../../events/domain-event';
 import { utcDateOf } from '../../shared/calendar-date';
 import { BusinessRuleViolationError } from '../../shared/errors';
 import type { TenantScope } from '../../shared/tenant-scope';
@@ -11,7 +12,8 @@ import { effectiveLinkStatus } from '../payment-link';
 /**
  * POST /payment-links/{id}/cancel: ACTIVE → CANCELLED, and the associated debt is cancelled
  * when it still can be (the link is cancelled either way); CANCELLED again is 200 with no
- * change; PAID or EXPIRED is 422.
+ * change; PAID or EXPIRED is 422. Events: payment_link.cancelled, and debt.cancelled for the
+ * debt it cancelled.
  */
 export class CancelPaymentLink {
   constructor(private readonly deps: { uow: UnitOfWork }) {
@@ -19,7 +21,7 @@ export class CancelPaymentLink {
   }
 
   execute(id: string, scope: TenantScope): Promise<PaymentLinkView> {
-    return this.deps.uow.run(async ({ paymentLinks, debts }) => {
+    return this.deps.uow.run(async ({ paymentLinks, debts, events }) => {
       const link = await findLink(paymentLinks, id, scope, { lock: true });
       const now = scope.clock.now();
       const status = effectiveLinkStatus(link, now);
@@ -27,10 +29,14 @@ export class CancelPaymentLink {
       if (status !== 'ACTIVE') throw new BusinessRuleViolationError(`A ${status} payment link cannot be cancelled`);
       const debt = await debts.findByExternalRequestId(scope.company.id, link.debtExternalRequestId);
       const debtStatus = debt && effectiveStatus(debt, utcDateOf(now));
+      const debtEvents: DomainEvent[] = [];
       if (debt && debtStatus !== 'PAID' && debtStatus !== 'CANCELLED') {
-        await debts.update(scope.company.id, debt.id, { status: 'CANCELLED', updatedAt: now });
+        const cancelled = await debts.update(scope.company.id, debt.id, { status: 'CANCELLED', updatedAt: now });
+        debtEvents.push(eventOf(scope, 'debt.cancelled', { kind: 'debt', debt: cancelled }, now));
       }
-      return paymentLinks.update(scope.company.id, link.id, { status: 'CANCELLED', updatedAt: now });
+      const cancelled = await paymentLinks.update(scope.company.id, link.id, { status: 'CANCELLED', updatedAt: now });
+      await events.append([eventOf(scope, 'payment_link.cancelled', { kind: 'payment_link', link: cancelled }, now), ...debtEvents]);
+      return cancelled;
     });
   }
 }

@@ -2,9 +2,10 @@ import type { IdGenerator } from '../../../ports/id-generator';
 import type { PaymentLinkView } from '../../../ports/payment-link-repository';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import type { DebtorRef } from '../../debts/debt-draft';
-import { newDebt } from '../../debts/new-debt';
+import { newDebt, viewOf } from '../../debts/new-debt';
 import { resolveDebtor, type ResolvedDebtor } from '../../debts/resolve-debtor';
 import { findOrCreateProductByName } from '../../debts/resolve-product';
+import { eventOf } from '../../events/domain-event';
 import { utcDateOf } from '../../shared/calendar-date';
 import type { Currency } from '../../shared/currency';
 import { ConflictError } from '../../shared/errors';
@@ -35,7 +36,8 @@ const SYNTHETIC_IDENTIFIER_LENGTH = 10;
 
 /**
  * POST /payment-links: the link and its associated debt (due on the UTC date of expiresAt) in
- * one transaction, with the inline contact or product it needs. A repeated
+ * one transaction, with the inline contact or product it needs and the payment_link.created and
+ * debt.created events. A repeated
  * externalPaymentLinkId is 409 and writes nothing, also when two requests race.
  */
 export class CreatePaymentLink {
@@ -90,7 +92,7 @@ export class CreatePaymentLink {
         createdAt: now,
         updatedAt: now,
       });
-      await tx.debts.insert({
+      const debt = await tx.debts.insert({
         ...newDebt(
           {
             amountCents: input.amountCents,
@@ -110,7 +112,12 @@ export class CreatePaymentLink {
         createdAt: now,
         updatedAt: now,
       });
-      return (await tx.paymentLinks.findByCode(scope.company.id, code))!;
+      const created = (await tx.paymentLinks.findByCode(scope.company.id, code))!;
+      await tx.events.append([
+        eventOf(scope, 'payment_link.created', { kind: 'payment_link', link: created }, now),
+        eventOf(scope, 'debt.created', { kind: 'debt', debt: viewOf(debt, debtor?.contact ?? null, product?.product ?? null) }, now),
+      ]);
+      return created;
     });
   }
 

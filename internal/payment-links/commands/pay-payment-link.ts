@@ -1,6 +1,7 @@
 import type { PaymentLinkView } from '../../../ports/payment-link-repository';
 import type { UnitOfWork } from '../../../ports/unit-of-work';
 import { applyPayment } from '../../debts/debt';
+import { eventOf } from '../../events/domain-event';
 import { utcDateOf } from '../../shared/calendar-date';
 import { BusinessRuleViolationError } from '../../shared/errors';
 import type { TenantScope } from '../../shared/tenant-scope';
@@ -12,6 +13,9 @@ import { assertLinkPayable } from '../payment-link';
  * A payment through a link, only while it is ACTIVE. A single-use link's associated debt takes
  * the payment (the link amount by default) and the link becomes PAID. A reusable link stays
  * ACTIVE and records each payment as an associated debt of its own, paid at once.
+ * Events: debt.paid (or debt.partially_paid) for the single-use link's debt, debt.created and
+ * debt.paid for a reusable link's payment record, and payment_link.paid for every payment (a
+ * reusable link's shows it still ACTIVE, with one more payment).
  */
 export class PayPaymentLink {
   constructor(private readonly deps: { uow: UnitOfWork }) {
@@ -19,7 +23,7 @@ export class PayPaymentLink {
   }
 
   execute(id: string, amountCents: number | undefined, source: string, scope: TenantScope): Promise<PaymentLinkView> {
-    return this.deps.uow.run(async ({ paymentLinks, debts }) => {
+    return this.deps.uow.run(async ({ paymentLinks, debts, events }) => {
       const link = await findLink(paymentLinks, id, scope, { lock: true });
       const now = scope.clock.now();
       assertLinkPayable(link, now);
@@ -29,12 +33,17 @@ export class PayPaymentLink {
       if (link.singleUse) {
         const paid = applyPayment(debt, amount, utcDateOf(now));
         await debts.recordPayment(debt.id, amount, source, now);
-        await debts.update(scope.company.id, debt.id, { ...paid, updatedAt: now });
-        return paymentLinks.update(scope.company.id, link.id, {
+        const paidDebt = await debts.update(scope.company.id, debt.id, { ...paid, updatedAt: now });
+        const paidLink = await paymentLinks.update(scope.company.id, link.id, {
           status: paid.status === 'PAID' ? 'PAID' : link.status,
           paymentsCount: link.paymentsCount + 1,
           updatedAt: now,
         });
+        await events.append([
+          eventOf(scope, paid.status === 'PAID' ? 'debt.paid' : 'debt.partially_paid', { kind: 'debt', debt: paidDebt }, now),
+          ...(paid.status === 'PAID' ? [eventOf(scope, 'payment_link.paid', { kind: 'payment_link', link: paidLink }, now)] : []),
+        ]);
+        return paidLink;
       }
       // The debt rules' first check, which a reusable link's payment record does not go through.
       if (!Number.isSafeInteger(amount) || amount < 1) throw new BusinessRuleViolationError('A payment must be at least 0.01');
@@ -50,7 +59,14 @@ export class PayPaymentLink {
         updatedAt: now,
       });
       await debts.recordPayment(record.id, amount, source, now);
-      return paymentLinks.update(scope.company.id, link.id, { paymentsCount: number, updatedAt: now });
+      const recordView = (await debts.findById(scope.company.id, record.id))!;
+      const counted = await paymentLinks.update(scope.company.id, link.id, { paymentsCount: number, updatedAt: now });
+      await events.append([
+        eventOf(scope, 'debt.created', { kind: 'debt', debt: recordView }, now),
+        eventOf(scope, 'debt.paid', { kind: 'debt', debt: recordView }, now),
+        eventOf(scope, 'payment_link.paid', { kind: 'payment_link', link: counted }, now),
+      ]);
+      return counted;
     });
   }
 }

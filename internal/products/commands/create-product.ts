@@ -1,4 +1,5 @@
-import type { ProductRepository } from '../../../ports/product-repository';
+import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
+import { eventOf } from '../../events/domain-event';
 import { ConflictError } from '../../shared/errors';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
@@ -13,10 +14,11 @@ export interface CreateProductInput {
 /**
  * POST /products: creates the product, or returns the active product that already has the name
  * (its stored values win). The name stays taken by inactive products; an externalProductId
- * belongs to one product only.
+ * belongs to one product only. A product it creates has its product.created event in the same
+ * transaction; returning the stored one writes nothing.
  */
 export class CreateProduct {
-  constructor(private readonly deps: { products: ProductRepository }) {
+  constructor(private readonly deps: { uow: UnitOfWork; repos: Repositories }) {
     requireDeps('CreateProduct', deps);
   }
 
@@ -40,7 +42,7 @@ export class CreateProduct {
     active: boolean,
     scope: TenantScope,
   ): Promise<Product> {
-    const { products } = this.deps;
+    const { products } = this.deps.repos;
     const companyId = scope.company.id;
     const existing = await products.findByName(companyId, name);
     if (existing && !existing.active) {
@@ -56,14 +58,18 @@ export class CreateProduct {
       }
     }
     if (existing) return existing;
-    const now = active ? scope.clock.now() : null;
-    return products.insert({
-      organizationId: scope.organizationId,
-      companyId,
-      name,
-      externalProductId,
-      active,
-      createdAt: now,
+    return this.deps.uow.run(async (tx) => {
+      const now = scope.clock.now();
+      const product = await tx.products.insert({
+        organizationId: scope.organizationId,
+        companyId,
+        name,
+        externalProductId,
+        active,
+        createdAt: active ? now : null,
+      });
+      await tx.events.append([eventOf(scope, 'product.created', { kind: 'product', product }, now)]);
+      return product;
     });
   }
 }

@@ -2,6 +2,8 @@ import type { Clock } from '../../../ports/clock';
 import type { JobQueue } from '../../../ports/job-queue';
 import type { SubscriptionView } from '../../../ports/subscription-repository';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
+import { eventOf } from '../../events/domain-event';
+import type { EventType } from '../../events/event-type';
 import { utcDateOf } from '../../shared/calendar-date';
 import { BusinessRuleViolationError } from '../../shared/errors';
 import { DispatchOutbox } from '../../shared/jobs/dispatch-outbox';
@@ -16,13 +18,14 @@ type Deps = { uow: UnitOfWork; repos: Repositories; queue: JobQueue; clock: Cloc
 /**
  * POST /subscriptions/{id}/cancel, /pause and /resume: the state table as data. Cancel and
  * pause cancel the unpaid debts; resume generates the remaining cycles (due today or later) as
- * `<externalSubscriptionId>-resume-<n>-cycle-<m>`, through the outbox like creation.
+ * `<externalSubscriptionId>-resume-<n>-cycle-<m>`, through the outbox like creation. Each writes
+ * its subscription event, then debt.cancelled for every debt it cancelled.
  */
 const TRANSITIONS = {
-  cancel: { from: ['ACTIVE', 'PAUSED'], to: 'CANCELLED' },
-  pause: { from: ['ACTIVE'], to: 'PAUSED' },
-  resume: { from: ['PAUSED'], to: 'ACTIVE' },
-} as const satisfies Record<string, { from: readonly SubscriptionStatus[]; to: SubscriptionStatus }>;
+  cancel: { from: ['ACTIVE', 'PAUSED'], to: 'CANCELLED', event: 'subscription.cancelled' },
+  pause: { from: ['ACTIVE'], to: 'PAUSED', event: 'subscription.paused' },
+  resume: { from: ['PAUSED'], to: 'ACTIVE', event: 'subscription.resumed' },
+} as const satisfies Record<string, { from: readonly SubscriptionStatus[]; to: SubscriptionStatus; event: EventType }>;
 
 export type SubscriptionAction = keyof typeof TRANSITIONS;
 
@@ -32,7 +35,7 @@ export class ChangeSubscriptionState {
   }
 
   async execute(action: SubscriptionAction, id: string, scope: TenantScope): Promise<SubscriptionView> {
-    const { from, to } = TRANSITIONS[action];
+    const { from, to, event } = TRANSITIONS[action];
     const updated = await this.deps.uow.run(async (tx) => {
       const subscription = await findSubscription(tx.subscriptions, id, scope, { lock: true });
       const now = scope.clock.now();
@@ -41,10 +44,15 @@ export class ChangeSubscriptionState {
       if (!(from as readonly string[]).includes(status)) {
         throw new BusinessRuleViolationError(`A ${status} subscription cannot be ${action === 'cancel' ? 'cancelled' : `${action}d`}`);
       }
-      if (action !== 'resume') await tx.debts.cancelUnpaidOfSubscription(subscription.id, now);
+      const cancelled = action !== 'resume' ? await tx.debts.cancelUnpaidOfSubscription(subscription.id, now) : [];
       const resumeCount = action === 'resume' ? subscription.resumeCount + 1 : undefined;
       if (resumeCount) await tx.outbox.add(generationJob(subscription, resumeCount, today), now);
-      return tx.subscriptions.update(scope.company.id, subscription.id, { status: to, resumeCount, updatedAt: now });
+      const changed = await tx.subscriptions.update(scope.company.id, subscription.id, { status: to, resumeCount, updatedAt: now });
+      await tx.events.append([
+        eventOf(scope, event, { kind: 'subscription', subscription: changed }, now),
+        ...cancelled.map((debt) => eventOf(scope, 'debt.cancelled', { kind: 'debt', debt }, now)),
+      ]);
+      return changed;
     });
     if (action === 'resume') {
       await new DispatchOutbox({ ...this.deps, outbox: this.deps.repos.outbox }).execute().catch(() => undefined);

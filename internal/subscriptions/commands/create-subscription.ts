@@ -8,6 +8,7 @@ import type { DebtorRef } from '../../debts/debt-draft';
 import { resolveDebtor } from '../../debts/resolve-debtor';
 import { findOrCreateProductByName } from '../../debts/resolve-product';
 import type { Currency } from '../../shared/currency';
+import { eventOf } from '../../events/domain-event';
 import { ConflictError } from '../../shared/errors';
 import { DispatchOutbox } from '../../shared/jobs/dispatch-outbox';
 import type { TenantScope } from '../../shared/tenant-scope';
@@ -37,7 +38,8 @@ export const SUBSCRIPTION_CODE_LENGTH = 20;
  * POST /subscriptions. Everything is validated before anything is written (an invalid schedule
  * creates no subscription, product or contact). The subscription, its inline contact and
  * product, and the job that generates its cycles are written in one transaction (the job
- * through the outbox), so a created subscription can never lose its generation.
+ * through the outbox) and its subscription.created event, so a created subscription can never
+ * lose its generation.
  */
 export class CreateSubscription {
   constructor(private readonly deps: { uow: UnitOfWork; repos: Repositories; ids: IdGenerator; queue: JobQueue; clock: Clock }) {
@@ -82,7 +84,9 @@ export class CreateSubscription {
           updatedAt: now,
         });
         await tx.outbox.add(generationJob(created, 0, null), now);
-        return created;
+        const view = (await tx.subscriptions.findById(created.id))!;
+        await tx.events.append([eventOf(scope, 'subscription.created', { kind: 'subscription', subscription: view }, now)]);
+        return view;
       });
     let created;
     try {
@@ -94,7 +98,7 @@ export class CreateSubscription {
     }
     // Hand the job over now; if the queue is away the outbox dispatcher retries it.
     await new DispatchOutbox({ ...this.deps, outbox: this.deps.repos.outbox }).execute().catch(() => undefined);
-    return (await this.deps.repos.subscriptions.findById(created.id))!;
+    return created;
   }
 }
 

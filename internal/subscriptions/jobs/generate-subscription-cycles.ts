@@ -1,25 +1,28 @@
 import type { Clock } from '../../../ports/clock';
 import type { JobQueue } from '../../../ports/job-queue';
 import { emitCycleAutopay, prepareCycleAutopay } from '../../direct-debit/cycle-autopay';
-import type { Repositories } from '../../../ports/unit-of-work';
+import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
+import { eventOf } from '../../events/domain-event';
 import type { NewDebt } from '../../../ports/debt-repository';
 import { newDebt } from '../../debts/new-debt';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import { organizationClock } from '../../tenancy/organization-clock';
 import { cycleCount, dueDateOf } from '../schedule';
-import { cycleRequestId } from '../subscription';
+import { cycleRequestId, type Subscription } from '../subscription';
 
 const CHUNK = 200;
 
 /**
  * Worker job: writes one debt per cycle, named `<externalSubscriptionId>-cycle-<n>` (or
- * `-resume-<r>-cycle-<m>` after a resume). Idempotent and crash-safe: chunks insert only the
- * externalRequestIds not yet there, so a job killed half-way and run again writes each cycle
- * exactly once.
+ * `-resume-<r>-cycle-<m>` after a resume). Idempotent and crash-safe: each chunk is a
+ * transaction, under the subscription's row lock, that inserts only the externalRequestIds not
+ * yet there with a debt.created event each, so a job killed half-way (or run twice at once) and
+ * run again writes each cycle, and its event, exactly once. The chunk that writes the last cycle
+ * also writes subscription.cycles_generated.
  */
 export class GenerateSubscriptionCycles {
-  constructor(private readonly deps: { repos: Repositories; clock: Clock; queue: JobQueue }) {
+  constructor(private readonly deps: { uow: UnitOfWork; repos: Repositories; clock: Clock; queue: JobQueue }) {
     requireDeps('GenerateSubscriptionCycles', deps);
   }
 
@@ -75,9 +78,29 @@ export class GenerateSubscriptionCycles {
       ),
       subscriptionId: subscription.id,
     }));
-    for (let i = 0; i < rows.length; i += CHUNK) await repos.debts.insertMissing(rows.slice(i, i + CHUNK));
+    for (let i = 0; i < rows.length; i += CHUNK) await this.writeChunk(subscription, rows.slice(i, i + CHUNK), i + CHUNK >= rows.length, scope);
     await emitCycleAutopay(this.deps, autopay, product, rows.map((r) => r.externalRequestId), scope);
     return { generated: rows.length };
+  }
+
+  /** The chunk's missing debts and their events; the last chunk also reports the generation. */
+  private writeChunk(subscription: Subscription, rows: NewDebt[], last: boolean, scope: TenantScope): Promise<void> {
+    return this.deps.uow.run(async (tx) => {
+      const locked = await tx.subscriptions.lockByCode(subscription.companyId, subscription.code);
+      if (!locked) throw new Error(`subscription ${subscription.id} vanished`);
+      const keys = rows.map((r) => r.externalRequestId);
+      const existing = new Set((await tx.debts.findByExternalRequestIds(subscription.companyId, keys)).map((d) => d.externalRequestId));
+      const missing = rows.filter((r) => !existing.has(r.externalRequestId));
+      if (missing.length === 0) return;
+      await tx.debts.insertMissing(missing);
+      const written = await tx.debts.findByExternalRequestIds(subscription.companyId, missing.map((r) => r.externalRequestId));
+      const order = new Map(keys.map((key, index) => [key, index]));
+      written.sort((a, b) => order.get(a.externalRequestId)! - order.get(b.externalRequestId)!);
+      const now = scope.clock.now();
+      const events = written.map((debt) => eventOf(scope, 'debt.created', { kind: 'debt', debt }, debt.createdAt));
+      if (last) events.push(eventOf(scope, 'subscription.cycles_generated', { kind: 'subscription', subscription: locked }, now));
+      await tx.events.append(events);
+    });
   }
 }
 

@@ -113,13 +113,14 @@ describe('products: use cases (memory)', () => {
   let clock: FixedClock;
   let app: Application;
   let products: ProductRepository;
+  let infra: ReturnType<typeof memoryInfrastructure>;
   /** Company A of the client; `scopeB` is its second company. */
   let scope: TenantScope;
   let scopeB: TenantScope;
 
   beforeEach(async () => {
     clock = new FixedClock(T0);
-    const infra = memoryInfrastructure({ clock });
+    infra = memoryInfrastructure({ clock });
     app = buildApplication(infra.ports);
     products = infra.ports.repos.products;
     const created = await app.commands.createClient.execute({
@@ -255,7 +256,7 @@ describe('products: use cases (memory)', () => {
       const racing: ProductRepository = Object.assign(Object.create(products) as ProductRepository, {
         findByName: async (companyId: number, name: string) => (lookups++ === 0 ? null : products.findByName(companyId, name)),
       });
-      const result = await new CreateProduct({ products: racing }).execute({ name: 'Race' }, scope);
+      const result = await new CreateProduct({ uow: infra.ports.uow, repos: { ...infra.ports.repos, products: racing } }).execute({ name: 'Race' }, scope);
       expect(result).to.deep.equal(winner);
       expect(lookups).to.equal(2);
     });

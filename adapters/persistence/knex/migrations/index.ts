@@ -6,6 +6,7 @@ import * as subscriptions from './20261122030000_subscriptions';
 import * as events from './20261122040000_events';
 import * as directDebit from './20261122050000_direct_debit';
 import * as directDebitDunning from './20261124100000_direct_debit_dunning';
+import * as webhooks from './20261124200000_webhooks';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -24,6 +25,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261122040000_events', events],
   ['20261122050000_direct_debit', directDebit],
   ['20261124100000_direct_debit_dunning', directDebitDunning],
+  ['20261124200000_webhooks', webhooks],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -1,0 +1,44 @@
+import type { EventDetail } from '../../../internal/events/queries/get-event';
+import { toIsoUtc } from '../../../internal/shared/calendar-date';
+import { type WebhookEndpoint, webhookEndpointIdOf } from '../../../internal/webhooks/webhook-endpoint';
+import type { LoggedEvent } from '../../../ports/event-log';
+
+/** The secret only in the creation answer. */
+export function presentWebhookEndpoint(endpoint: WebhookEndpoint, options: { withSecret?: boolean } = {}) {
+  return {
+    webhookEndpointId: webhookEndpointIdOf(endpoint),
+    url: endpoint.url,
+    enabledEvents: endpoint.enabledEvents,
+    enabled: endpoint.enabled,
+    description: endpoint.description,
+    ...(options.withSecret ? { secret: endpoint.secret } : {}),
+    createdAt: toIsoUtc(endpoint.createdAt),
+    updatedAt: toIsoUtc(endpoint.updatedAt),
+  };
+}
+
+/** The event object exactly as it was delivered (rendered once, when it was written). */
+export function presentEvent(event: LoggedEvent): Record<string, unknown> {
+  return event.payload;
+}
+
+/** The event with its delivery to each endpoint: status, next attempt, and every attempt. */
+export function presentEventDetail(detail: EventDetail) {
+  return {
+    ...detail.event.payload,
+    deliveries: detail.deliveries.map(({ delivery, endpoint, attempts }) => ({
+      webhookEndpointId: webhookEndpointIdOf(endpoint),
+      url: endpoint.url,
+      status: delivery.status,
+      nextAttemptAt: delivery.status === 'PENDING' && delivery.nextAttemptAt ? toIsoUtc(delivery.nextAttemptAt) : null,
+      attempts: attempts.map((a) => ({
+        attempt: a.attempt,
+        attemptedAt: toIsoUtc(a.attemptedAt),
+        statusCode: a.statusCode,
+        error: a.error,
+        durationMs: a.durationMs,
+        succeeded: a.succeeded,
+      })),
+    })),
+  };
+}

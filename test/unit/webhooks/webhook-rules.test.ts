@@ -1,0 +1,172 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { computeSignature, signatureHeader, verifySignature } from '../../../adapters/webhooks/signature';
+import { durations } from '../../../cmd/shared/config';
+import { InvalidRequestError } from '../../../internal/shared/errors';
+import { advanceCursor, GAP_WAIT_MS } from '../../../internal/webhooks/fan-out-cursor';
+import { DEFAULT_RETRY_DELAYS_MS, isDelivered, retryDelayAfter } from '../../../internal/webhooks/retry-schedule';
+import { parseEnabledEvents, parseWebhookUrl, subscribes } from '../../../internal/webhooks/webhook-endpoint';
+
+/** The pure rules of webhooks: signing, the retry schedule, the fan-out cursor, endpoint fields. */
+
+describe('webhooks: signature', () => {
+  const secret = 'whsec_0123456789abcdefghijABCDEFGHIJ';
+  const body = '{"eventId":"evt_1","type":"debt.created"}';
+
+  it('is HMAC-SHA256(secret, "<t>.<raw body>") in hex, in the header as t=<t>,v1=<hex>', () => {
+    // Independent reference value (printf '1700000000.{"a":1}' | openssl dgst -sha256 -hmac whsec_test).
+    expect(computeSignature('whsec_test', 1_700_000_000, '{"a":1}')).to.equal('38877139021993b830af32feea6e18a8da83eb2f6e49ee50bd9e4cf4ca4d3789');
+    expect(signatureHeader(secret, 1_700_000_000, body)).to.equal(`t=1700000000,v1=${computeSignature(secret, 1_700_000_000, body)}`);
+  });
+
+  it('verifies the header a delivery carries, within the tolerance', () => {
+    const header = signatureHeader(secret, 1_700_000_000, body);
+    expect(verifySignature(header, secret, body, { nowSeconds: 1_700_000_100 })).to.equal(true);
+    expect(verifySignature(header, secret, body, { nowSeconds: 1_700_000_000 - 299 })).to.equal(true);
+  });
+
+  it('refuses another body, another secret, an old or future timestamp, a missing or malformed header', () => {
+    const header = signatureHeader(secret, 1_700_000_000, body);
+    const now = { nowSeconds: 1_700_000_000 };
+    expect(verifySignature(header, secret, body + ' ', now)).to.equal(false);
+    expect(verifySignature(header, secret + 'x', body, now)).to.equal(false);
+    expect(verifySignature(header, secret, body, { nowSeconds: 1_700_000_301 })).to.equal(false);
+    expect(verifySignature(header, secret, body, { nowSeconds: 1_699_999_699 })).to.equal(false);
+    expect(verifySignature(undefined, secret, body, now)).to.equal(false);
+    expect(verifySignature('v1=abc', secret, body, now)).to.equal(false);
+    expect(verifySignature(header.replace('t=1700000000', 't=1700000001'), secret, body, now)).to.equal(false);
+  });
+
+  it('any body and secret round-trip, and any change to the body breaks it', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), fc.string(), fc.integer({ min: 0, max: 2_000_000_000 }), (key, text, t) => {
+        const header = signatureHeader(key, t, text);
+        expect(verifySignature(header, key, text, { nowSeconds: t })).to.equal(true);
+        expect(verifySignature(header, key, text + 'x', { nowSeconds: t })).to.equal(false);
+      }),
+    );
+  });
+});
+
+describe('webhooks: retry schedule', () => {
+  const MINUTE = 60_000;
+  const HOUR = 60 * MINUTE;
+
+  it('doubles from one minute (32 min, then whole hours), capped at 16 hours, and stays within three days: 15 attempts', () => {
+    expect(DEFAULT_RETRY_DELAYS_MS).to.deep.equal([
+      ...[1, 2, 4, 8, 16, 32].map((m) => m * MINUTE),
+      ...[1, 2, 4, 8, 16, 16, 16, 7].map((h) => h * HOUR),
+    ]);
+    const total = DEFAULT_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0);
+    expect(total).to.be.at.most(72 * HOUR).and.at.least(70 * HOUR);
+    expect(DEFAULT_RETRY_DELAYS_MS).to.have.length(14);
+  });
+
+  it('the n-th failed attempt waits the n-th delay; after the last one there is none', () => {
+    expect(retryDelayAfter([10, 20, 30], 1)).to.equal(10);
+    expect(retryDelayAfter([10, 20, 30], 3)).to.equal(30);
+    expect(retryDelayAfter([10, 20, 30], 4)).to.equal(null);
+    expect(retryDelayAfter(DEFAULT_RETRY_DELAYS_MS, 15)).to.equal(null);
+  });
+
+  it('only a 2xx status is a delivery', () => {
+    expect([200, 201, 204, 299].map(isDelivered)).to.deep.equal([true, true, true, true]);
+    expect([null, 100, 199, 301, 302, 400, 404, 410, 500, 503].map(isDelivered)).to.deep.equal(Array(10).fill(false));
+  });
+
+  it('WEBHOOK_RETRY_DELAYS reads durations with units (a bare number is ms) and refuses anything else', () => {
+    expect(durations('100ms,1s, 2m ,1.5h,1d,250', 'X')).to.deep.equal([100, 1000, 120_000, 5_400_000, 86_400_000, 250]);
+    for (const bad of ['', '0', '1m,', 'abc', '-1s', '1w']) expect(() => durations(bad, 'X'), bad).to.throw(/X must be/);
+  });
+});
+
+describe('webhooks: fan-out cursor', () => {
+  const NOW = 1_000_000;
+
+  it('moves past consecutive rows without gaps', () => {
+    expect(advanceCursor({ lastRowId: 10, gaps: [] }, [11, 12, 13], [], NOW)).to.deep.equal({ lastRowId: 13, gaps: [] });
+    expect(advanceCursor({ lastRowId: 10, gaps: [] }, [], [], NOW)).to.deep.equal({ lastRowId: 10, gaps: [] });
+  });
+
+  it('keeps the ids missing before and between the rows read (not yet committed) as gaps', () => {
+    expect(advanceCursor({ lastRowId: 10, gaps: [] }, [13, 14, 17], [], NOW)).to.deep.equal({
+      lastRowId: 17,
+      gaps: [
+        { from: 11, to: 12, seenAt: NOW },
+        { from: 15, to: 16, seenAt: NOW },
+      ],
+    });
+  });
+
+  it('a row that commits late leaves its gap, splitting it', () => {
+    const cursor = { lastRowId: 20, gaps: [{ from: 11, to: 15, seenAt: NOW }] };
+    expect(advanceCursor(cursor, [], [13], NOW + 1)).to.deep.equal({
+      lastRowId: 20,
+      gaps: [
+        { from: 11, to: 12, seenAt: NOW },
+        { from: 14, to: 15, seenAt: NOW },
+      ],
+    });
+    expect(advanceCursor(cursor, [], [11, 12, 13, 14, 15], NOW + 1)).to.deep.equal({ lastRowId: 20, gaps: [] });
+  });
+
+  it('gives a gap up once it is older than the wait (a rolled-back transaction)', () => {
+    const cursor = { lastRowId: 20, gaps: [{ from: 11, to: 11, seenAt: NOW }] };
+    expect(advanceCursor(cursor, [], [], NOW + GAP_WAIT_MS).gaps).to.have.length(1);
+    expect(advanceCursor(cursor, [], [], NOW + GAP_WAIT_MS + 1).gaps).to.deep.equal([]);
+  });
+
+  it('every id is read exactly once whatever order rows commit in (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 60 }), (commitOrder) => {
+        const ids = [...new Set(commitOrder)];
+        let cursor = { lastRowId: 0, gaps: [] as { from: number; to: number; seenAt: number }[] };
+        const committed = new Set<number>();
+        const seen: number[] = [];
+        for (const id of ids) {
+          committed.add(id);
+          const fresh = [...committed].filter((i) => i > cursor.lastRowId).sort((a, b) => a - b);
+          const late = [...committed].filter((i) => cursor.gaps.some((g) => i >= g.from && i <= g.to));
+          seen.push(...late, ...fresh);
+          cursor = advanceCursor(cursor, fresh, late, NOW);
+        }
+        expect([...seen].sort((a, b) => a - b)).to.deep.equal([...ids].sort((a, b) => a - b));
+      }),
+    );
+  });
+});
+
+describe('webhooks: endpoint fields', () => {
+  const fieldOf = (work: () => unknown) => {
+    try {
+      work();
+    } catch (error) {
+      expect(error).to.be.instanceOf(InvalidRequestError);
+      return (error as InvalidRequestError).details.map((d) => d.field);
+    }
+    return expect.fail('expected a 400');
+  };
+
+  it('enabledEvents: distinct event types, or ["*"] alone', () => {
+    expect(parseEnabledEvents(['*'])).to.deep.equal(['*']);
+    expect(parseEnabledEvents(['debt.paid', 'debt.created'])).to.deep.equal(['debt.paid', 'debt.created']);
+    for (const bad of [[], ['*', 'debt.paid'], ['debt.paid', 'debt.paid'], ['debt.unknown']]) {
+      expect(fieldOf(() => parseEnabledEvents(bad)), JSON.stringify(bad)).to.deep.equal(['enabledEvents']);
+    }
+  });
+
+  it('subscribes to its types, or to every type with "*"', () => {
+    expect(subscribes({ enabledEvents: ['*'] }, 'payment_link.paid')).to.equal(true);
+    expect(subscribes({ enabledEvents: ['debt.paid'] }, 'debt.paid')).to.equal(true);
+    expect(subscribes({ enabledEvents: ['debt.paid'] }, 'debt.created')).to.equal(false);
+  });
+
+  it('url: an absolute http(s) URL with a host and no fragment; https only when required', () => {
+    expect(parseWebhookUrl('http://127.0.0.1:8080/hooks?x=1', false)).to.equal('http://127.0.0.1:8080/hooks?x=1');
+    expect(parseWebhookUrl('https://hooks.example.com/in', true)).to.equal('https://hooks.example.com/in');
+    for (const bad of ['hooks.example.com', '/relative', 'ftp://example.com/x', 'javascript:alert(1)', 'https://example.com/#frag', `https://example.com/${'a'.repeat(2048)}`]) {
+      expect(fieldOf(() => parseWebhookUrl(bad, false)), bad).to.deep.equal(['url']);
+    }
+    expect(fieldOf(() => parseWebhookUrl('http://hooks.example.com/in', true))).to.deep.equal(['url']);
+  });
+});
