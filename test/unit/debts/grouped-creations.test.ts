@@ -134,8 +134,8 @@ describe('GroupedDebtCreations (memory)', () => {
     expect(results.map((r) => r.debt.contactCreatedInline)).to.deep.equal([true, false]);
     const contact = await w.repos.contacts.findByExternalClientId(scope.organizationId, 'ext-new');
     expect(contact!.name).to.equal('Second');
-    const events = await w.repos.events.list(scope.company.id, {}, { page: 1, limit: 50 });
-    expect(events.items.filter((e) => e.type.startsWith('contact.')).map((e) => [e.type, e.requestId]).reverse()).to.deep.equal([
+    const events = await w.repos.events.list(scope.company.id, { resourceId: `con_${contact!.code}` }, { page: 1, limit: 50 });
+    expect(events.items.map((e) => [e.type, e.requestId]).reverse()).to.deep.equal([
       ['contact.created', 'req_0'],
       ['contact.updated', 'req_1'],
     ]);
