@@ -9,6 +9,8 @@ import { debtRoutes, debtTestHelperRoutes } from './routes/debts.routes';
 import { directDebitRoutes, directDebitTestHelperRoutes } from './routes/direct-debit.routes';
 import { paymentLinkRoutes, paymentLinkTestHelperRoutes } from './routes/payment-links.routes';
 import { subscriptionRoutes } from './routes/subscriptions.routes';
+import { enrollmentLinkRoutes } from './routes/enrollment-links.routes';
+import { hostedPages, type HostedPagesOptions } from './pages/hosted-pages';
 import { jsonBody } from './middleware/json-body';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
@@ -29,6 +31,8 @@ export interface HttpOptions {
   testHelpers: boolean;
   readinessChecks: ReadinessCheck[];
   paymentPortal: PaymentPortal;
+  /** The hosted pages (payment portal, receipts, enrollment); not served when absent. */
+  pages?: Omit<HostedPagesOptions, 'app' | 'logger'>;
 }
 
 /** Every documented endpoint, in the order the reference lists them. */
@@ -43,6 +47,7 @@ export function apiRoutes(options: Pick<HttpOptions, 'app' | 'testHelpers' | 're
     ...contactRoutes(app),
     ...productRoutes(app),
     ...directDebitRoutes(app),
+    ...enrollmentLinkRoutes(app, options.paymentPortal),
     ...(options.testHelpers
       ? [
           ...testHelperRoutes(app),
@@ -71,6 +76,8 @@ export function createHttpServer(options: HttpOptions): Koa {
 
   const koa = new Koa({ proxy: true });
   koa.use(requestContext(options.ids, options.logger));
+  // Pages read urlencoded forms themselves, so they come before the JSON body reader.
+  if (options.pages) koa.use(hostedPages({ ...options.pages, app: options.app, logger: options.logger }));
   koa.use(jsonBody);
   koa.use(router.routes());
   return koa;

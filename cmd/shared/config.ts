@@ -20,6 +20,8 @@ export interface Config {
   workerConcurrency: number;
   /** How long an API process reuses a credential lookup; changes from elsewhere apply within it. */
   credentialCacheMs: number;
+  /** HOSTED_PAGES_SECRET: signs paymentUrls, enrollment URLs and form tokens; null derives one from the JWT secret. */
+  hostedPagesSecret: string | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -41,12 +43,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     queuePrefix: env.QUEUE_PREFIX ?? 'cf',
     workerConcurrency: integer(env.WORKER_CONCURRENCY ?? '8', 'WORKER_CONCURRENCY'),
     credentialCacheMs: integer(env.CREDENTIAL_CACHE_MS ?? '2000', 'CREDENTIAL_CACHE_MS'),
+    hostedPagesSecret: hostedPagesSecret(env.HOSTED_PAGES_SECRET),
   });
 }
 
 /** PUBLIC_BASE_URL, else this host on the configured port. */
 export function publicBaseUrlOf(config: Pick<Config, 'publicBaseUrl' | 'port'>): string {
   return config.publicBaseUrl ?? `http://localhost:${config.port}`;
+}
+
+function hostedPagesSecret(value: string | undefined): string | null {
+  if (!value) return null;
+  if (value.length < 32) throw new Error('HOSTED_PAGES_SECRET must be at least 32 characters');
+  return value;
 }
 
 function integer(text: string, name: string): number {

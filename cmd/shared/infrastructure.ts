@@ -6,6 +6,8 @@ import { FixedClock } from '../../adapters/clock/fixed-clock';
 import { eventWriting } from '../../adapters/events/event-renderer';
 import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
 import { SimulatedDirectDebitGateway } from '../../adapters/gateways/simulated-direct-debit-gateway';
+import { SandboxPaymentProcessor } from '../../adapters/gateways/sandbox-payment-processor';
+import { PageSigner } from '../../adapters/security/page-signer';
 import { SystemClock } from '../../adapters/clock/system-clock';
 import { RandomIdGenerator } from '../../adapters/ids/random-id-generator';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
@@ -19,7 +21,6 @@ import { JwtTokenService } from '../../adapters/security/jwt-token-service';
 import { ScryptPasswordHasher } from '../../adapters/security/scrypt-password-hasher';
 import { Sha256SecretHasher } from '../../adapters/security/sha256-secret-hasher';
 import type { JobHandlers } from '../../ports/job-queue';
-import type { PaymentPortal } from '../../ports/payment-portal';
 
 /** Real or in-memory adapters behind the same ports: the single seam tests swap. */
 export interface Infrastructure {
@@ -30,7 +31,9 @@ export interface Infrastructure {
   bullmqQueue: BullmqJobQueue | null;
   readinessChecks: ReadinessCheck[];
   /** The hosted pages every paymentUrl points at (HTTP answers and events render with it). */
-  paymentPortal: PaymentPortal;
+  paymentPortal: HostedPaymentPortal;
+  /** Signs and checks the hosted pages' URLs and form tokens. */
+  pageSigner: PageSigner;
   close(): Promise<void>;
 }
 
@@ -46,6 +49,8 @@ export interface InfrastructureOptions {
   poolMax?: number;
   /** How long a facade credential lookup is reused in this process (0 disables the cache). */
   credentialCacheMs?: number;
+  /** HOSTED_PAGES_SECRET; absent: a key derived from the JWT secret (every process derives the same). */
+  hostedPagesSecret?: string | null;
 }
 
 /** The base URL of the memory infrastructure's portal. */
@@ -63,7 +68,8 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const readinessChecks: ReadinessCheck[] = [{ name: 'database', check: async () => void (await db.raw('select 1')) }];
   if (bullmqQueue) readinessChecks.push({ name: 'redis', check: () => bullmqQueue.ping() });
   const common = commonPorts(options);
-  const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl);
+  const pageSigner = pageSignerOf(options);
+  const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl, pageSigner);
   const repositoryOptions = { cache: credentialCache, events: eventWriting(paymentPortal, common.ids) };
   return {
     ports: {
@@ -77,6 +83,7 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     bullmqQueue,
     readinessChecks,
     paymentPortal,
+    pageSigner,
     async close() {
       await inProcessQueue?.close();
       await bullmqQueue?.close();
@@ -89,8 +96,10 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
 export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock; appEnv?: AppEnv } = {}): Infrastructure {
   const store = new MemoryStore();
   const inProcessQueue = new InProcessJobQueue();
-  const common = commonPorts({ jwtSecret: 'memory-infrastructure-secret-0123456789abcdef', appEnv: options.appEnv ?? 'development' });
-  const paymentPortal = new HostedPaymentPortal(MEMORY_PUBLIC_BASE_URL);
+  const jwtSecret = 'memory-infrastructure-secret-0123456789abcdef';
+  const common = commonPorts({ jwtSecret, appEnv: options.appEnv ?? 'development' });
+  const pageSigner = pageSignerOf({ jwtSecret });
+  const paymentPortal = new HostedPaymentPortal(MEMORY_PUBLIC_BASE_URL, pageSigner);
   const events = eventWriting(paymentPortal, common.ids);
   return {
     ports: {
@@ -105,6 +114,7 @@ export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock
     bullmqQueue: null,
     readinessChecks: [],
     paymentPortal,
+    pageSigner,
     close: () => inProcessQueue.close(),
   };
 }
@@ -118,9 +128,14 @@ function commonPorts(options: { jwtSecret: string; appEnv: AppEnv }) {
     clock: new SystemClock(),
     ids: new RandomIdGenerator(),
     directDebit: new SimulatedDirectDebitGateway(),
+    paymentProcessor: new SandboxPaymentProcessor(),
     secrets: new Sha256SecretHasher(),
     passwords: new ScryptPasswordHasher(),
     tokens: new JwtTokenService(options.jwtSecret, ACCESS_TOKEN_TTL_SECONDS),
     appEnv: options.appEnv,
   };
+}
+
+function pageSignerOf(options: { jwtSecret: string; hostedPagesSecret?: string | null }): PageSigner {
+  return options.hostedPagesSecret ? new PageSigner(options.hostedPagesSecret) : PageSigner.derivedFrom(options.jwtSecret);
 }

@@ -4,6 +4,8 @@ import type { Adhesion } from '../../../internal/direct-debit/adhesion';
 import type { DebitAttempt } from '../../../internal/direct-debit/debit-attempt';
 import type { PaymentMethodReference } from '../../../internal/direct-debit/payment-method';
 import type { PaymentLink } from '../../../internal/payment-links/payment-link';
+import type { PageEnrollment } from '../../../internal/direct-debit/page-enrollment';
+import type { PortalPayment } from '../../../internal/portal/portal-payment';
 import type { Subscription } from '../../../internal/subscriptions/subscription';
 import type { LoggedEvent } from '../../../ports/event-log';
 import type { JobName } from '../../../ports/job-queue';
@@ -52,6 +54,8 @@ export interface MemoryTables {
     deferred: boolean;
   }[];
   events: LoggedEvent[];
+  portalPayments: PortalPayment[];
+  portalEnrollments: PageEnrollment[];
 }
 
 
@@ -75,6 +79,8 @@ export class MemoryStore {
     debitAttempts: [],
     outbox: [],
     events: [],
+    portalPayments: [],
+    portalEnrollments: [],
   };
 
   nextId(): number {

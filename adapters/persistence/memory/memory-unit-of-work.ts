@@ -8,6 +8,7 @@ import { MemoryEventLog } from './memory-event-log';
 import { MemoryJobOutbox } from './memory-job-outbox';
 import { MemoryPaymentLinkRepository } from './memory-payment-link-repository';
 import { MemoryPaymentMethodRepository } from './memory-payment-method-repository';
+import { MemoryPortalRepository } from './memory-portal-repository';
 import { MemorySubscriptionRepository } from './memory-subscription-repository';
 import { MemoryProductRepository } from './memory-product-repository';
 import type { MemoryStore } from './memory-store';
@@ -26,6 +27,7 @@ export function memoryRepositories(store: MemoryStore, events: EventWriting): Re
     debitAttempts: new MemoryDebitAttemptRepository(store),
     outbox: new MemoryJobOutbox(store),
     events: new MemoryEventLog(store, events),
+    portal: new MemoryPortalRepository(store),
   };
 }
 
