@@ -51,6 +51,7 @@ export interface Messages {
   notPayableText: Record<NotPayableReason, string>;
   subscriptionDone: string;
   subscriptionNoCycles: string;
+  subscriptionStopped: Record<'CANCELLED' | 'PAUSED', [string, string]>;
   errorSummary: string;
   fieldErrors: Record<string, string>;
   declined(reason: string): string;
@@ -158,6 +159,10 @@ const es: Messages = {
   },
   subscriptionDone: 'No tienes cuotas pendientes. Gracias.',
   subscriptionNoCycles: 'Todavía no hay cuotas generadas. Vuelve en unos minutos.',
+  subscriptionStopped: {
+    CANCELLED: ['Esta suscripción fue cancelada', 'Sus cuotas pendientes se cancelaron: no tienes que pagarlas.'],
+    PAUSED: ['Esta suscripción está en pausa', 'Sus cuotas pendientes se cancelaron. Al reanudarse verás aquí las nuevas.'],
+  },
   errorSummary: 'Revisa estos datos',
   fieldErrors: {
     amount: 'Escribe un importe válido, mayor que cero y no mayor que lo pendiente.',
@@ -274,6 +279,10 @@ const en: Messages = {
   },
   subscriptionDone: 'No cycle is left to pay. Thank you.',
   subscriptionNoCycles: 'No cycle has been generated yet. Come back in a few minutes.',
+  subscriptionStopped: {
+    CANCELLED: ['This subscription was cancelled', 'Its pending cycles were cancelled: you do not have to pay them.'],
+    PAUSED: ['This subscription is paused', 'Its pending cycles were cancelled. When it resumes, the new ones appear here.'],
+  },
   errorSummary: 'Please check the following',
   fieldErrors: {
     amount: 'Enter a valid amount, above zero and not more than what is left to pay.',

@@ -88,7 +88,9 @@ function subscriptionDocument(page: Extract<PortalPage, { kind: 'subscription' }
     : '';
   const payable = cycles.filter((c) => c.payability.payable);
   let body: SafeHtml;
+  const stopped = subscription.status === 'CANCELLED' || subscription.status === 'PAUSED' ? t.subscriptionStopped[subscription.status] : null;
   if (payable.length > 0) body = paymentForm(payable, cycles, r, form, state);
+  else if (stopped) body = notice('stop', stopped[0], stopped[1]);
   else if (cycles.length === 0) body = notice('stop', t.subscriptionTitle, t.subscriptionNoCycles);
   else if (cycles.every((c) => c.status === 'PAID')) body = notice('done', t.notPayableTitle.PAID, t.subscriptionDone);
   else {
