@@ -66,7 +66,7 @@ export function formatPlainAmount(cents: number, locale: Locale): string {
  * decimals), groups of three digits are thousands (`1.500,50`, `1,500.50`, `1500,5`, `$ 20`).
  */
 export function parseAmount(text: string): number | null {
-  const s = text.replace(/[\s\u00a0\u202f]/g, '').replace(/^[^\d.,]+/, '');
+  const s = text.replace(/[\s\u00a0\u202f]/g, '').replace(/^[^\d.,-]+/, '');
   if (!/^[\d.,]+$/.test(s)) return null;
   const decimal = /^(.*?)[.,](\d{1,2})$/.exec(s);
   const integer = decimal ? decimal[1]! : s;
