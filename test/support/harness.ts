@@ -37,7 +37,8 @@ export interface ApiHarness {
   baseUrl: string;
   /** supertest agent bound to the running server. */
   http: supertest.Agent;
-  newTenant(options?: { companies?: string[]; settings?: Partial<CompanySettings> }): Promise<Tenant>;
+  /** `organization` names it (and its company, when no companies are given); default `Org <random>`. */
+  newTenant(options?: { companies?: string[]; settings?: Partial<CompanySettings>; organization?: string }): Promise<Tenant>;
   /** Resolves when every job enqueued so far has run (in-process queue, or the worker process). */
   drainJobs(): Promise<void>;
   close(): Promise<void>;
@@ -110,7 +111,7 @@ export async function startApi(
       const suffix = crypto.randomBytes(6).toString('hex');
       const password = `pw-${suffix}-secret`;
       const created = await app.commands.createClient.execute({
-        organization: `Org ${suffix}`,
+        organization: tenantOptions.organization ?? `Org ${suffix}`,
         username: `user_${suffix}`,
         password,
         companies: tenantOptions.companies?.map((c) => `${c}-${suffix}`.toUpperCase()) ?? [],

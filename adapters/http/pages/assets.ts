@@ -16,7 +16,7 @@ body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-s
 .site-header .wrap{display:flex;justify-content:space-between;align-items:center;gap:1rem;flex-wrap:wrap}
 .brand{font-weight:700;font-size:1.125rem;margin:0}
 .secure{margin:0;font-size:.9rem}
-main{display:block;padding:1.5rem 1rem 2rem;background:#fff;margin-top:1rem;border-radius:.5rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+main.wrap{display:block;padding:1.5rem 1rem 2rem;background:#fff;margin-top:1rem;border-radius:.5rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 main:focus{outline:none}
 h1{font-size:1.5rem;line-height:1.25;margin:0 0 1rem}
 h2{font-size:1.2rem;margin:1.5rem 0 .75rem}

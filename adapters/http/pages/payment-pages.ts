@@ -80,8 +80,8 @@ function subscriptionDocument(page: Extract<PortalPage, { kind: 'subscription' }
   if (subscription.description) rows.push([t.description, subscription.description]);
   rows.push([t.amount, money(subscription.amountCents)], [t.status, t.subscriptionStatus[subscription.status]]);
   const table = cycles.length
-    ? html`<div class="table-scroll"><table>
-<caption>${t.cycles}</caption>
+    ? html`<div class="table-scroll" role="region" aria-labelledby="cycles-caption" tabindex="0"><table>
+<caption id="cycles-caption">${t.cycles}</caption>
 <thead><tr><th scope="col">${t.cycle}</th><th scope="col">${t.dueDate}</th><th scope="col" class="num">${t.amount}</th><th scope="col" class="num">${t.amountPaid}</th><th scope="col" class="num">${t.remaining}</th><th scope="col">${t.status}</th></tr></thead>
 <tbody>${cycles.map((c, i) => html`<tr><th scope="row">${i + 1}</th><td>${formatDate(c.dueDate, locale)}</td><td class="num">${money(c.amountCents)}</td><td class="num">${money(c.amountPaidCents)}</td><td class="num">${money(c.remainingCents)}</td><td>${t.debtStatus[c.status]}</td></tr>`)}</tbody>
 </table></div>`
