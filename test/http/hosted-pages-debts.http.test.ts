@@ -236,6 +236,8 @@ describeEachDatabase('hosted pages: debts', ({ api }) => {
       }
       const json = await client.agent.post(page.form!.action).set('X-Forwarded-For', client.ip).send({ ...page.form!.fields, ...values });
       expect(json.status).to.equal(415);
+      const huge = await client.post(page.form!.action, { ...page.form!.fields, ...values, padding: 'x'.repeat(20_000) });
+      expect(expectHtmlPage(huge, 413)).to.include('El formulario venció');
       expect(await read(t, String(d.debtId))).to.deep.include({ amountPaid: 0 });
     });
 

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Application } from '../../../internal/application';
 import { paymentMethodIdOf } from '../../../internal/direct-debit/payment-method';
 import { EnrollmentExpiredError } from '../../../internal/direct-debit/enrollment-grant';
-import { NotPayableError, PaymentDeclinedError } from '../../../internal/portal/payment-declined';
+import { PaymentDeclinedError } from '../../../internal/portal/payment-declined';
 import type { PortalPage } from '../../../internal/portal/portal-page';
 import type { PortalTarget } from '../../../internal/portal/portal-target';
 import type { Currency } from '../../../internal/shared/currency';
@@ -38,8 +38,8 @@ export interface HostedPagesOptions {
 /** 30 lookups at once per client address, then one every 2 seconds. */
 export const DEFAULT_LOOKUP_LIMIT: RateLimitPolicy = { capacity: 30, refillPerSecond: 0.5 };
 
-/** Bodies of the page answers that only say something. */
-const CARD_FIELDS = new Set(['cardNumber', 'cardExpiry', 'cardCvc', 'accountNumber']);
+/** Fields a refused form never writes back into the page. */
+const SECRET_FIELDS = new Set(['cardNumber', 'cardExpiry', 'cardCvc', 'accountNumber', '_csrf', 'submission']);
 
 /**
  * The hosted pages, served by the API process before its JSON body reader (forms are
@@ -86,6 +86,9 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
       const r = renderContext(ctx, null);
       if (error instanceof NotFoundError) return send(ctx, 404, messageDocument(r.t.notFoundTitle, r.t.notFoundText), r);
       if (error instanceof UnsupportedFormError) return send(ctx, 415, messageDocument(r.t.formExpiredTitle, r.t.formExpiredText), r);
+      // A body the form reader refused (over 16 KiB, bad encoding): the client's fault, not ours.
+      const status = (error as { status?: unknown }).status;
+      if (typeof status === 'number' && status >= 400 && status < 500) return send(ctx, status, messageDocument(r.t.formExpiredTitle, r.t.formExpiredText), r);
       const posting = ctx.method === 'POST';
       logger.error({ err: error, requestId: ctx.state.requestId }, 'hosted page failed');
       send(ctx, posting ? 503 : 500, posting ? messageDocument(r.t.unavailableTitle, r.t.unavailableText) : messageDocument(r.t.errorTitle, r.t.errorText), r);
@@ -148,9 +151,8 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
     } catch (error) {
       if (error instanceof InvalidRequestError) return showPortal(ctx, target, { values, errors: fieldErrors(error) }, 400);
       if (error instanceof PaymentDeclinedError) return showPortal(ctx, target, { values, errors: [], banner: (t) => t.declined(error.reason) }, 402);
-      if (error instanceof NotPayableError || error instanceof BusinessRuleViolationError) {
-        return showPortal(ctx, target, { values, errors: [], banner: (t) => t.ruleRefused }, 422);
-      }
+      // NotPayableError (checked before charging) or a refusal under lock (the charge was refunded).
+      if (error instanceof BusinessRuleViolationError) return showPortal(ctx, target, { values, errors: [], banner: (t) => t.ruleRefused }, 422);
       throw error;
     }
   }
@@ -266,7 +268,7 @@ function required<T>(value: T | null): T {
 /** What the form sent, without card or account numbers (never written back into a page). */
 function formValues(form: URLSearchParams): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const [key, value] of form) if (!CARD_FIELDS.has(key) && key !== '_csrf' && key !== 'submission') values[key] = value;
+  for (const [key, value] of form) if (!SECRET_FIELDS.has(key)) values[key] = value;
   return values;
 }
 
