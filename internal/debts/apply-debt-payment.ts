@@ -47,7 +47,7 @@ export async function applyDebtPayment(
 }
 
 /** enforcePaymentOrder: a cycle cannot be paid while an earlier one of its subscription is unpaid. */
-export async function assertPaymentOrder(subscriptions: SubscriptionRepository, debts: DebtRepository, debt: DebtView): Promise<void> {
+async function assertPaymentOrder(subscriptions: SubscriptionRepository, debts: DebtRepository, debt: DebtView): Promise<void> {
   const subscription = await subscriptions.findById(debt.subscriptionId!);
   if (!subscription?.enforcePaymentOrder) return;
   const open = await debts.openOfSubscription(subscription.id);
