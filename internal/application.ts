@@ -2,6 +2,7 @@ import type { Clock } from '../ports/clock';
 import type { DirectDebitGateway } from '../ports/direct-debit-gateway';
 import type { IdGenerator } from '../ports/id-generator';
 import type { JobQueue } from '../ports/job-queue';
+import type { PaymentProcessor } from '../ports/payment-processor';
 import type { PasswordHasher, SecretHasher } from '../ports/secret-hasher';
 import type { TokenService } from '../ports/token-service';
 import type { Repositories, UnitOfWork } from '../ports/unit-of-work';
@@ -15,6 +16,12 @@ import { RegisterPaymentMethod } from './direct-debit/commands/register-payment-
 import { ExecuteDueDebits } from './direct-debit/jobs/execute-due-debits';
 import { RequestAdhesion } from './direct-debit/jobs/request-adhesion';
 import { ListPaymentMethods } from './direct-debit/queries/list-payment-methods';
+import { EnrollThroughPage } from './direct-debit/commands/enroll-through-page';
+import { IssueEnrollmentLink } from './direct-debit/commands/issue-enrollment-link';
+import { GetEnrollmentPage } from './direct-debit/queries/get-enrollment-page';
+import { PayThroughPortal } from './portal/commands/pay-through-portal';
+import { GetPortalPage } from './portal/queries/get-portal-page';
+import { GetPortalReceipt } from './portal/queries/get-portal-receipt';
 import { UpdateDebt } from './debts/commands/update-debt';
 import { MarkOverdueDebts } from './debts/jobs/mark-overdue-debts';
 import { GetDebt } from './debts/queries/get-debt';
@@ -85,6 +92,8 @@ export interface CorePorts {
   appEnv: AppEnv;
   /** Webhook delivery: the HTTP sender, the url policy and the retry schedule. */
   webhooks: WebhookSettings;
+  /** The card and transfer processor of the hosted portal. */
+  paymentProcessor: PaymentProcessor;
 }
 
 export type Application = ReturnType<typeof buildApplication>;
@@ -112,6 +121,9 @@ export function buildApplication(ports: CorePorts) {
   const enrollAdhesion = new EnrollAdhesion(base);
   const executeDueDebits = new ExecuteDueDebits(base);
   const fanOutEvents = new FanOutEvents(base);
+  const getPortalPage = new GetPortalPage(base);
+  const getEnrollmentPage = new GetEnrollmentPage(base);
+  const registerPaymentMethod = new RegisterPaymentMethod(base);
   return {
     commands: {
       authenticateRequest: new AuthenticateRequest(base),
@@ -140,13 +152,16 @@ export function buildApplication(ports: CorePorts) {
       createSubscription: new CreateSubscription(base),
       updateSubscription: new UpdateSubscription(base),
       changeSubscriptionState: new ChangeSubscriptionState(base),
-      registerPaymentMethod: new RegisterPaymentMethod(base),
+      registerPaymentMethod,
       enrollAdhesion,
       cancelAdhesion: new CancelAdhesion(base),
       createWebhookEndpoint: new CreateWebhookEndpoint(base),
       updateWebhookEndpoint: new UpdateWebhookEndpoint(base),
       deleteWebhookEndpoint: new DeleteWebhookEndpoint(base),
       redeliverEvent: new RedeliverEvent(base),
+      payThroughPortal: new PayThroughPortal({ ...base, getPortalPage }),
+      issueEnrollmentLink: new IssueEnrollmentLink(base),
+      enrollThroughPage: new EnrollThroughPage({ ...base, getEnrollmentPage, registerPaymentMethod }),
     },
     queries: {
       listClients: new ListClients(base),
@@ -168,6 +183,9 @@ export function buildApplication(ports: CorePorts) {
       getWebhookEndpoint: new GetWebhookEndpoint(base),
       listWebhookEndpoints: new ListWebhookEndpoints(base),
       webhookDeliveryStats: new WebhookDeliveryStats(base),
+      getPortalPage,
+      getPortalReceipt: new GetPortalReceipt(base),
+      getEnrollmentPage,
     },
     jobs: {
       purgeExpiredRefreshTokens: new PurgeExpiredRefreshTokens(base),

@@ -34,6 +34,15 @@ export interface PaymentLinkRepository {
   findByExternalPaymentLinkId(organizationId: number, externalPaymentLinkId: string): Promise<PaymentLinkView | null>;
   /** Reads the link and locks it until the transaction ends. */
   lockByCode(companyId: number, code: string): Promise<PaymentLinkView | null>;
+  /** By the internal number (a debt's paymentLinkId). */
+  findById(companyId: number, id: number): Promise<PaymentLinkView | null>;
+  /** A private link by its opaque short code (unique across companies). */
+  findByShortCode(shortCode: string): Promise<PaymentLinkView | null>;
+  /**
+   * The company's public links (no short code) whose portal URL names this identifier, newest
+   * first, at most `limit`. Private links are never found by identifier.
+   */
+  listByUrlIdentifier(companyId: number, urlIdentifier: string, limit: number): Promise<PaymentLinkView[]>;
   lockById(companyId: number, id: number): Promise<PaymentLinkView | null>;
   update(companyId: number, id: number, changes: PaymentLinkChanges): Promise<PaymentLinkView>;
   /** By externalPaymentLinkId descending (links without one last), then newest first. */

@@ -6,6 +6,7 @@ import type { EventLog } from './event-log';
 import type { JobOutbox } from './job-outbox';
 import type { PaymentLinkRepository } from './payment-link-repository';
 import type { PaymentMethodRepository } from './payment-method-repository';
+import type { PortalRepository } from './portal-repository';
 import type { SubscriptionRepository } from './subscription-repository';
 import type { ProductRepository } from './product-repository';
 import type { TenancyRepository } from './tenancy-repository';
@@ -27,6 +28,8 @@ export interface Repositories {
   events: EventLog;
   webhookEndpoints: WebhookEndpointRepository;
   webhookDeliveries: WebhookDeliveryRepository;
+  /** Receipts and enrollments of the hosted pages. */
+  portal: PortalRepository;
 }
 
 export interface UnitOfWork {

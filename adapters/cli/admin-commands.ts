@@ -3,6 +3,7 @@ import type { Application } from '../../internal/application';
 import { isCurrency } from '../../internal/shared/currency';
 import { DomainError, InvalidRequestError } from '../../internal/shared/errors';
 import type { CompanySettings } from '../../internal/tenancy/company';
+import type { PaymentPortal } from '../../ports/payment-portal';
 
 export interface CliResult {
   exitCode: number;
@@ -19,17 +20,18 @@ export const USAGE = `Usage: npm run admin -- <command> [options] [--json]
   list-clients
   rotate-api-key --username <u> [--kind facade|login]
   disable-client --username <u>
+  enrollment-link --company <CODE> --external-client-id <id> [--currency <ISO>] [--expires-in-hours <h>]
 `;
 
 /**
  * The operator CLI (decisions.md section 3): argv → one use case → one answer. With --json the
  * answer is exactly one JSON object on stdout, errors included (`{ "error": { code, message } }`).
  */
-export async function runAdminCommand(app: Application, argv: string[]): Promise<CliResult> {
+export async function runAdminCommand(app: Application, argv: string[], doors: CliDoors = {}): Promise<CliResult> {
   const [command, ...rest] = argv;
   const json = rest.includes('--json');
   try {
-    const result = await dispatch(app, command, rest.filter((a) => a !== '--json'));
+    const result = await dispatch(app, command, rest.filter((a) => a !== '--json'), doors);
     return { exitCode: 0, stdout: json ? JSON.stringify(result) : human(result) };
   } catch (error) {
     const usage = error instanceof UsageError;
@@ -45,7 +47,12 @@ export async function runAdminCommand(app: Application, argv: string[]): Promise
 
 class UsageError extends Error {}
 
-async function dispatch(app: Application, command: string | undefined, args: string[]): Promise<unknown> {
+/** What some commands need beside the use cases: the portal signs enrollment URLs. */
+export interface CliDoors {
+  portal?: PaymentPortal;
+}
+
+async function dispatch(app: Application, command: string | undefined, args: string[], doors: CliDoors): Promise<unknown> {
   switch (command) {
     case 'create-client': {
       const { values } = parse(args, {
@@ -96,6 +103,21 @@ async function dispatch(app: Application, command: string | undefined, args: str
       const { values } = parse(args, { username: { type: 'string' } });
       return app.commands.disableClient.execute(required(values.username, 'username'));
     }
+    case 'enrollment-link': {
+      const { values } = parse(args, {
+        company: { type: 'string' }, 'external-client-id': { type: 'string' }, currency: { type: 'string' }, 'expires-in-hours': { type: 'string' },
+      });
+      if (!doors.portal) throw new UsageError('enrollment-link needs the payment portal');
+      const hours = values['expires-in-hours'] === undefined ? undefined : Number(values['expires-in-hours']);
+      if (hours !== undefined && !(hours > 0)) throw new UsageError('--expires-in-hours takes a positive number');
+      const grant = await app.commands.issueEnrollmentLink.forCompany(required(values.company, 'company'), {
+        externalClientId: required(values['external-client-id'], 'external-client-id'),
+        currency: currency(values.currency, 'currency') ?? undefined,
+        expiresInSeconds: hours === undefined ? undefined : Math.round(hours * 3600),
+      });
+      const { companyCode, externalClientId } = grant;
+      return { url: doors.portal.enrollmentUrl(grant), companyCode, externalClientId, currency: grant.currency, expiresAt: grant.expiresAt.toISOString() };
+    }
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'a command is required');
   }
@@ -122,9 +144,9 @@ function onOff(value: unknown, name: string): boolean | undefined {
   throw new UsageError(`--${name} takes on or off`);
 }
 
-function currency(value: unknown): CompanySettings['defaultCurrency'] | undefined {
+function currency(value: unknown, field = 'default-currency'): CompanySettings['defaultCurrency'] | undefined {
   if (value === undefined) return undefined;
-  if (!isCurrency(value)) throw InvalidRequestError.field('default-currency', 'must be MXN, ARS, PEN, COP, CLP or USD');
+  if (!isCurrency(value)) throw InvalidRequestError.field(field, 'must be MXN, ARS, PEN, COP, CLP or USD');
   return value;
 }
 

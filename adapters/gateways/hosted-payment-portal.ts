@@ -1,20 +1,59 @@
+import type { EnrollmentGrant } from '../../internal/direct-debit/enrollment-grant';
+import { isCurrency } from '../../internal/shared/currency';
 import type { PaymentPortal } from '../../ports/payment-portal';
+import type { PageSigner } from '../security/page-signer';
 
-/** The portal served under PUBLIC_BASE_URL (the hosted pages issue renders what it links to). */
+/**
+ * The portal served under PUBLIC_BASE_URL by this service's hosted pages (adapters/http/pages).
+ * Debt and subscription URLs carry an HMAC of the company and the id, so no page is reachable by
+ * guessing ids; private links use their opaque short code; public links the identifier the
+ * specification builds them from. The same object verifies what it signed.
+ */
 export class HostedPaymentPortal implements PaymentPortal {
-  constructor(private readonly publicBaseUrl: string) {}
+  constructor(
+    private readonly publicBaseUrl: string,
+    private readonly signer: PageSigner,
+  ) {}
 
   debtUrl(debt: { companyCode: string; debtId: string }): string | null {
-    return `${this.publicBaseUrl}/pay/${encodeURIComponent(debt.companyCode)}/${encodeURIComponent(debt.debtId)}`;
+    const signature = this.signer.sign('debt', debt.companyCode, debt.debtId);
+    return `${this.publicBaseUrl}/pay/${encodeURIComponent(debt.companyCode)}/debts/${encodeURIComponent(debt.debtId)}/${signature}`;
   }
 
   subscriptionUrl(subscription: { companyCode: string; subscriptionId: string }): string | null {
-    return `${this.publicBaseUrl}/pay/${encodeURIComponent(subscription.companyCode)}/subscriptions/${encodeURIComponent(subscription.subscriptionId)}`;
+    const signature = this.signer.sign('subscription', subscription.companyCode, subscription.subscriptionId);
+    return `${this.publicBaseUrl}/pay/${encodeURIComponent(subscription.companyCode)}/subscriptions/${encodeURIComponent(subscription.subscriptionId)}/${signature}`;
   }
 
   linkUrl(link: { companyCode: string; portalUrl: string | null; shortCode: string | null; identifier: string }): string | null {
     if (link.shortCode) return `${this.publicBaseUrl}/l/${link.shortCode}`;
     const portal = (link.portalUrl ?? `${this.publicBaseUrl}/pay/${encodeURIComponent(link.companyCode)}`).replace(/\/+$/, '');
     return `${portal}/${encodeURIComponent(link.identifier)}`;
+  }
+
+  enrollmentUrl(grant: EnrollmentGrant): string {
+    const token = this.signer.seal('enroll', {
+      v: 1,
+      co: grant.companyCode,
+      cl: grant.externalClientId,
+      cur: grant.currency,
+      exp: Math.floor(grant.expiresAt.getTime() / 1000),
+    });
+    return `${this.publicBaseUrl}/enroll/${token}`;
+  }
+
+  verifyDebt(companyCode: string, debtId: string, signature: string): boolean {
+    return this.signer.verify(signature, 'debt', companyCode, debtId);
+  }
+
+  verifySubscription(companyCode: string, subscriptionId: string, signature: string): boolean {
+    return this.signer.verify(signature, 'subscription', companyCode, subscriptionId);
+  }
+
+  /** The grant of an enrollment URL's token; null when it was not signed here (expiry is the core's to judge). */
+  openEnrollment(token: string): EnrollmentGrant | null {
+    const p = this.signer.open('enroll', token);
+    if (!p || p.v !== 1 || typeof p.co !== 'string' || typeof p.cl !== 'string' || !isCurrency(p.cur) || !Number.isSafeInteger(p.exp)) return null;
+    return { companyCode: p.co, externalClientId: p.cl, currency: p.cur, expiresAt: new Date((p.exp as number) * 1000) };
   }
 }

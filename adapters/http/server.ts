@@ -9,6 +9,8 @@ import { debtRoutes, debtTestHelperRoutes } from './routes/debts.routes';
 import { directDebitRoutes, directDebitTestHelperRoutes } from './routes/direct-debit.routes';
 import { paymentLinkRoutes, paymentLinkTestHelperRoutes } from './routes/payment-links.routes';
 import { subscriptionRoutes } from './routes/subscriptions.routes';
+import { enrollmentLinkRoutes } from './routes/enrollment-links.routes';
+import { hostedPages, type HostedPagesOptions } from './pages/hosted-pages';
 import { jsonBody } from './middleware/json-body';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
@@ -31,6 +33,8 @@ export interface HttpOptions {
   testHelpers: boolean;
   readinessChecks: ReadinessCheck[];
   paymentPortal: PaymentPortal;
+  /** The hosted pages (payment portal, receipts, enrollment); not served when absent. */
+  pages?: Omit<HostedPagesOptions, 'app' | 'logger'>;
 }
 
 /** Every documented endpoint, in the order the reference lists them. */
@@ -47,6 +51,7 @@ export function apiRoutes(options: Pick<HttpOptions, 'app' | 'testHelpers' | 're
     ...directDebitRoutes(app),
     ...webhookEndpointRoutes(app),
     ...eventRoutes(app),
+    ...enrollmentLinkRoutes(app, options.paymentPortal),
     ...(options.testHelpers
       ? [
           ...testHelperRoutes(app),
@@ -75,6 +80,8 @@ export function createHttpServer(options: HttpOptions): Koa {
 
   const koa = new Koa({ proxy: true });
   koa.use(requestContext(options.ids, options.logger));
+  // Pages read urlencoded forms themselves, so they come before the JSON body reader.
+  if (options.pages) koa.use(hostedPages({ ...options.pages, app: options.app, logger: options.logger }));
   koa.use(jsonBody);
   koa.use(router.routes());
   return koa;

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createHttpServer } from '../../adapters/http/server';
+import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
 import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
 import { jobHandlers, OUTBOX_DISPATCH_EVERY_MS, SCHEDULES } from '../../adapters/queue/job-handlers';
 import { buildApplication } from '../../internal/application';
@@ -51,6 +52,13 @@ async function main(): Promise<void> {
     paymentPortal: infra.paymentPortal,
     testHelpers: config.appEnv !== 'production',
     readinessChecks: infra.readinessChecks,
+    pages: {
+      portal: infra.paymentPortal,
+      signer: infra.pageSigner,
+      // Per process; a Redis-backed RateLimiter shares one bucket between API processes.
+      rateLimiter: new InProcessTokenBucket(),
+      sandbox: config.appEnv !== 'production',
+    },
   });
   const server = koa.listen(config.port, config.host);
   await once(server, 'listening');

@@ -24,6 +24,8 @@ export interface Config {
   webhookRetryDelaysMs?: readonly number[];
   /** WEBHOOK_DISPATCH_EVERY_MS: how often each worker process fans events out and hands due deliveries over. */
   webhookDispatchEveryMs: number;
+  /** HOSTED_PAGES_SECRET: signs paymentUrls, enrollment URLs and form tokens; null derives one from the JWT secret. */
+  hostedPagesSecret: string | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -47,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     credentialCacheMs: integer(env.CREDENTIAL_CACHE_MS ?? '2000', 'CREDENTIAL_CACHE_MS'),
     webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS ? durations(env.WEBHOOK_RETRY_DELAYS, 'WEBHOOK_RETRY_DELAYS') : undefined,
     webhookDispatchEveryMs: positiveInteger(env.WEBHOOK_DISPATCH_EVERY_MS ?? '1000', 'WEBHOOK_DISPATCH_EVERY_MS'),
+    hostedPagesSecret: hostedPagesSecret(env.HOSTED_PAGES_SECRET),
   });
 }
 
@@ -71,6 +74,12 @@ function positiveInteger(text: string, name: string): number {
 /** PUBLIC_BASE_URL, else this host on the configured port. */
 export function publicBaseUrlOf(config: Pick<Config, 'publicBaseUrl' | 'port'>): string {
   return config.publicBaseUrl ?? `http://localhost:${config.port}`;
+}
+
+function hostedPagesSecret(value: string | undefined): string | null {
+  if (!value) return null;
+  if (value.length < 32) throw new Error('HOSTED_PAGES_SECRET must be at least 32 characters');
+  return value;
 }
 
 function integer(text: string, name: string): number {

@@ -6,6 +6,8 @@ import { FixedClock } from '../../adapters/clock/fixed-clock';
 import { eventWriting } from '../../adapters/events/event-renderer';
 import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
 import { SimulatedDirectDebitGateway } from '../../adapters/gateways/simulated-direct-debit-gateway';
+import { SandboxPaymentProcessor } from '../../adapters/gateways/sandbox-payment-processor';
+import { PageSigner } from '../../adapters/security/page-signer';
 import { SystemClock } from '../../adapters/clock/system-clock';
 import { RandomIdGenerator } from '../../adapters/ids/random-id-generator';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
@@ -22,7 +24,6 @@ import { HttpWebhookSender } from '../../adapters/webhooks/http-webhook-sender';
 import { NetworkUrlPolicy } from '../../adapters/webhooks/network-url-policy';
 import { DEFAULT_RETRY_DELAYS_MS } from '../../internal/webhooks/retry-schedule';
 import type { JobHandlers } from '../../ports/job-queue';
-import type { PaymentPortal } from '../../ports/payment-portal';
 
 /** Real or in-memory adapters behind the same ports: the single seam tests swap. */
 export interface Infrastructure {
@@ -33,7 +34,9 @@ export interface Infrastructure {
   bullmqQueue: BullmqJobQueue | null;
   readinessChecks: ReadinessCheck[];
   /** The hosted pages every paymentUrl points at (HTTP answers and events render with it). */
-  paymentPortal: PaymentPortal;
+  paymentPortal: HostedPaymentPortal;
+  /** Signs and checks the hosted pages' URLs and form tokens. */
+  pageSigner: PageSigner;
   close(): Promise<void>;
 }
 
@@ -51,6 +54,8 @@ export interface InfrastructureOptions {
   credentialCacheMs?: number;
   /** Waits between failed webhook attempts (WEBHOOK_RETRY_DELAYS); the three-day default otherwise. */
   webhookRetryDelaysMs?: readonly number[];
+  /** HOSTED_PAGES_SECRET; absent: a key derived from the JWT secret (every process derives the same). */
+  hostedPagesSecret?: string | null;
 }
 
 /** The base URL of the memory infrastructure's portal. */
@@ -68,7 +73,8 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const readinessChecks: ReadinessCheck[] = [{ name: 'database', check: async () => void (await db.raw('select 1')) }];
   if (bullmqQueue) readinessChecks.push({ name: 'redis', check: () => bullmqQueue.ping() });
   const common = commonPorts(options);
-  const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl);
+  const pageSigner = pageSignerOf(options);
+  const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl, pageSigner);
   const repositoryOptions = { cache: credentialCache, events: eventWriting(paymentPortal, common.ids) };
   return {
     ports: {
@@ -82,6 +88,7 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     bullmqQueue,
     readinessChecks,
     paymentPortal,
+    pageSigner,
     async close() {
       await inProcessQueue?.close();
       await bullmqQueue?.close();
@@ -94,12 +101,10 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
 export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock; appEnv?: AppEnv; webhookRetryDelaysMs?: readonly number[] } = {}): Infrastructure {
   const store = new MemoryStore();
   const inProcessQueue = new InProcessJobQueue();
-  const common = commonPorts({
-    jwtSecret: 'memory-infrastructure-secret-0123456789abcdef',
-    appEnv: options.appEnv ?? 'development',
-    webhookRetryDelaysMs: options.webhookRetryDelaysMs,
-  });
-  const paymentPortal = new HostedPaymentPortal(MEMORY_PUBLIC_BASE_URL);
+  const jwtSecret = 'memory-infrastructure-secret-0123456789abcdef';
+  const common = commonPorts({ jwtSecret, appEnv: options.appEnv ?? 'development', webhookRetryDelaysMs: options.webhookRetryDelaysMs });
+  const pageSigner = pageSignerOf({ jwtSecret });
+  const paymentPortal = new HostedPaymentPortal(MEMORY_PUBLIC_BASE_URL, pageSigner);
   const events = eventWriting(paymentPortal, common.ids);
   return {
     ports: {
@@ -114,6 +119,7 @@ export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock
     bullmqQueue: null,
     readinessChecks: [],
     paymentPortal,
+    pageSigner,
     close: () => inProcessQueue.close(),
   };
 }
@@ -128,6 +134,7 @@ function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryD
     clock: new SystemClock(),
     ids: new RandomIdGenerator(),
     directDebit: new SimulatedDirectDebitGateway(),
+    paymentProcessor: new SandboxPaymentProcessor(),
     secrets: new Sha256SecretHasher(),
     passwords: new ScryptPasswordHasher(),
     tokens: new JwtTokenService(options.jwtSecret, ACCESS_TOKEN_TTL_SECONDS),
@@ -138,4 +145,8 @@ function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryD
       retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     },
   };
+}
+
+function pageSignerOf(options: { jwtSecret: string; hostedPagesSecret?: string | null }): PageSigner {
+  return options.hostedPagesSecret ? new PageSigner(options.hostedPagesSecret) : PageSigner.derivedFrom(options.jwtSecret);
 }

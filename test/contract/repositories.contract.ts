@@ -25,6 +25,7 @@ import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 
 import { describeDirectDebitContract } from './direct-debit.contract';
 import { describeEventLogContract } from './event-log.contract';
+import { describeHostedPagesContract } from './hosted-pages.contract';
 import { describeWebhooksContract } from './webhooks.contract';
 
 /** What a part of the contract suite gets: the adapter under test, outside and inside transactions. */
@@ -34,7 +35,12 @@ export interface ContractContext {
 }
 
 /** Parts of the contract kept in files of their own (one per port area), run in every adapter's suite. */
-const CONTRACT_PARTS: ((ctx: ContractContext) => void)[] = [describeEventLogContract, describeDirectDebitContract, describeWebhooksContract];
+const CONTRACT_PARTS: ((ctx: ContractContext) => void)[] = [
+  describeEventLogContract,
+  describeDirectDebitContract,
+  describeWebhooksContract,
+  describeHostedPagesContract,
+];
 
 export interface RepositoryHarness {
   /** Repositories outside any transaction. */

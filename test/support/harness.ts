@@ -1,8 +1,11 @@
 import crypto from 'node:crypto';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import supertest from 'supertest';
 import { createHttpServer } from '../../adapters/http/server';
+import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
+import type { RateLimitPolicy } from '../../ports/rate-limiter';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
 import { type Application, buildApplication } from '../../internal/application';
 import type { CompanySettings } from '../../internal/tenancy/company';
@@ -42,9 +45,12 @@ export interface ApiHarness {
   infra: Infrastructure;
   app: Application;
   server: Server;
+  /** PUBLIC_BASE_URL of this API: http://localhost:3000, or the server's own address with `realBaseUrl`. */
+  baseUrl: string;
   /** supertest agent bound to the running server. */
   http: supertest.Agent;
-  newTenant(options?: { companies?: string[]; settings?: Partial<CompanySettings> }): Promise<Tenant>;
+  /** `organization` names it (and its company, when no companies are given); default `Org <random>`. */
+  newTenant(options?: { companies?: string[]; settings?: Partial<CompanySettings>; organization?: string }): Promise<Tenant>;
   /** Resolves when every job enqueued so far has run (in-process queue, or the worker process). */
   drainJobs(): Promise<void>;
   /** The API's queue: `queue.down = true` makes its enqueue fail (Redis away for the API). */
@@ -60,9 +66,22 @@ export interface ApiHarness {
  */
 export async function startApi(
   kind: DatabaseKind,
-  options: { appEnv?: 'development' | 'production'; worker?: boolean; webhooks?: WebhookHarnessOptions } = {},
+  options: {
+    appEnv?: 'development' | 'production';
+    worker?: boolean;
+    webhooks?: WebhookHarnessOptions;
+    /** paymentUrls on the server's own address (browser tests follow them); else http://localhost:3000. */
+    realBaseUrl?: boolean;
+    /** The hosted pages' lookup limit per client address (default: the production one). */
+    pageLookupLimit?: RateLimitPolicy;
+  } = {},
 ): Promise<ApiHarness> {
   const database: TestDatabase = await createTestDatabase(kind);
+  // Listening first tells the port, so paymentUrls can name the server itself.
+  const server = http.createServer();
+  server.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const baseUrl = options.realBaseUrl ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : 'http://localhost:3000';
   const queuePrefix = `test-${crypto.randomBytes(4).toString('hex')}`;
   const infra = await openInfrastructure({
     databaseUrl: database.url,
@@ -71,7 +90,7 @@ export async function startApi(
     jwtSecret: JWT_TEST_SECRET,
     appEnv: options.appEnv ?? 'development',
     migrate: true,
-    publicBaseUrl: 'http://localhost:3000',
+    publicBaseUrl: baseUrl,
     webhookRetryDelaysMs: options.webhooks && durations(options.webhooks.retryDelays, 'retryDelays'),
   });
   const queue = new SwitchableJobQueue(infra.ports.queue);
@@ -81,14 +100,20 @@ export async function startApi(
     app,
     ids: infra.ports.ids,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    publicBaseUrl: 'http://localhost:3000',
+    publicBaseUrl: baseUrl,
     paymentPortal: infra.paymentPortal,
     testHelpers: (options.appEnv ?? 'development') !== 'production',
     readinessChecks: infra.readinessChecks,
+    pages: {
+      portal: infra.paymentPortal,
+      signer: infra.pageSigner,
+      rateLimiter: new InProcessTokenBucket(),
+      lookupLimit: options.pageLookupLimit,
+      sandbox: (options.appEnv ?? 'development') !== 'production',
+    },
   });
-  const server = koa.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const http = supertest.agent(server);
+  server.on('request', koa.callback());
+  const agent = supertest.agent(server);
   // With `worker`, jobs go through BullMQ on Redis to the real worker entrypoint, a process of its own.
   const webhookEnv: Record<string, string> = options.webhooks
     ? { WEBHOOK_RETRY_DELAYS: options.webhooks.retryDelays, WEBHOOK_DISPATCH_EVERY_MS: String(options.webhooks.dispatchEveryMs) }
@@ -104,20 +129,21 @@ export async function startApi(
     infra,
     app,
     server,
-    http,
+    baseUrl,
+    http: agent,
     queue,
     withWorker: worker !== null,
     async newTenant(tenantOptions = {}) {
       const suffix = crypto.randomBytes(6).toString('hex');
       const password = `pw-${suffix}-secret`;
       const created = await app.commands.createClient.execute({
-        organization: `Org ${suffix}`,
+        organization: tenantOptions.organization ?? `Org ${suffix}`,
         username: `user_${suffix}`,
         password,
         companies: tenantOptions.companies?.map((c) => `${c}-${suffix}`.toUpperCase()) ?? [],
         settings: tenantOptions.settings ?? {},
       });
-      const login = await http
+      const login = await agent
         .post('/auth/login')
         .set('x-api-key', created.loginApiKey)
         .send({ clientUsername: created.clientUsername, password });

@@ -38,6 +38,25 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     return this.lock({ company_id: companyId, id });
   }
 
+  findById(companyId: number, id: number): Promise<PaymentLinkView | null> {
+    return this.first({ 'l.company_id': companyId, 'l.id': id });
+  }
+
+  findByShortCode(shortCode: string): Promise<PaymentLinkView | null> {
+    return this.first({ 'l.short_code': shortCode });
+  }
+
+  async listByUrlIdentifier(companyId: number, urlIdentifier: string, limit: number): Promise<PaymentLinkView[]> {
+    const rows = await this.db('payment_links as l')
+      .leftJoin('products as p', 'p.id', 'l.product_id')
+      .select(SELECT)
+      .where({ 'l.company_id': companyId, 'l.url_identifier': urlIdentifier })
+      .whereNull('l.short_code')
+      .orderBy('l.id', 'desc')
+      .limit(limit);
+    return rows.map(toView);
+  }
+
   private async lock(where: Row): Promise<PaymentLinkView | null> {
     const id = await lockRowId(this.db, 'payment_links', where);
     return id === null ? null : this.first({ 'l.id': id });

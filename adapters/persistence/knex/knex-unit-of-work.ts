@@ -9,6 +9,7 @@ import { KnexEventLog } from './knex-event-log';
 import { KnexJobOutbox } from './knex-job-outbox';
 import { KnexPaymentLinkRepository } from './knex-payment-link-repository';
 import { KnexPaymentMethodRepository } from './knex-payment-method-repository';
+import { KnexPortalRepository } from './knex-portal-repository';
 import { KnexSubscriptionRepository } from './knex-subscription-repository';
 import { KnexProductRepository } from './knex-product-repository';
 import { KnexTenancyRepository } from './knex-tenancy-repository';
@@ -37,6 +38,7 @@ export function knexRepositories(db: Knex | Knex.Transaction, options: KnexRepos
     events: new KnexEventLog(db, options.events),
     webhookEndpoints: new KnexWebhookEndpointRepository(db),
     webhookDeliveries: new KnexWebhookDeliveryRepository(db),
+    portal: new KnexPortalRepository(db),
   };
 }
 

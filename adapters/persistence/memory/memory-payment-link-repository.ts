@@ -42,6 +42,24 @@ export class MemoryPaymentLinkRepository implements PaymentLinkRepository {
     return link ? this.view(link) : null;
   }
 
+  async findById(companyId: number, id: number): Promise<PaymentLinkView | null> {
+    const link = this.rows.find((l) => l.companyId === companyId && l.id === id);
+    return link ? this.view(link) : null;
+  }
+
+  async findByShortCode(shortCode: string): Promise<PaymentLinkView | null> {
+    const link = this.rows.find((l) => l.shortCode === shortCode);
+    return link ? this.view(link) : null;
+  }
+
+  async listByUrlIdentifier(companyId: number, urlIdentifier: string, limit: number): Promise<PaymentLinkView[]> {
+    return this.rows
+      .filter((l) => l.companyId === companyId && l.urlIdentifier === urlIdentifier && l.shortCode === null)
+      .sort((a, b) => b.id - a.id)
+      .slice(0, limit)
+      .map((l) => this.view(l));
+  }
+
   async update(companyId: number, id: number, changes: PaymentLinkChanges): Promise<PaymentLinkView> {
     const link = this.rows.find((l) => l.companyId === companyId && l.id === id);
     if (!link) throw new Error(`payment link ${id} vanished`);

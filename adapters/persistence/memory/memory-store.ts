@@ -4,6 +4,8 @@ import type { Adhesion } from '../../../internal/direct-debit/adhesion';
 import type { DebitAttempt } from '../../../internal/direct-debit/debit-attempt';
 import type { PaymentMethodReference } from '../../../internal/direct-debit/payment-method';
 import type { PaymentLink } from '../../../internal/payment-links/payment-link';
+import type { PageEnrollment } from '../../../internal/direct-debit/page-enrollment';
+import type { PortalPayment } from '../../../internal/portal/portal-payment';
 import type { Subscription } from '../../../internal/subscriptions/subscription';
 import type { LoggedEvent } from '../../../ports/event-log';
 import type { JobName } from '../../../ports/job-queue';
@@ -59,6 +61,8 @@ export interface MemoryTables {
   webhookDeliveries: WebhookDelivery[];
   webhookDeliveryAttempts: DeliveryAttempt[];
   webhookCursor: FanOutCursor;
+  portalPayments: PortalPayment[];
+  portalEnrollments: PageEnrollment[];
 }
 
 
@@ -86,6 +90,8 @@ export class MemoryStore {
     webhookDeliveries: [],
     webhookDeliveryAttempts: [],
     webhookCursor: { lastRowId: 0, gaps: [] },
+    portalPayments: [],
+    portalEnrollments: [],
   };
 
   nextId(): number {

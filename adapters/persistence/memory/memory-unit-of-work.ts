@@ -8,6 +8,7 @@ import { MemoryEventLog } from './memory-event-log';
 import { MemoryJobOutbox } from './memory-job-outbox';
 import { MemoryPaymentLinkRepository } from './memory-payment-link-repository';
 import { MemoryPaymentMethodRepository } from './memory-payment-method-repository';
+import { MemoryPortalRepository } from './memory-portal-repository';
 import { MemorySubscriptionRepository } from './memory-subscription-repository';
 import { MemoryProductRepository } from './memory-product-repository';
 import type { MemoryStore } from './memory-store';
@@ -30,6 +31,7 @@ export function memoryRepositories(store: MemoryStore, events: EventWriting): Re
     events: new MemoryEventLog(store, events),
     webhookEndpoints: new MemoryWebhookEndpointRepository(store),
     webhookDeliveries: new MemoryWebhookDeliveryRepository(store),
+    portal: new MemoryPortalRepository(store),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { IdGenerator } from '../../../ports/id-generator';
-import type { UnitOfWork } from '../../../ports/unit-of-work';
+import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { eventOf } from '../../events/domain-event';
 import { ConflictError } from '../../shared/errors';
 import type { TenantScope } from '../../shared/tenant-scope';
@@ -15,6 +15,8 @@ export interface RegisterPaymentMethodInput {
   maskedReference?: string | null;
 }
 
+type Alongside = (tx: Repositories, method: PaymentMethodReference) => Promise<void>;
+
 /**
  * Registers a payment method reference for a user of the company: the hosted enrollment page
  * and the sandbox helper both come here. The first method of a user becomes the default; a later
@@ -26,20 +28,25 @@ export class RegisterPaymentMethod {
     requireDeps('RegisterPaymentMethod', deps);
   }
 
-  async execute(input: RegisterPaymentMethodInput, scope: TenantScope): Promise<PaymentMethodReference> {
+  /**
+   * `alongside` runs in the registration's transaction with the new method (the enrollment page
+   * records its form key there, so a form sent twice registers once).
+   */
+  async execute(input: RegisterPaymentMethodInput, scope: TenantScope, alongside?: Alongside): Promise<PaymentMethodReference> {
     try {
-      return await this.register(input, scope);
+      return await this.register(input, scope, alongside);
     } catch (error) {
       // A concurrent registration became the default first: this one now sees it.
       if (!(error instanceof ConflictError)) throw error;
-      return this.register(input, scope);
+      return this.register(input, scope, alongside);
     }
   }
 
-  private register(input: RegisterPaymentMethodInput, scope: TenantScope): Promise<PaymentMethodReference> {
+  private register(input: RegisterPaymentMethodInput, scope: TenantScope, alongside?: Alongside): Promise<PaymentMethodReference> {
     // The user is a contact's externalClientId, which contacts store trimmed.
     const externalClientId = input.externalClientId.trim();
-    return this.deps.uow.run(async ({ paymentMethods, events }) => {
+    return this.deps.uow.run(async (tx) => {
+      const { paymentMethods, events } = tx;
       const companyId = scope.company.id;
       const current = await paymentMethods.findDefault(companyId, externalClientId);
       const isDefault = current === null || input.isDefault === true;
@@ -56,6 +63,7 @@ export class RegisterPaymentMethod {
         createdAt: scope.clock.now(),
       });
       await events.append([eventOf(scope, 'payment_method.registered', { kind: 'payment_method', paymentMethod: method })]);
+      await alongside?.(tx, method);
       return method;
     });
   }

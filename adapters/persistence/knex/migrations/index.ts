@@ -7,6 +7,7 @@ import * as events from './20261122040000_events';
 import * as directDebit from './20261122050000_direct_debit';
 import * as directDebitDunning from './20261124100000_direct_debit_dunning';
 import * as webhooks from './20261124200000_webhooks';
+import * as hostedPages from './20261124400000_hosted_pages';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -26,6 +27,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261122050000_direct_debit', directDebit],
   ['20261124100000_direct_debit_dunning', directDebitDunning],
   ['20261124200000_webhooks', webhooks],
+  ['20261124400000_hosted_pages', hostedPages],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

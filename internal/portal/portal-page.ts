@@ -1,0 +1,44 @@
+import type { PaymentLinkStatus } from '../payment-links/payment-link';
+import type { Currency } from '../shared/currency';
+import type { TenantScope } from '../shared/tenant-scope';
+import type { SubscriptionStatus } from '../subscriptions/subscription';
+import type { PortalCharge } from './portal-charge';
+
+/** The creditor, as the debtor sees it. */
+export interface PortalCompany {
+  code: string;
+  name: string;
+}
+
+export interface PortalLink {
+  /** Public id (`plk_…`). */
+  paymentLinkId: string;
+  description: string;
+  amountCents: number;
+  currency: Currency;
+  status: PaymentLinkStatus;
+  singleUse: boolean;
+  expiresAt: Date | null;
+  successUrl: string | null;
+  paymentsCount: number;
+}
+
+export interface PortalSubscription {
+  subscriptionId: string;
+  description: string | null;
+  status: SubscriptionStatus;
+  amountCents: number;
+  currency: Currency;
+  enforcePaymentOrder: boolean;
+}
+
+/** What a hosted payment page shows: everything the HTML needs, nothing it must look up. */
+export type PortalPage = { company: PortalCompany; scope: TenantScope } & (
+  | { kind: 'debt'; charge: PortalCharge; link: PortalLink | null }
+  /** A link; `charge` is what one payment through it takes (a reusable link: its amount, every time). */
+  | { kind: 'link'; link: PortalLink; charge: PortalCharge }
+  /** Several ACTIVE public links share the identifier: the debtor picks one. */
+  | { kind: 'link-choice'; identifier: string; links: PortalLink[] }
+  /** Every live cycle in due-date order (cancelled cycles are not shown, as in the API's lists). */
+  | { kind: 'subscription'; subscription: PortalSubscription; cycles: PortalCharge[] }
+);

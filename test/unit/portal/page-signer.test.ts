@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { HostedPaymentPortal } from '../../../adapters/gateways/hosted-payment-portal';
+import { SANDBOX_CARDS, SandboxPaymentProcessor } from '../../../adapters/gateways/sandbox-payment-processor';
+import { PageSigner } from '../../../adapters/security/page-signer';
+
+describe('hosted pages: signatures', () => {
+  const signer = new PageSigner('a-secret-of-at-least-sixteen-chars');
+
+  it('signs per purpose and per part, 128-bit tags, and verifies only what it signed', () => {
+    const tag = signer.sign('debt', 'ACME', 'debt_1');
+    expect(tag).to.match(/^[A-Za-z0-9_-]{22}$/);
+    expect(signer.verify(tag, 'debt', 'ACME', 'debt_1')).to.equal(true);
+    expect(signer.verify(tag, 'subscription', 'ACME', 'debt_1')).to.equal(false);
+    expect(signer.verify(tag, 'debt', 'ACM', 'Edebt_1')).to.equal(false);
+    expect(signer.verify(tag.slice(1), 'debt', 'ACME', 'debt_1')).to.equal(false);
+    expect(new PageSigner('another-secret-of-sixteen-chars').verify(tag, 'debt', 'ACME', 'debt_1')).to.equal(false);
+    expect(PageSigner.derivedFrom('jwt').sign('x')).to.equal(PageSigner.derivedFrom('jwt').sign('x'));
+    expect(() => new PageSigner('short')).to.throw();
+  });
+
+  it('seals and opens enrollment grants; any change to the token is refused', () => {
+    const portal = new HostedPaymentPortal('https://pay.example.com', signer);
+    const grant = { companyCode: 'ACME', externalClientId: 'ana', currency: 'ARS' as const, expiresAt: new Date('2031-05-17T15:00:00.000Z') };
+    const url = portal.enrollmentUrl(grant);
+    const token = url.replace('https://pay.example.com/enroll/', '');
+    expect(portal.openEnrollment(token)).to.deep.equal(grant);
+    const [body, tag] = token.split('.') as [string, string];
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString());
+    const forged = Buffer.from(JSON.stringify({ ...claims, cl: 'bob' })).toString('base64url');
+    expect(portal.openEnrollment(`${forged}.${tag}`)).to.equal(null);
+    expect(portal.openEnrollment(`${body}.${tag.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`)).to.equal(null);
+    expect(portal.openEnrollment(signer.seal('csrf', claims))).to.equal(null);
+    expect(portal.openEnrollment(signer.seal('enroll', { ...claims, cur: 'EUR' }))).to.equal(null);
+    expect(portal.openEnrollment('garbage')).to.equal(null);
+  });
+
+  it('signs debt and subscription URLs; link URLs stay the specification\'s', () => {
+    const portal = new HostedPaymentPortal('https://pay.example.com', signer);
+    const url = portal.debtUrl({ companyCode: 'ACME', debtId: 'debt_a:b' })!;
+    const [, code, id, tag] = /\/pay\/([^/]+)\/debts\/([^/]+)\/([^/]+)$/.exec(url)!;
+    expect(portal.verifyDebt(code!, decodeURIComponent(id!), tag!)).to.equal(true);
+    expect(portal.verifySubscription(code!, decodeURIComponent(id!), tag!)).to.equal(false);
+    expect(portal.linkUrl({ companyCode: 'ACME', portalUrl: null, shortCode: 'AbC123', identifier: 'x' })).to.equal('https://pay.example.com/l/AbC123');
+    expect(portal.linkUrl({ companyCode: 'ACME', portalUrl: 'https://portal.acme.mx/', shortCode: null, identifier: 'ana' })).to.equal('https://portal.acme.mx/ana');
+  });
+});
+
+describe('sandbox payment processor', () => {
+  const card = (number: string) => ({ number, expMonth: 12, expYear: 2040, cvc: '123' });
+  const charge = (p: SandboxPaymentProcessor, key: string, extra: Record<string, unknown>) =>
+    p.charge({ idempotencyKey: key, amountCents: 1000, currency: 'MXN', method: 'CARD', description: 'x', ...extra } as never);
+
+  it('answers by test card, and the same key answers the same', async () => {
+    const p = new SandboxPaymentProcessor();
+    const approved = await charge(p, 'k1', { card: card(SANDBOX_CARDS.approved) });
+    expect(approved.status).to.equal('APPROVED');
+    expect(await charge(p, 'k1', { card: card(SANDBOX_CARDS.declined) })).to.deep.equal(approved);
+    expect(await charge(p, 'k2', { card: card(SANDBOX_CARDS.declined) })).to.deep.equal({ status: 'DECLINED', reason: 'CARD_DECLINED' });
+    expect(await charge(p, 'k3', { card: card(SANDBOX_CARDS.insufficientFunds) })).to.deep.equal({ status: 'DECLINED', reason: 'INSUFFICIENT_FUNDS' });
+    let failed = false;
+    await charge(p, 'k4', { card: card(SANDBOX_CARDS.unavailable) }).catch(() => (failed = true));
+    expect(failed).to.equal(true);
+    expect(await charge(p, 'k5', { method: 'TRANSFER', amountCents: 1013 })).to.deep.equal({ status: 'DECLINED', reason: 'TRANSFER_REJECTED' });
+    expect((await charge(p, 'k6', { method: 'WALLET', amountCents: 1012 })).status).to.equal('APPROVED');
+  });
+
+  it('a refunded key never pays again; cards tokenize to brand and last four', async () => {
+    const p = new SandboxPaymentProcessor();
+    const approved = await charge(p, 'k1', { card: card(SANDBOX_CARDS.approved) });
+    await p.refund({ idempotencyKey: 'refund:k1', reference: (approved as { reference: string }).reference, amountCents: 1000 });
+    expect(await charge(p, 'k1', { card: card(SANDBOX_CARDS.approved) })).to.deep.equal({ status: 'DECLINED', reason: 'REFUNDED' });
+    expect(await p.tokenizeCard(card('5555555555554444'))).to.deep.include({ status: 'TOKENIZED', brand: 'MASTERCARD', last4: '4444' });
+    expect(await p.tokenizeCard(card(SANDBOX_CARDS.declined))).to.deep.equal({ status: 'DECLINED', reason: 'CARD_DECLINED' });
+  });
+});
