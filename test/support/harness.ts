@@ -32,6 +32,9 @@ export interface ApiHarness {
   server: Server;
   /** supertest agent bound to the running server. */
   http: supertest.Agent;
+  /** The database and queue prefix of this API, for processes a test starts beside it (workers). */
+  databaseUrl: string;
+  queuePrefix: string;
   newTenant(options?: { companies?: string[]; settings?: Partial<CompanySettings> }): Promise<Tenant>;
   /** Resolves when every job enqueued so far has run (in-process queue, or the worker process). */
   drainJobs(): Promise<void>;
@@ -44,13 +47,20 @@ export interface ApiHarness {
  */
 export async function startApi(
   kind: DatabaseKind,
-  options: { appEnv?: 'development' | 'production'; worker?: boolean } = {},
+  options: {
+    appEnv?: 'development' | 'production';
+    /** Start the worker process (on `redisUrl`, else the shared test Redis). */
+    worker?: boolean;
+    /** BullMQ on this Redis; with neither this nor `worker`, jobs run in this process. */
+    redisUrl?: string;
+  } = {},
 ): Promise<ApiHarness> {
+  const redisUrl = options.redisUrl ?? (options.worker ? TEST_REDIS_URL : null);
   const database: TestDatabase = await createTestDatabase(kind);
   const queuePrefix = `test-${crypto.randomBytes(4).toString('hex')}`;
   const infra = await openInfrastructure({
     databaseUrl: database.url,
-    redisUrl: options.worker ? TEST_REDIS_URL : null,
+    redisUrl,
     queuePrefix,
     jwtSecret: JWT_TEST_SECRET,
     appEnv: options.appEnv ?? 'development',
@@ -73,7 +83,7 @@ export async function startApi(
   const http = supertest.agent(server);
   // With `worker`, jobs go through BullMQ on Redis to the real worker entrypoint, a process of its own.
   const worker: WorkerProcess | null = options.worker
-    ? await startWorkerProcess({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: queuePrefix, JWT_SECRET: JWT_TEST_SECRET })
+    ? await startWorkerProcess({ DATABASE_URL: database.url, REDIS_URL: redisUrl!, QUEUE_PREFIX: queuePrefix, JWT_SECRET: JWT_TEST_SECRET })
     : null;
 
   return {
@@ -82,6 +92,8 @@ export async function startApi(
     app,
     server,
     http,
+    databaseUrl: database.url,
+    queuePrefix,
     async newTenant(tenantOptions = {}) {
       const suffix = crypto.randomBytes(6).toString('hex');
       const password = `pw-${suffix}-secret`;
@@ -111,7 +123,7 @@ export async function startApi(
     },
     async drainJobs() {
       if (infra.inProcessQueue) return infra.inProcessQueue.drain();
-      await waitForIdleQueue(infra, worker!);
+      await waitForIdleQueue(infra, worker);
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -161,14 +173,14 @@ export function describeEachDatabase(
 }
 
 /** Until nothing is waiting or running on the queue and the outbox has handed everything over. */
-async function waitForIdleQueue(infra: Infrastructure, worker: WorkerProcess): Promise<void> {
+async function waitForIdleQueue(infra: Infrastructure, worker: WorkerProcess | null): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const counts = await infra.bullmqQueue!.queue.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children');
     const pending = await infra.ports.repos.outbox.pending(1);
     if (Object.values(counts).every((n) => n === 0) && pending.length === 0) return;
-    worker.assertAlive();
-    if (Date.now() > deadline) throw new Error(`jobs still pending after 20 s: ${JSON.stringify(counts)}\n${worker.output()}`);
+    worker?.assertAlive();
+    if (Date.now() > deadline) throw new Error(`jobs still pending after 20 s: ${JSON.stringify(counts)}\n${worker?.output() ?? ''}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
