@@ -1,0 +1,51 @@
+/** Requests of the reliability suite: rate-limit tolerant, and checked against the envelope rules. */
+import type { Response, Test } from 'supertest';
+import { REQUEST_ID } from '../../support/http-expect';
+
+/** A 429 is retried after its Retry-After (at most 2 s each, 30 times): the suite measures answers, not the limiter. */
+export async function send(request: () => Test): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await request();
+    if (res.status !== 429 || attempt >= 30) return res;
+    const seconds = Math.min(Number(res.headers['retry-after']) || 1, 2);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  }
+}
+
+/** Sends every request at once (rate-limit tolerant) and resolves with their answers in order. */
+export function concurrently(n: number, request: (i: number) => Test): Promise<Response[]> {
+  return Promise.all(Array.from({ length: n }, (_, i) => send(() => request(i))));
+}
+
+/**
+ * What is wrong with an answer under the conventions: a 5xx; a 4xx outside the error envelope
+ * `{ error: { code, message, details? }, requestId: req_… }`; any answer without its requestId
+ * (body and X-Request-Id). Null when nothing is.
+ */
+export function envelopeProblem(res: Response): string | null {
+  const body = res.body as Record<string, any> | undefined;
+  if (res.status >= 500) return `${res.status} ${JSON.stringify(body)}`;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return `${res.status} without a JSON object body: ${res.text?.slice(0, 200)}`;
+  if (typeof body.requestId !== 'string' || !REQUEST_ID.test(body.requestId)) return `${res.status} without a req_ requestId: ${JSON.stringify(body).slice(0, 300)}`;
+  if (res.headers['x-request-id'] !== body.requestId) return `${res.status}: X-Request-Id ${res.headers['x-request-id']} is not the body's ${body.requestId}`;
+  if (res.status < 400) return null;
+  const error = body.error as Record<string, unknown> | undefined;
+  if (!error || typeof error.code !== 'string' || typeof error.message !== 'string' || error.message === '') {
+    return `${res.status} outside the error envelope: ${JSON.stringify(body).slice(0, 300)}`;
+  }
+  if (error.details !== undefined) {
+    const details = error.details;
+    if (!Array.isArray(details) || details.some((d) => typeof d?.field !== 'string' || typeof d?.issue !== 'string')) {
+      return `${res.status} with malformed details: ${JSON.stringify(error).slice(0, 300)}`;
+    }
+  }
+  return null;
+}
+
+/** The problem of an error answer that is not exactly `status` + `code` in the envelope. */
+export function errorProblem(res: Response, status: number, code: string): string | null {
+  const envelope = envelopeProblem(res);
+  if (envelope) return envelope;
+  if (res.status !== status || res.body.error?.code !== code) return `expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
+  return null;
+}
