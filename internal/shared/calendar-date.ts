@@ -10,7 +10,17 @@ export function isCalendarDate(value: string): boolean {
 }
 
 export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return utcDay(year, month + 1, 0).getUTCDate();
+}
+
+/**
+ * The UTC midnight of year-month-day, where month and day may run past their range (day 0 is the
+ * month before's last). Unlike Date.UTC, years 0 to 99 are those years, not 1900 to 1999.
+ */
+export function utcDay(year: number, month: number, day: number): Date {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date;
 }
 
 /** The UTC calendar date of an instant. */

@@ -1,4 +1,4 @@
-import { daysInMonth, isCalendarDate } from '../shared/calendar-date';
+import { daysInMonth, isCalendarDate, utcDay } from '../shared/calendar-date';
 import { type ErrorDetail, InvalidRequestError } from '../shared/errors';
 
 export const INTERVAL_UNITS = ['day', 'week', 'month', 'year'] as const;
@@ -159,7 +159,7 @@ function yearly(year: number, billing: BillingDay): string {
 }
 
 function addDays(year: number, month: number, day: number, days: number): string {
-  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+  return utcDay(year, month, day + days).toISOString().slice(0, 10);
 }
 
 function format(year: number, month: number, day: number): string {

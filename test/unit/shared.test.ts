@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { daysInMonth, isCalendarDate, toIsoUtc, utcDateOf } from '../../internal/shared/calendar-date';
+import { daysInMonth, isCalendarDate, toIsoUtc, utcDateOf, utcDay } from '../../internal/shared/calendar-date';
 import { InvalidRequestError } from '../../internal/shared/errors';
 import { amountFromCents, centsFromAmount } from '../../internal/shared/money';
 
@@ -135,6 +135,15 @@ describe('calendar-date', () => {
         expect(isCalendarDate(date), JSON.stringify(date)).to.equal(false);
       }
     });
+  });
+
+  it('daysInMonth and utcDay take years 0 to 99 as they are, not as 1900 to 1999', () => {
+    expect(daysInMonth(0, 2)).to.equal(29); // year 0 is a leap year; 1900 is not
+    expect(daysInMonth(4, 2)).to.equal(29);
+    expect(daysInMonth(99, 2)).to.equal(28);
+    expect(utcDay(50, 1, 1).toISOString()).to.equal('0050-01-01T00:00:00.000Z');
+    expect(utcDay(99, 12, 32).toISOString()).to.equal('0100-01-01T00:00:00.000Z');
+    expect(utcDay(2024, 3, 0).toISOString()).to.equal('2024-02-29T00:00:00.000Z');
   });
 
   it('daysInMonth knows February of leap years', () => {
