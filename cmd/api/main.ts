@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { answerParserErrorsInEnvelope } from '../../adapters/http/parser-errors';
 import { createHttpServer } from '../../adapters/http/server';
 import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
 import { jobHandlers, OUTBOX_DISPATCH_EVERY_MS, SCHEDULES } from '../../adapters/queue/job-handlers';
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
     readinessChecks: infra.readinessChecks,
   });
   const server = koa.listen(config.port, config.host);
+  answerParserErrorsInEnvelope(server, infra.ports.ids);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const baseUrl = config.publicBaseUrl ?? `http://localhost:${port}`;

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import supertest from 'supertest';
+import { answerParserErrorsInEnvelope } from '../../adapters/http/parser-errors';
 import { createHttpServer } from '../../adapters/http/server';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
 import { type Application, buildApplication } from '../../internal/application';
@@ -79,6 +80,7 @@ export async function startApi(
     readinessChecks: infra.readinessChecks,
   });
   const server = koa.listen(0, '127.0.0.1');
+  answerParserErrorsInEnvelope(server, infra.ports.ids);
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const http = supertest.agent(server);
   // With `worker`, jobs go through BullMQ on Redis to the real worker entrypoint, a process of its own.
