@@ -271,6 +271,16 @@ describeEachDatabase('HTTP conventions', ({ api }) => {
       });
     });
 
+    it('documents the request bodies their handlers validate: POST /v2/debts (one debt or a batch), PATCH /payment-links/{id}', async () => {
+      const { paths } = (await api().http.get('/openapi.json')).body;
+      const schemaOf = (path: string, method: string) => paths[path][method].requestBody.content['application/json'].schema;
+      const v2 = schemaOf('/v2/debts', 'post');
+      expect(v2.oneOf).to.have.length(2);
+      expect(v2.oneOf[0].required).to.include.members(['amount', 'dueDate']);
+      expect(v2.oneOf[1].required).to.deep.equal(['debts']);
+      expect(Object.keys(schemaOf('/payment-links/{id}', 'patch').properties)).to.deep.equal(['description', 'expiresAt', 'metadata']);
+    });
+
     it('GET /docs is an HTML page listing the routes', async () => {
       const res = await api().http.get('/docs');
       expect(res.status).to.equal(200);
