@@ -32,3 +32,15 @@ export function utcDateOf(instant: Date): string {
 export function toIsoUtc(instant: Date | number): string {
   return new Date(instant).toISOString();
 }
+
+/**
+ * The instants the wire format YYYY-MM-DDTHH:mm:ss.sssZ can carry, and dates can be taken from:
+ * 0000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z. An offset can push a date-time written
+ * in year 9999 (or 0000) past them, where toISOString answers "+010000-…" (or "-000001-…").
+ */
+export function isWireInstant(epochMs: number): boolean {
+  return Number.isFinite(epochMs) && epochMs >= EARLIEST_WIRE_INSTANT && epochMs <= LATEST_WIRE_INSTANT;
+}
+
+const EARLIEST_WIRE_INSTANT = utcDay(0, 1, 1).getTime();
+const LATEST_WIRE_INSTANT = utcDay(10000, 1, 1).getTime() - 1;
