@@ -22,9 +22,11 @@ export function concurrently(n: number, request: (i: number) => Test): Promise<R
  * `{ error: { code, message, details? }, requestId: req_… }`; any answer without its requestId
  * (body and X-Request-Id). Null when nothing is.
  */
-export function envelopeProblem(res: Response): string | null {
+export function envelopeProblem(res: Response, options: { document?: boolean } = {}): string | null {
   const body = res.body as Record<string, any> | undefined;
-  if (res.status >= 500) return `${res.status} ${JSON.stringify(body)}`;
+  if (res.status >= 500) return `${res.status} ${JSON.stringify(body).slice(0, 300)}`;
+  // The OpenAPI document and the docs page are documents, not envelopes, when they succeed.
+  if (options.document && res.status < 400) return null;
   if (!body || typeof body !== 'object' || Array.isArray(body)) return `${res.status} without a JSON object body: ${res.text?.slice(0, 200)}`;
   if (typeof body.requestId !== 'string' || !REQUEST_ID.test(body.requestId)) return `${res.status} without a req_ requestId: ${JSON.stringify(body).slice(0, 300)}`;
   if (res.headers['x-request-id'] !== body.requestId) return `${res.status}: X-Request-Id ${res.headers['x-request-id']} is not the body's ${body.requestId}`;
@@ -47,5 +49,31 @@ export function errorProblem(res: Response, status: number, code: string): strin
   const envelope = envelopeProblem(res);
   if (envelope) return envelope;
   if (res.status !== status || res.body.error?.code !== code) return `expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
+  return null;
+}
+
+const WIRE_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const PLAIN_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const DATE_KEYS = new Set(['dueDate', 'startDate', 'endDate']);
+
+/**
+ * Dates in an answer that break convention 3: a `…At` date-time (or the clock's `now`) not in
+ * UTC with milliseconds (`YYYY-MM-DDTHH:mm:ss.sssZ`), a dueDate/startDate/endDate not `YYYY-MM-DD`.
+ */
+export function dateShapeProblem(value: unknown, path = 'body'): string | null {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const problem = dateShapeProblem(value[i], `${path}[${i}]`);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, member] of Object.entries(value)) {
+    if (typeof member === 'string' && (key.endsWith('At') || key === 'now') && !WIRE_INSTANT.test(member)) return `${path}.${key} is ${JSON.stringify(member)}`;
+    if (typeof member === 'string' && DATE_KEYS.has(key) && !PLAIN_DATE.test(member)) return `${path}.${key} is ${JSON.stringify(member)}`;
+    const problem = dateShapeProblem(member, `${path}.${key}`);
+    if (problem) return problem;
+  }
   return null;
 }
