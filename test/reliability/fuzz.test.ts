@@ -7,7 +7,7 @@
  * 4xx in the error envelope, every answer with its req_ requestId, every date in a 2xx answer in
  * its wire shape (UTC milliseconds, YYYY-MM-DD), and Object.prototype untouched.
  *
- * RELIABILITY_FUZZ_RUNS (default 100) requests per route and database; RELIABILITY_SEED replays a run;
+ * RELIABILITY_FUZZ_RUNS (default 200) requests per route and database; RELIABILITY_SEED replays a run;
  * RELIABILITY_VERBOSE=1 prints the statuses seen per route.
  */
 import { expect } from 'chai';
@@ -22,7 +22,7 @@ import { describeRequest, type FuzzContext, type FuzzRequest, perform, requestOf
 import { dateShapeProblem, envelopeProblem } from './support/http';
 import { Tally } from './support/summary';
 
-const RUNS = Number(process.env.RELIABILITY_FUZZ_RUNS ?? 100);
+const RUNS = Number(process.env.RELIABILITY_FUZZ_RUNS ?? 200);
 const SEED = process.env.RELIABILITY_SEED ? Number(process.env.RELIABILITY_SEED) : Math.floor(Math.random() * 2 ** 31);
 
 describeEachDatabase('fuzzing every endpoint from its route definition', ({ api }) => {

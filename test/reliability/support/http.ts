@@ -32,6 +32,13 @@ export function envelopeProblem(res: Response, options: { document?: boolean; se
   if (typeof body.requestId !== 'string' || !REQUEST_ID.test(body.requestId)) return `${res.status} without a req_ requestId: ${JSON.stringify(body).slice(0, 300)}`;
   if (res.headers['x-request-id'] !== body.requestId) return `${res.status}: X-Request-Id ${res.headers['x-request-id']} is not the body's ${body.requestId}`;
   if (res.status < 400) return null;
+  // A batch none of whose items was created: 422 with an empty `data` and every item in `errors[]`.
+  if (res.status === 422 && Array.isArray(body.data) && Array.isArray(body.errors)) {
+    const items = body.errors as Record<string, unknown>[];
+    const wellFormed = body.data.length === 0 && items.length > 0 && typeof body.batchId === 'string' &&
+      items.every((e) => typeof e.index === 'number' && typeof e.code === 'string' && typeof e.message === 'string');
+    return wellFormed ? null : `422 batch answer malformed: ${JSON.stringify(body).slice(0, 300)}`;
+  }
   const error = body.error as Record<string, unknown> | undefined;
   if (!error || typeof error.code !== 'string' || typeof error.message !== 'string' || error.message === '') {
     return `${res.status} outside the error envelope: ${JSON.stringify(body).slice(0, 300)}`;
