@@ -7,6 +7,8 @@ module.exports = {
   require: ['tsx/cjs'],
   extension: ['ts'],
   spec: filesNamed ? [] : ['test/**/*.test.ts'],
+  // The reliability suite is its own run: npm run test:reliability (test/reliability/.mocharc.cjs).
+  ignore: ['test/reliability/**'],
   parallel: true,
   jobs: 2,
   timeout: 20000,

@@ -7,6 +7,8 @@ const STATUS_BY_CODE: Record<string, number> = {
   RESOURCE_NOT_FOUND: 404,
   RESOURCE_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
   RESOLUTION_ERROR: 422,
   BUSINESS_RULE_VIOLATION: 422,
   RATE_LIMITED: 429,
@@ -41,4 +43,20 @@ export function toErrorReply(error: unknown): ErrorReply {
 
 function clientError(status: number, code: string, message: string): ErrorReply {
   return { status, body: { code, message }, internal: false };
+}
+
+/**
+ * What Node's HTTP parser rejects before Koa sees a request (a request line and headers over
+ * 16 KiB, a malformed request, a request that took too long): the status and envelope body.
+ */
+export function parserErrorReply(error: { code?: string }): { status: number; body: ErrorReply['body'] } {
+  const status = (code: string) => STATUS_BY_CODE[code]!;
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: status('HEADERS_TOO_LARGE'), body: { code: 'HEADERS_TOO_LARGE', message: 'Request line and headers exceed 16 KiB' } };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: status('REQUEST_TIMEOUT'), body: { code: 'REQUEST_TIMEOUT', message: 'The request was not received in time' } };
+    default:
+      return { status: status('INVALID_REQUEST'), body: { code: 'INVALID_REQUEST', message: 'Malformed HTTP request' } };
+  }
 }

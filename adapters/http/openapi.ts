@@ -29,7 +29,7 @@ export function openApiDocument(routes: Route[], serverUrl: string) {
       summary: r.summary,
       ...(r.auth === 'facade' ? { security: [{ apiKey: [], accessToken: [] }] } : {}),
       ...(parameters.length ? { parameters } : {}),
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
+      ...(r.body || r.handlerBody ? { requestBody: { required: true, content: { 'application/json': { schema: r.body ?? r.handlerBody } } } } : {}),
       responses,
     };
   }

@@ -35,6 +35,11 @@ export interface Route<B = any, Q = any> {
   summary: string;
   auth: 'facade' | 'none';
   body?: JsonSchema;
+  /**
+   * The body's schema when `handle` validates it itself (a state check comes first, or the body
+   * takes one of several shapes): published in /openapi.json, not checked before `handle`.
+   */
+  handlerBody?: JsonSchema;
   query?: JsonSchema;
   /** Documented shape of `data`. */
   response?: JsonSchema;

@@ -1,6 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { isCalendarDate } from '../../internal/shared/calendar-date';
+import { isCalendarDate, isWireInstant } from '../../internal/shared/calendar-date';
 import { type ErrorDetail, InvalidRequestError } from '../../internal/shared/errors';
 
 export type JsonSchema = Record<string, unknown>;
@@ -22,10 +22,11 @@ function withKeywords(ajv: Ajv): Ajv {
     return ok;
   };
   ajv.addKeyword({ keyword: 'x-decimals', type: 'number', schemaType: 'number', validate: decimals, errors: true });
-  // RFC 3339 with `T`, seconds and a zone (Z or an offset), naming a real instant.
+  // RFC 3339 with `T`, seconds and a zone (Z or an offset), naming a real instant the wire
+  // format can carry (its UTC year 0000 to 9999).
   ajv.addFormat('zoned-date-time', {
     type: 'string',
-    validate: (text: string) => ZONED_DATE_TIME.test(text) && isCalendarDate(text.slice(0, 10)) && !Number.isNaN(Date.parse(text)),
+    validate: (text: string) => ZONED_DATE_TIME.test(text) && isCalendarDate(text.slice(0, 10)) && isWireInstant(Date.parse(text)),
   });
   return ajv;
 }

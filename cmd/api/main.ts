@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { answerParserErrorsInEnvelope } from '../../adapters/http/parser-errors';
 import { createHttpServer } from '../../adapters/http/server';
 import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
 import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
     },
   });
   const server = koa.listen(config.port, config.host);
+  answerParserErrorsInEnvelope(server, infra.ports.ids);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const baseUrl = config.publicBaseUrl ?? `http://localhost:${port}`;

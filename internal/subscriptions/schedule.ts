@@ -1,4 +1,4 @@
-import { daysInMonth, isCalendarDate } from '../shared/calendar-date';
+import { daysInMonth, isCalendarDate, utcDay } from '../shared/calendar-date';
 import { type ErrorDetail, InvalidRequestError } from '../shared/errors';
 
 export const INTERVAL_UNITS = ['day', 'week', 'month', 'year'] as const;
@@ -74,6 +74,10 @@ export function parseSchedule(input: ScheduleInput): Schedule {
   if (schedule.endDate !== null && cycleCount(schedule) === 0) {
     throw InvalidRequestError.field('endDate', 'leaves no cycle before it');
   }
+  // Dates are YYYY-MM-DD: a schedule whose last cycle falls after 9999-12-31 cannot be written.
+  if (!isCalendarDate(dueDateOf(schedule, cycleCount(schedule) - 1))) {
+    throw InvalidRequestError.field(schedule.totalCycles !== null ? 'totalCycles' : 'startDate', 'puts a cycle after 9999-12-31');
+  }
   return schedule;
 }
 
@@ -106,7 +110,11 @@ export function cycleCount(schedule: Schedule): number {
   if (schedule.totalCycles !== null) return schedule.totalCycles;
   if (schedule.endDate === null) return 1;
   let n = 0;
-  while (n <= MAX_CYCLES && dueDateOf(schedule, n) <= schedule.endDate) n++;
+  for (; n <= MAX_CYCLES; n++) {
+    // A date past 9999-12-31 is not YYYY-MM-DD and does not compare as text: it is past endDate.
+    const date = dueDateOf(schedule, n);
+    if (!isCalendarDate(date) || date > schedule.endDate) break;
+  }
   return n;
 }
 
@@ -159,7 +167,7 @@ function yearly(year: number, billing: BillingDay): string {
 }
 
 function addDays(year: number, month: number, day: number, days: number): string {
-  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+  return utcDay(year, month, day + days).toISOString().slice(0, 10);
 }
 
 function format(year: number, month: number, day: number): string {

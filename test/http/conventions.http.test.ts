@@ -271,6 +271,16 @@ describeEachDatabase('HTTP conventions', ({ api }) => {
       });
     });
 
+    it('documents the request bodies their handlers validate: POST /v2/debts (one debt or a batch), PATCH /payment-links/{id}', async () => {
+      const { paths } = (await api().http.get('/openapi.json')).body;
+      const schemaOf = (path: string, method: string) => paths[path][method].requestBody.content['application/json'].schema;
+      const v2 = schemaOf('/v2/debts', 'post');
+      expect(v2.oneOf).to.have.length(2);
+      expect(v2.oneOf[0].required).to.include.members(['amount', 'dueDate']);
+      expect(v2.oneOf[1].required).to.deep.equal(['debts']);
+      expect(Object.keys(schemaOf('/payment-links/{id}', 'patch').properties)).to.deep.equal(['description', 'expiresAt', 'metadata']);
+    });
+
     it('GET /docs is an HTML page listing the routes', async () => {
       const res = await api().http.get('/docs');
       expect(res.status).to.equal(200);
@@ -324,7 +334,8 @@ describeEachDatabase('HTTP conventions', ({ api }) => {
 
     it('refuses a bare date, a date-time without zone, a non-string and a missing now with 400 naming now', async () => {
       const tenant = await api().newTenant();
-      for (const now of ['2030-01-01', '2030-01-01T10:00:00', 'tomorrow', 1893456000000, null]) {
+      // The last two are outside year 0000 to 9999 in UTC, which the wire format cannot carry.
+      for (const now of ['2030-01-01', '2030-01-01T10:00:00', 'tomorrow', 1893456000000, null, '9999-12-31T23:59:59-23:59', '0000-01-01T00:00:00+00:01']) {
         expectInvalidField(await freeze(tenant, now), 'now');
       }
       expectInvalidField(await api().http.put('/test-helpers/clock').set(tenant.headers).send({}), 'now');

@@ -166,6 +166,8 @@ describeEachDatabase('payment links creation', ({ api }) => {
         ['an impossible date', { expiresAt: '2030-02-30T10:00:00Z' }],
         ['a space instead of T', { expiresAt: '2030-01-01 10:00:00Z' }],
         ['a number', { expiresAt: 1893492000000 }],
+        // Once a link expiring "+010000-01-01T…" whose debt was due "+010000-01".
+        ['past 9999-12-31 in UTC through its offset', { expiresAt: '9999-12-31T23:59:59-23:59' }],
       ],
       currency: [['unknown', { currency: 'EUR' }], ['lowercase', { currency: 'mxn' }]],
       singleUse: [['"true"', { singleUse: 'true' }], ['1', { singleUse: 1 }]],

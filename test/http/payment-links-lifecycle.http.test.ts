@@ -353,6 +353,7 @@ describeEachDatabase('payment links lifecycle', ({ api }) => {
       expectInvalid(await patch(t, link.paymentLinkId, { expiresAt: '2099-06-01' }), 'expiresAt');
       expectInvalid(await patch(t, link.paymentLinkId, { expiresAt: '2099-06-01 10:00' }), 'expiresAt');
       expectInvalid(await patch(t, link.paymentLinkId, { expiresAt: '2099-06-01T10:00:00' }), 'expiresAt');
+      expectInvalid(await patch(t, link.paymentLinkId, { expiresAt: '9999-12-31T23:59:59-00:01' }), 'expiresAt');
       expect(expectOk(await getLink(t, link.paymentLinkId))).to.deep.equal(link);
     });
 

@@ -274,9 +274,15 @@ describeWithWorker('subscriptions: creation, generation and reads', ({ api }) =>
       startDate: [
         ['missing', { startDate: undefined }], ['not a real date', { startDate: '2023-02-29' }],
         ['unpadded', { startDate: '2024-1-5' }], ['a date-time', { startDate: '2024-01-05T00:00:00Z' }],
+        ['open-ended with its first cycle after 9999-12-31', { totalCycles: undefined, startDate: '9999-12-02', billingDay: { day: 1 } }],
       ],
       productName: [['missing', { productName: undefined }], ['blank', { productName: '   ' }], ['not a string', { productName: 5 }]],
-      totalCycles: [['0', { totalCycles: 0 }], ['521', { totalCycles: 521 }], ['2.5', { totalCycles: 2.5 }], ['a string', { totalCycles: '3' }]],
+      totalCycles: [
+        ['0', { totalCycles: 0 }], ['521', { totalCycles: 521 }], ['2.5', { totalCycles: 2.5 }], ['a string', { totalCycles: '3' }],
+        // Once a 500 on MySQL (a due date too long for its column) and wrong dates on SQLite.
+        ['running past 9999-12-31 (yearly)', { intervalUnit: 'year', intervalCount: 1000, startDate: '9999-12-31', totalCycles: 520 }],
+        ['running past 9999-12-31 (daily)', { intervalUnit: 'day', intervalCount: 1000, startDate: '9999-12-31', totalCycles: 520 }],
+      ],
       endDate: [
         ['with totalCycles', { endDate: '2024-06-30' }],
         ['equal to startDate', { totalCycles: undefined, endDate: '2024-01-31' }],

@@ -3,6 +3,7 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import supertest from 'supertest';
+import { answerParserErrorsInEnvelope } from '../../adapters/http/parser-errors';
 import { createHttpServer } from '../../adapters/http/server';
 import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
 import type { RateLimitPolicy } from '../../ports/rate-limiter';
@@ -49,6 +50,9 @@ export interface ApiHarness {
   baseUrl: string;
   /** supertest agent bound to the running server. */
   http: supertest.Agent;
+  /** The database and queue prefix of this API, for processes a test starts beside it (workers). */
+  databaseUrl: string;
+  queuePrefix: string;
   /** `organization` names it (and its company, when no companies are given); default `Org <random>`. */
   newTenant(options?: { companies?: string[]; settings?: Partial<CompanySettings>; organization?: string }): Promise<Tenant>;
   /** Resolves when every job enqueued so far has run (in-process queue, or the worker process). */
@@ -68,7 +72,10 @@ export async function startApi(
   kind: DatabaseKind,
   options: {
     appEnv?: 'development' | 'production';
+    /** Start the worker process (on `redisUrl`, else the shared test Redis). */
     worker?: boolean;
+    /** BullMQ on this Redis; with neither this nor `worker`, jobs run in this process. */
+    redisUrl?: string;
     webhooks?: WebhookHarnessOptions;
     /** paymentUrls on the server's own address (browser tests follow them); else http://localhost:3000. */
     realBaseUrl?: boolean;
@@ -76,6 +83,7 @@ export async function startApi(
     pageLookupLimit?: RateLimitPolicy;
   } = {},
 ): Promise<ApiHarness> {
+  const redisUrl = options.redisUrl ?? (options.worker ? TEST_REDIS_URL : null);
   const database: TestDatabase = await createTestDatabase(kind);
   // Listening first tells the port, so paymentUrls can name the server itself.
   const server = http.createServer();
@@ -85,7 +93,7 @@ export async function startApi(
   const queuePrefix = `test-${crypto.randomBytes(4).toString('hex')}`;
   const infra = await openInfrastructure({
     databaseUrl: database.url,
-    redisUrl: options.worker ? TEST_REDIS_URL : null,
+    redisUrl,
     queuePrefix,
     jwtSecret: JWT_TEST_SECRET,
     appEnv: options.appEnv ?? 'development',
@@ -113,13 +121,14 @@ export async function startApi(
     },
   });
   server.on('request', koa.callback());
+  answerParserErrorsInEnvelope(server, infra.ports.ids);
   const agent = supertest.agent(server);
   // With `worker`, jobs go through BullMQ on Redis to the real worker entrypoint, a process of its own.
   const webhookEnv: Record<string, string> = options.webhooks
     ? { WEBHOOK_RETRY_DELAYS: options.webhooks.retryDelays, WEBHOOK_DISPATCH_EVERY_MS: String(options.webhooks.dispatchEveryMs) }
     : {};
   const worker: WorkerProcess | null = options.worker
-    ? await startWorkerProcess({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: queuePrefix, JWT_SECRET: JWT_TEST_SECRET, ...webhookEnv })
+    ? await startWorkerProcess({ DATABASE_URL: database.url, REDIS_URL: redisUrl!, QUEUE_PREFIX: queuePrefix, JWT_SECRET: JWT_TEST_SECRET, ...webhookEnv })
     : null;
   // Without a worker process the jobs run here, and so does the webhook dispatch (as in `npm start`).
   const webhooks: WebhookDispatcher | null = options.webhooks && !options.worker ? startWebhookDispatcher(app, { everyMs: options.webhooks.dispatchEveryMs }) : null;
@@ -133,6 +142,8 @@ export async function startApi(
     http: agent,
     queue,
     withWorker: worker !== null,
+    databaseUrl: database.url,
+    queuePrefix,
     async newTenant(tenantOptions = {}) {
       const suffix = crypto.randomBytes(6).toString('hex');
       const password = `pw-${suffix}-secret`;
@@ -162,7 +173,7 @@ export async function startApi(
     },
     async drainJobs() {
       if (infra.inProcessQueue) return infra.inProcessQueue.drain();
-      await waitForIdleQueue(infra, worker!);
+      await waitForIdleQueue(infra, worker);
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -213,14 +224,14 @@ export function describeEachDatabase(
 }
 
 /** Until nothing is waiting or running on the queue and the outbox has handed everything over. */
-async function waitForIdleQueue(infra: Infrastructure, worker: WorkerProcess): Promise<void> {
+async function waitForIdleQueue(infra: Infrastructure, worker: WorkerProcess | null): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const counts = await infra.bullmqQueue!.queue.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children');
     const pending = await infra.ports.repos.outbox.pending(1);
     if (Object.values(counts).every((n) => n === 0) && pending.length === 0) return;
-    worker.assertAlive();
-    if (Date.now() > deadline) throw new Error(`jobs still pending after 20 s: ${JSON.stringify(counts)}\n${worker.output()}`);
+    worker?.assertAlive();
+    if (Date.now() > deadline) throw new Error(`jobs still pending after 20 s: ${JSON.stringify(counts)}\n${worker?.output() ?? ''}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

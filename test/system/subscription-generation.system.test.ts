@@ -9,7 +9,6 @@
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { buildApplication } from '../../internal/application';
@@ -22,16 +21,12 @@ import { type Infrastructure, openInfrastructure } from '../../cmd/shared/infras
 import { isAlive, killIfAlive, type Proc, startProcess, waitFor } from '../support/child-process';
 import { createTestDatabase, mysqlAvailable, redisAvailable, type TestDatabase, TEST_REDIS_URL } from '../support/databases';
 import { JWT_TEST_SECRET } from '../support/harness';
+import { holdUniqueKey } from '../support/row-blockers';
+import { crash, expireStalledJob } from '../support/worker-crash';
 
 const CYCLES = 520;
 /** The issue's target for 520 cycles after the 201 on MySQL. */
 const TARGET_MS = 1000;
-
-/** SIGKILL to the whole process group: no shutdown hook, no lock release, no last query. */
-async function crash(proc: Proc): Promise<void> {
-  process.kill(-proc.child.pid!, 'SIGKILL');
-  await proc.exited;
-}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -154,10 +149,8 @@ describe('subscription cycle generation on the worker process [mysql + redis]', 
     // uncommitted row with the key of cycle 300 makes the worker's second chunk (cycles 200-399)
     // wait on its unique-key lock, after the first chunk has committed. Rolled back after the kill.
     const template = await db()('debts').where({ company_id: scope!.company.id }).whereNotNull('subscription_id').first();
-    const { id: _id, ...row } = template as Record<string, unknown>;
-    const blocker = await db().transaction();
+    const blocker = await holdUniqueKey(db(), 'debts', template, { external_request_id: cycleRequestId(ext, 300), subscription_id: null });
     try {
-      await blocker('debts').insert({ ...row, external_request_id: cycleRequestId(ext, 300), subscription_id: null });
 
       const subscription = await subscribe(ext);
       const jobId = generationJob(subscription, 0, null).jobId;
@@ -170,16 +163,8 @@ describe('subscription cycle generation on the worker process [mysql + redis]', 
       expect(await queue.getJobState(jobId), 'the job when the worker died').to.equal('active');
       await blocker.rollback();
 
-      // BullMQ hands a crashed worker's job to another worker once its lock has expired (30 s)
-      // and a stalled-job check has seen it active twice (every 30 s). Fast-forward those two
-      // timers, as a frozen clock would: the lock is gone and the job was seen active.
-      const redis = new Redis(TEST_REDIS_URL);
-      try {
-        await redis.del(`${queue.toKey(jobId)}:lock`, queue.toKey('stalled-check'));
-        await redis.sadd(queue.toKey('stalled'), jobId);
-      } finally {
-        redis.disconnect();
-      }
+      // BullMQ would hand the job over after its lock expires and two stalled-job checks (~60 s).
+      await expireStalledJob(queue, TEST_REDIS_URL, jobId);
 
       const second = await startWorker();
       await waitFor(async () => (await count(subscription.id)) === CYCLES, `${CYCLES} debts after the retry`, { proc: second });

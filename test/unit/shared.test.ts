@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { daysInMonth, isCalendarDate, toIsoUtc, utcDateOf } from '../../internal/shared/calendar-date';
+import { daysInMonth, isCalendarDate, isWireInstant, toIsoUtc, utcDateOf, utcDay } from '../../internal/shared/calendar-date';
 import { InvalidRequestError } from '../../internal/shared/errors';
 import { amountFromCents, centsFromAmount } from '../../internal/shared/money';
 
@@ -135,6 +135,23 @@ describe('calendar-date', () => {
         expect(isCalendarDate(date), JSON.stringify(date)).to.equal(false);
       }
     });
+  });
+
+  it('daysInMonth and utcDay take years 0 to 99 as they are, not as 1900 to 1999', () => {
+    expect(daysInMonth(0, 2)).to.equal(29); // year 0 is a leap year; 1900 is not
+    expect(daysInMonth(4, 2)).to.equal(29);
+    expect(daysInMonth(99, 2)).to.equal(28);
+    expect(utcDay(50, 1, 1).toISOString()).to.equal('0050-01-01T00:00:00.000Z');
+    expect(utcDay(99, 12, 32).toISOString()).to.equal('0100-01-01T00:00:00.000Z');
+    expect(utcDay(2024, 3, 0).toISOString()).to.equal('2024-02-29T00:00:00.000Z');
+  });
+
+  it('isWireInstant: the instants YYYY-MM-DDTHH:mm:ss.sssZ can carry, year 0000 to 9999 in UTC', () => {
+    expect(isWireInstant(Date.parse('9999-12-31T23:59:59.999Z'))).to.equal(true);
+    expect(isWireInstant(Date.parse('0000-01-01T00:00:00Z'))).to.equal(true);
+    expect(isWireInstant(Date.parse('9999-12-31T23:59:59-00:01'))).to.equal(false); // 10000-01-01T00:00:59Z
+    expect(isWireInstant(Date.parse('0000-01-01T00:00:00+00:01'))).to.equal(false); // -000001-12-31T23:59:00Z
+    expect(isWireInstant(Number.NaN)).to.equal(false);
   });
 
   it('daysInMonth knows February of leap years', () => {

@@ -3,6 +3,11 @@ import type { Logger } from 'pino';
 import type { IdGenerator } from '../../../ports/id-generator';
 import { toErrorReply } from '../error-mapping';
 
+/** `req_` + 24 base62 characters. */
+export function newRequestId(ids: IdGenerator): string {
+  return 'req_' + ids.alphanumeric(24);
+}
+
 /**
  * Outermost middleware: gives each request its `req_…` id (body, X-Request-Id header and logs)
  * and turns every error into the envelope. Unknown errors become 500 INTERNAL_ERROR with nothing
@@ -10,7 +15,7 @@ import { toErrorReply } from '../error-mapping';
  */
 export function requestContext(ids: IdGenerator, logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const requestId = 'req_' + ids.alphanumeric(24);
+    const requestId = newRequestId(ids);
     const started = process.hrtime.bigint();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);

@@ -33,7 +33,7 @@ export function debtRoutes(app: Application, present: DebtPresenter) {
   return [
     route({
       method: 'post', path: '/v2/debts', tag: 'Debts', summary: 'Create one debt, or a batch of up to 50 with { debts: [...] }',
-      auth: 'facade', response: debtSchema, status: 201, errors: [400, 401, 404, 422],
+      auth: 'facade', handlerBody: { oneOf: [v2DebtBody, v2DebtBatchBody] }, response: debtSchema, status: 201, errors: [400, 401, 404, 422],
       handle: async ({ body, ctx, scope }) => {
         const isBatch = body !== null && typeof body === 'object' && !Array.isArray(body) && 'debts' in body;
         if (!isBatch) return createSingle(ctx, validateBody<DebtBody>(v2DebtBody, body ?? {}), 'v2', scope);

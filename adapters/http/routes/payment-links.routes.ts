@@ -83,7 +83,7 @@ export function paymentLinkRoutes(app: Application, portal: PaymentPortal) {
       method: 'patch', path: '/payment-links/:id', tag: 'Payment links', summary: 'Update description, expiresAt or metadata of an ACTIVE link',
       // The body schema is applied by the use case after the state check (a PAID, EXPIRED or
       // CANCELLED link is 422 whatever the body says); it is documented here all the same.
-      auth: 'facade', response: paymentLinkSchema, errors: [400, 401, 404, 422],
+      auth: 'facade', handlerBody: updatePaymentLinkBody, response: paymentLinkSchema, errors: [400, 401, 404, 422],
       handle: async ({ params, body, scope }) => {
         const parse = () => {
           const valid = validateBody<{ description?: string; expiresAt?: string; metadata?: Record<string, unknown> }>(updatePaymentLinkBody, body ?? {});

@@ -1,6 +1,6 @@
 import type { Application } from '../../../internal/application';
 import { InvalidRequestError } from '../../../internal/shared/errors';
-import { toIsoUtc } from '../../../internal/shared/calendar-date';
+import { isWireInstant, toIsoUtc } from '../../../internal/shared/calendar-date';
 import type { ClockState } from '../../../internal/tenancy/commands/set-organization-clock';
 import { route } from '../route';
 import { clockBody } from '../schemas/auth.schemas';
@@ -18,6 +18,7 @@ export function testHelperRoutes(app: Application) {
       handle: async ({ body, scope }) => {
         const instant = new Date(body.now);
         if (Number.isNaN(instant.getTime())) throw InvalidRequestError.field('now', 'must be an RFC 3339 date-time');
+        if (!isWireInstant(instant.getTime())) throw InvalidRequestError.field('now', 'must be from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z in UTC');
         return { data: present(await setOrganizationClock.execute(instant, scope)) };
       },
     }),

@@ -32,19 +32,32 @@ export class BullmqWorkerPool {
 
   async start(): Promise<void> {
     const { prefix, concurrency } = this.options;
-    const queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix });
-    for (const schedule of this.options.schedules) {
-      await queue.upsertJobScheduler(schedule.name, { every: schedule.everyMs }, { name: schedule.name, data: {} });
-    }
-    await queue.close();
+    await this.registerSchedules();
     this.worker = new Worker(QUEUE_NAME, (job) => this.process(job), { connection: this.connection, prefix, concurrency });
     if (this.options.onCompleted) this.worker.on('completed', this.options.onCompleted);
     if (this.options.onFailed) this.worker.on('failed', this.options.onFailed);
     await this.worker.waitUntilReady();
+    // A Redis that comes back empty (restarted without persistence, failed over) has lost the
+    // schedules: register them again on every reconnection (upserting is idempotent).
+    this.connection.on('ready', this.onReconnected);
+  }
+
+  private readonly onReconnected = (): void => void this.registerSchedules().catch(() => undefined);
+
+  private async registerSchedules(): Promise<void> {
+    const queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix: this.options.prefix });
+    try {
+      for (const schedule of this.options.schedules) {
+        await queue.upsertJobScheduler(schedule.name, { every: schedule.everyMs }, { name: schedule.name, data: {} });
+      }
+    } finally {
+      await queue.close();
+    }
   }
 
   /** Stops taking jobs and waits for the active ones to finish. */
   async close(): Promise<void> {
+    this.connection.off('ready', this.onReconnected);
     await this.worker?.close();
     this.connection.disconnect();
   }

@@ -84,6 +84,21 @@ describe('subscription schedule', () => {
       ]);
     });
 
+    it('keeps years 1 to 99 as they are (day and week units once moved them to the 1900s)', () => {
+      expect(dueDates(parseSchedule({ intervalUnit: 'day', intervalCount: 1, startDate: '0050-12-31', totalCycles: 2 }))).to.deep.equal(['0050-12-31', '0051-01-01']);
+      expect(dueDates(parseSchedule({ intervalUnit: 'week', intervalCount: 1, startDate: '0004-02-26', totalCycles: 2 }))).to.deep.equal(['0004-02-26', '0004-03-04']);
+    });
+
+    it('refuses a schedule whose cycles run past 9999-12-31, naming totalCycles (or startDate when open-ended)', () => {
+      expect(fieldsOf({ intervalUnit: 'year', intervalCount: 1000, startDate: '9999-12-31', totalCycles: 520 })).to.deep.equal(['totalCycles']);
+      expect(fieldsOf({ intervalUnit: 'day', intervalCount: 1000, startDate: '9999-12-31', totalCycles: 2 })).to.deep.equal(['totalCycles']);
+      expect(fieldsOf({ intervalUnit: 'week', intervalCount: 1, startDate: '9999-12-25', totalCycles: 2 })).to.deep.equal(['totalCycles']);
+      expect(fieldsOf({ intervalUnit: 'month', intervalCount: 1, startDate: '9999-12-02', billingDay: { day: 1 } })).to.deep.equal(['startDate']);
+      expect(fieldsOf({ intervalUnit: 'day', intervalCount: 1, startDate: '9999-12-30', totalCycles: 2 })).to.deep.equal([]);
+      // Up to endDate, a date past 9999 is past it (it once compared as text, below "9999-…").
+      expect(cycleCount(parseSchedule({ intervalUnit: 'month', intervalCount: 1, startDate: '9999-06-15', endDate: '9999-12-31' }))).to.equal(7);
+    });
+
     it('has one cycle when open-ended, and caps endDate schedules at 520', () => {
       expect(cycleCount(parseSchedule({ intervalUnit: 'month', intervalCount: 1, startDate: '2026-01-01' }))).to.equal(1);
       // 520 weekly cycles from 2026-01-01 end on 2035-12-13 (519 weeks later): allowed; one more is not.
