@@ -28,6 +28,8 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'PATCH /products/:id': { name: 'Stranger product' },
   'POST /test-helpers/debts/:id/pay': { amount: 1 },
   'POST /test-helpers/payment-links/:id/pay': {},
+  'PATCH /webhook-endpoints/:id': { description: 'Stranger hook' },
+  'POST /events/:id/redeliver': {},
 };
 
 describeEachDatabase('tenant isolation', ({ api }) => {
@@ -38,7 +40,7 @@ describeEachDatabase('tenant isolation', ({ api }) => {
   /** GET paths of the owner's resources, with their answers before the stranger's attempts. */
   const ownerAnswers: Record<string, unknown> = {};
   /** Strings that only the owner's resources carry: none may appear in an answer to the stranger. */
-  const secrets = ['owner-contact', 'owner-product', 'owner-debt', 'owner-link', 'owner-sub', 'Owner Secret Name'];
+  const secrets = ['owner-contact', 'owner-product', 'owner-debt', 'owner-link', 'owner-sub', 'Owner Secret Name', 'owner-hook'];
   const routes = (): Route[] => {
     const { app, infra } = api();
     return apiRoutes({ app, testHelpers: true, readinessChecks: infra.readinessChecks, paymentPortal: infra.paymentPortal });
@@ -72,7 +74,9 @@ describeEachDatabase('tenant isolation', ({ api }) => {
       externalSubscriptionId: 'owner-sub', externalClientId: 'owner-contact', amount: 5, intervalUnit: 'month', intervalCount: 1,
       startDate: '2031-01-01', totalCycles: 3, productName: 'owner-product',
     });
+    const hook = await post('/webhook-endpoints', { url: 'http://127.0.0.1:9/owner-hook', enabledEvents: ['*'], description: 'owner-hook' });
     await api().drainJobs();
+    const event = expectOk<{ eventId: string }[]>(await api().http.get('/events').query({ limit: 1 }).set(owner.headers))[0]!;
     const bare = (id: string) => id.slice(id.indexOf('_') + 1);
     Object.assign(ids, {
       debts: [debt.debtId, bare(debt.debtId), link.debtId, 'debt_owner-sub-cycle-0', 'owner-sub-cycle-1'],
@@ -80,6 +84,8 @@ describeEachDatabase('tenant isolation', ({ api }) => {
       subscriptions: [subscription.subscriptionId, bare(subscription.subscriptionId)],
       contacts: [contact.contactId, bare(contact.contactId)],
       products: [product.productId, bare(product.productId)],
+      'webhook-endpoints': [hook.webhookEndpointId],
+      events: [event.eventId],
     });
     for (const [resource, forms] of Object.entries(ids)) {
       for (const id of forms) {

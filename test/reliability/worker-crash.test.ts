@@ -10,9 +10,9 @@
  * - debit execution (direct debit): a run that has collected some debts and is recording the
  *   payment of the next one, its gateway call done; every debt is debited and paid exactly once.
  *
- * Webhook delivery (issue 8) joins SCENARIOS when it lands: hold a delivery after the POST to the
- * receiver and before it is recorded, crash, and check that every event was delivered (the
- * receiver deduplicating on eventId) and recorded once.
+ * - webhook delivery: three events for a real receiver, which leaves one POST unanswered, so the
+ *   worker dies after sending it and before recording it; every event is delivered (the held one
+ *   again, with the same eventId for the receiver to deduplicate) and each attempt recorded once.
  */
 import crypto from 'node:crypto';
 import { expect } from 'chai';
@@ -24,6 +24,7 @@ import { type ApiHarness, JWT_TEST_SECRET, startApi, type Tenant } from '../supp
 import { expectOk } from '../support/http-expect';
 import { holdIndexGap, holdUniqueKey } from '../support/row-blockers';
 import { expireStalledJob } from '../support/worker-crash';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 import { openMysqlAdmin, type MysqlAdmin } from './support/mysql-admin';
 import { Tally } from './support/summary';
@@ -113,8 +114,8 @@ function debitExecution(): CrashScenario {
         const req = api.http.post(path).set(tenant.headers);
         return (key ? req.set('Idempotency-Key', key) : req).send(body);
       };
-      // The organization's day is in the past, so the attempt written on it is already older than
-      // the two minutes after which a PENDING attempt is completed again: no waiting.
+      // The organization's clock is frozen; recovery moves it past the two minutes after which a
+      // PENDING attempt is completed again (stale attempts are judged on the organization clock).
       expectOk(await api.http.put('/test-helpers/clock').set(tenant.headers).send({ now: '2024-03-05T12:00:00Z' }));
       const product = expectOk(await post('/products', { name: 'Gym' }), 201);
       expectOk(await post('/contacts', { externalClientId: 'payer', name: 'Payer', email: 'payer@example.com' }), 201);
@@ -139,7 +140,9 @@ function debitExecution(): CrashScenario {
       if ((await paymentsOf(db, 'debit-4')).length !== 0) tally.fail('debit-4 was paid before the kill');
     },
     async recoverAndCheck({ api, db }, tally) {
-      // The next run completes the PENDING attempt again with its idempotency key.
+      // Three minutes later on the organization's clock, the next run completes the PENDING
+      // attempt again with its idempotency key.
+      expectOk(await api.http.put('/test-helpers/clock').set(tenant.headers).send({ now: '2024-03-05T12:03:00Z' }));
       await api.infra.bullmqQueue!.enqueue({ name: 'direct-debit.execute-due', data: {}, jobId: `recover-${crypto.randomBytes(4).toString('hex')}` });
       for (const key of autopay) {
         await waitFor(async () => (await row(db, key)).status === 'PAID', `${key} PAID`, { timeoutMs: 30_000 });
@@ -162,7 +165,59 @@ function debitExecution(): CrashScenario {
   };
 }
 
-const SCENARIOS: (() => CrashScenario)[] = [subscriptionGeneration, debitExecution];
+/** Three contact.created events for a receiver that leaves the first POST it gets unanswered. */
+function webhookDelivery(): CrashScenario {
+  const PATH = '/crash-hook';
+  let tenant: Tenant;
+  let receiver: WebhookReceiver;
+  let heldEventId = '';
+  const deliveries = async (db: Knex) =>
+    (await db('webhook_deliveries as w')
+      .join('events as e', 'e.id', 'w.event_row_id')
+      .where('e.organization_id', tenant.organizationId)
+      .select('w.id', 'w.status', 'w.attempts', 'e.event_id')) as { id: number; status: string; attempts: number; event_id: string }[];
+  return {
+    name: 'webhook delivery',
+    async holdMidJob({ api, db, startWorker }) {
+      tenant = await api.newTenant();
+      receiver = await startWebhookReceiver();
+      const post = (path: string, body: object) => api.http.post(path).set(tenant.headers).send(body);
+      const hook = expectOk(await post('/webhook-endpoints', { url: receiver.url(PATH), enabledEvents: ['contact.created'] }), 201);
+      receiver.setSecret(PATH, hook.secret as string);
+      const held = receiver.hangNext(PATH);
+      for (const n of [1, 2, 3]) expectOk(await post('/contacts', { externalClientId: `hooked-${n}`, name: `Hooked ${n}`, email: `hooked${n}@example.com` }), 201);
+      const worker = await startWorker();
+      heldEventId = (await held).body.eventId as string;
+      // The other two are delivered and recorded before the kill, so only the held one is in flight.
+      await waitFor(async () => (await deliveries(db)).filter((d) => d.status === 'SUCCEEDED').length === 2, 'the two other deliveries recorded', { timeoutMs: 15_000 });
+      return { worker, release: async () => undefined };
+    },
+    async checkHalfDone({ db }, tally) {
+      const held = (await deliveries(db)).find((d) => d.event_id === heldEventId);
+      if (held?.status !== 'PENDING' || Number(held.attempts) !== 0) tally.fail(`the held delivery was ${JSON.stringify(held)} when its worker died: the kill was not mid-delivery`);
+    },
+    async recoverAndCheck({ db }, tally) {
+      const got = await receiver.waitFor(PATH, (r) => new Set(r.filter((x) => x.answered === 200).map((x) => x.body.eventId)).size === 3, 30_000);
+      await receiver.close();
+      for (const r of got) tally.record(r.signatureValid ? null : `event ${r.body.eventId} arrived with a bad signature`);
+      const times = (eventId: string) => got.filter((r) => r.body.eventId === eventId).length;
+      tally.record(times(heldEventId) === 2 ? null : `the held event arrived ${times(heldEventId)} times, not twice (once unanswered, once delivered)`);
+      // The receiver answered; the worker records each delivery right after.
+      await waitFor(async () => (await deliveries(db)).every((d) => d.status !== 'PENDING'), 'every delivery recorded', { timeoutMs: 15_000 });
+      for (const d of await deliveries(db)) {
+        const attempts = await db('webhook_delivery_attempts').where('delivery_id', d.id).select('attempt', 'succeeded');
+        tally.record(
+          d.status === 'SUCCEEDED' && attempts.length === 1 && Number(d.attempts) === 1
+            ? null
+            : `${d.event_id}: ${d.status}, ${d.attempts} attempts, recorded ${JSON.stringify(attempts)}`,
+        );
+        if (d.event_id !== heldEventId) tally.record(times(d.event_id) === 1 ? null : `${d.event_id} arrived ${times(d.event_id)} times`);
+      }
+    },
+  };
+}
+
+const SCENARIOS: (() => CrashScenario)[] = [subscriptionGeneration, debitExecution, webhookDelivery];
 
 describe('worker SIGKILLed mid-job, then restarted [mysql + redis + worker processes]', function () {
   this.timeout(120_000);

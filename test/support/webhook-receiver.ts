@@ -26,6 +26,11 @@ export interface WebhookReceiver {
   setSecret(path: string, secret: string): void;
   /** The next answers for `path`, in order (after them: 200). */
   script(path: string, statuses: number[]): void;
+  /**
+   * The next POST to `path` gets no answer at all (its sender waits, as on a receiver that hangs);
+   * resolves once it arrived. It is logged with `answered: 0`.
+   */
+  hangNext(path: string): Promise<ReceivedWebhook>;
   received(path?: string): ReceivedWebhook[];
   /** Resolves when `predicate` holds for what `path` received; fails after `timeoutMs`. */
   waitFor(path: string, predicate: (received: ReceivedWebhook[]) => boolean, timeoutMs?: number): Promise<ReceivedWebhook[]>;
@@ -37,6 +42,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const scripts = new Map<string, number[]>();
   const log: ReceivedWebhook[] = [];
   const waiters = new Set<() => void>();
+  const hangs = new Map<string, (received: ReceivedWebhook) => void>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -46,14 +52,22 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const secret = secrets.get(path);
       const signatureValid =
         secret !== undefined && verifySignature(req.headers['x-signature'] as string | undefined, secret, raw, { nowSeconds: Math.floor(Date.now() / 1000) });
-      const answered = scripts.get(path)?.shift() ?? 200;
+      const hang = hangs.get(path);
+      hangs.delete(path);
+      const answered = hang ? 0 : (scripts.get(path)?.shift() ?? 200);
       let body: Record<string, any> = {};
       try {
         body = JSON.parse(raw);
       } catch {
         body = {};
       }
-      log.push({ path, headers: req.headers, raw, body, signatureValid, answered, at: Date.now() });
+      const entry = { path, headers: req.headers, raw, body, signatureValid, answered, at: Date.now() };
+      log.push(entry);
+      if (hang) {
+        hang(entry);
+        for (const wake of waiters) wake();
+        return;
+      }
       res.writeHead(answered, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ received: true }));
       for (const wake of waiters) wake();
@@ -67,6 +81,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     url: (path = '/') => `http://127.0.0.1:${port}${path}`,
     setSecret: (path, secret) => void secrets.set(path, secret),
     script: (path, statuses) => void scripts.set(path, [...statuses]),
+    hangNext: (path) => new Promise((resolve) => void hangs.set(path, resolve)),
     received,
     waitFor(path, predicate, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
