@@ -55,6 +55,8 @@ import { UpdateCompany } from './tenancy/commands/update-company';
 import type { AppEnv } from './tenancy/credentials';
 import { PurgeExpiredRefreshTokens } from './tenancy/jobs/purge-expired-refresh-tokens';
 import { ListClients } from './tenancy/queries/list-clients';
+import { SetRateLimit } from './tenancy/commands/set-rate-limit';
+import { ReadAuditLog } from './audit/queries/read-audit-log';
 
 /** The ports the core runs on; cmd/shared/infrastructure.ts provides real or in-memory ones. */
 export interface CorePorts {
@@ -123,6 +125,7 @@ export function buildApplication(ports: CorePorts) {
       registerPaymentMethod: new RegisterPaymentMethod(base),
       enrollAdhesion,
       cancelAdhesion: new CancelAdhesion(base),
+      setRateLimit: new SetRateLimit(base),
     },
     queries: {
       listClients: new ListClients(base),
@@ -139,6 +142,7 @@ export function buildApplication(ports: CorePorts) {
       listSubscriptions: new ListSubscriptions(base),
       listSubscriptionDebts: new ListSubscriptionDebts({ ...base, listDebts }),
       listPaymentMethods: new ListPaymentMethods(base),
+      readAuditLog: new ReadAuditLog(base),
     },
     jobs: {
       purgeExpiredRefreshTokens: new PurgeExpiredRefreshTokens(base),

@@ -1,4 +1,5 @@
 import type { AdhesionRepository } from './adhesion-repository';
+import type { AuditLog } from './audit-log';
 import type { ContactRepository } from './contact-repository';
 import type { DebitAttemptRepository } from './debit-attempt-repository';
 import type { DebtRepository } from './debt-repository';
@@ -23,6 +24,7 @@ export interface Repositories {
   debitAttempts: DebitAttemptRepository;
   outbox: JobOutbox;
   events: EventLog;
+  audit: AuditLog;
 }
 
 export interface UnitOfWork {

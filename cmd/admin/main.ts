@@ -11,7 +11,7 @@ async function main(): Promise<number> {
   try {
     const app = buildApplication(infra.ports);
     bindInProcessJobs(infra, jobHandlers(app));
-    const result = await runAdminCommand(app, process.argv.slice(2));
+    const result = await runAdminCommand(app, process.argv.slice(2), { operator: config.adminOperator });
     process.stdout.write(result.stdout.endsWith('\n') ? result.stdout : result.stdout + '\n');
     return result.exitCode;
   } finally {

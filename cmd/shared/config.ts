@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { APP_ENVS, type AppEnv } from '../../internal/tenancy/credentials';
 
@@ -20,6 +21,17 @@ export interface Config {
   workerConcurrency: number;
   /** How long an API process reuses a credential lookup; changes from elsewhere apply within it. */
   credentialCacheMs: number;
+  /** Token bucket per API key when the organization has none of its own; capacity 0 turns limiting off. */
+  rateLimitCapacity: number;
+  rateLimitRefillPerSecond: number;
+  /** When set, GET /metrics (and the worker's metrics listener) want `Authorization: Bearer <it>`. */
+  metricsToken: string | null;
+  /** Worker processes serve /metrics on this port when set (0 picks a free one). */
+  metricsPort: number | null;
+  /** How long a SIGTERM may take (in-flight requests and jobs) before the process exits 1. */
+  shutdownTimeoutMs: number;
+  /** The operator named in the audit log for admin CLI changes. */
+  adminOperator: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -41,12 +53,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     queuePrefix: env.QUEUE_PREFIX ?? 'cf',
     workerConcurrency: integer(env.WORKER_CONCURRENCY ?? '8', 'WORKER_CONCURRENCY'),
     credentialCacheMs: integer(env.CREDENTIAL_CACHE_MS ?? '2000', 'CREDENTIAL_CACHE_MS'),
+    rateLimitCapacity: integer(env.RATE_LIMIT_CAPACITY ?? '200', 'RATE_LIMIT_CAPACITY'),
+    rateLimitRefillPerSecond: positive(env.RATE_LIMIT_REFILL_PER_SECOND ?? '100', 'RATE_LIMIT_REFILL_PER_SECOND'),
+    metricsToken: env.METRICS_TOKEN || null,
+    metricsPort: env.METRICS_PORT ? integer(env.METRICS_PORT, 'METRICS_PORT') : null,
+    shutdownTimeoutMs: integer(env.SHUTDOWN_TIMEOUT_MS ?? '25000', 'SHUTDOWN_TIMEOUT_MS'),
+    adminOperator: env.ADMIN_OPERATOR || defaultOperator(),
   });
 }
 
 /** PUBLIC_BASE_URL, else this host on the configured port. */
 export function publicBaseUrlOf(config: Pick<Config, 'publicBaseUrl' | 'port'>): string {
   return config.publicBaseUrl ?? `http://localhost:${config.port}`;
+}
+
+function positive(text: string, name: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a number above 0`);
+  return n;
+}
+
+/** The OS account running the admin CLI, and where: `alice@ops-host`. */
+function defaultOperator(): string {
+  let user = 'unknown';
+  try {
+    user = os.userInfo().username;
+  } catch {
+    // no passwd entry (some containers)
+  }
+  return `${user}@${os.hostname()}`;
 }
 
 function integer(text: string, name: string): number {

@@ -18,7 +18,10 @@ import { InProcessJobQueue } from '../../adapters/queue/in-process/in-process-jo
 import { JwtTokenService } from '../../adapters/security/jwt-token-service';
 import { ScryptPasswordHasher } from '../../adapters/security/scrypt-password-hasher';
 import { Sha256SecretHasher } from '../../adapters/security/sha256-secret-hasher';
+import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
+import { RedisTokenBucket } from '../../adapters/rate-limit/redis-token-bucket';
 import type { JobHandlers } from '../../ports/job-queue';
+import type { RateLimiter } from '../../ports/rate-limiter';
 import type { PaymentPortal } from '../../ports/payment-portal';
 
 /** Real or in-memory adapters behind the same ports: the single seam tests swap. */
@@ -31,6 +34,8 @@ export interface Infrastructure {
   readinessChecks: ReadinessCheck[];
   /** The hosted pages every paymentUrl points at (HTTP answers and events render with it). */
   paymentPortal: PaymentPortal;
+  /** Token buckets per API key: Redis with REDIS_URL (shared by every API process), else this process's memory. */
+  rateLimiter: RateLimiter;
   close(): Promise<void>;
 }
 
@@ -64,6 +69,7 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   if (bullmqQueue) readinessChecks.push({ name: 'redis', check: () => bullmqQueue.ping() });
   const common = commonPorts(options);
   const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl);
+  const rateLimiter: RateLimiter = options.redisUrl ? new RedisTokenBucket(options.redisUrl, { prefix: options.queuePrefix }) : new InProcessTokenBucket();
   const repositoryOptions = { cache: credentialCache, events: eventWriting(paymentPortal, common.ids) };
   return {
     ports: {
@@ -77,9 +83,11 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     bullmqQueue,
     readinessChecks,
     paymentPortal,
+    rateLimiter,
     async close() {
       await inProcessQueue?.close();
       await bullmqQueue?.close();
+      await rateLimiter.close();
       await db.destroy();
     },
   };
@@ -105,6 +113,7 @@ export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock
     bullmqQueue: null,
     readinessChecks: [],
     paymentPortal,
+    rateLimiter: new InProcessTokenBucket(),
     close: () => inProcessQueue.close(),
   };
 }

@@ -25,6 +25,7 @@ import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 
 import { describeDirectDebitContract } from './direct-debit.contract';
 import { describeEventLogContract } from './event-log.contract';
+import { describeOperationsContract } from './operations.contract';
 
 /** What a part of the contract suite gets: the adapter under test, outside and inside transactions. */
 export interface ContractContext {
@@ -33,7 +34,7 @@ export interface ContractContext {
 }
 
 /** Parts of the contract kept in files of their own (one per port area), run in every adapter's suite. */
-const CONTRACT_PARTS: ((ctx: ContractContext) => void)[] = [describeEventLogContract, describeDirectDebitContract];
+const CONTRACT_PARTS: ((ctx: ContractContext) => void)[] = [describeEventLogContract, describeDirectDebitContract, describeOperationsContract];
 
 export interface RepositoryHarness {
   /** Repositories outside any transaction. */
@@ -66,7 +67,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
       it('round-trips an organization, createdAt to the millisecond in UTC', async () => {
         const name = `Org ${uid()}`;
         const inserted = await repos().tenancy.insertOrganization(name, T1);
-        expect(inserted).to.deep.equal({ id: inserted.id, name, frozenNow: null, createdAt: T1 });
+        expect(inserted).to.deep.equal({ id: inserted.id, name, frozenNow: null, rateLimit: null, createdAt: T1 });
         expect(inserted.id).to.be.a('number');
         expect(await repos().tenancy.findOrganization(inserted.id)).to.deep.equal(inserted);
         expect(await repos().tenancy.findOrganizationByName(name)).to.deep.equal(inserted);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { KnexAdhesionRepository } from './knex-adhesion-repository';
+import { KnexAuditLog } from './knex-audit-log';
 import { KnexContactRepository } from './knex-contact-repository';
 import { KnexDebitAttemptRepository } from './knex-debit-attempt-repository';
 import type { EventWriting } from '../../events/event-renderer';
@@ -33,6 +34,7 @@ export function knexRepositories(db: Knex | Knex.Transaction, options: KnexRepos
     debitAttempts: new KnexDebitAttemptRepository(db),
     outbox: new KnexJobOutbox(db),
     events: new KnexEventLog(db, options.events),
+    audit: new KnexAuditLog(db),
   };
 }
 

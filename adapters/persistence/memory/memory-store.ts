@@ -5,6 +5,7 @@ import type { DebitAttempt } from '../../../internal/direct-debit/debit-attempt'
 import type { PaymentMethodReference } from '../../../internal/direct-debit/payment-method';
 import type { PaymentLink } from '../../../internal/payment-links/payment-link';
 import type { Subscription } from '../../../internal/subscriptions/subscription';
+import type { AuditEntry } from '../../../internal/audit/audit-entry';
 import type { LoggedEvent } from '../../../ports/event-log';
 import type { JobName } from '../../../ports/job-queue';
 import type { Product } from '../../../internal/products/product';
@@ -52,6 +53,7 @@ export interface MemoryTables {
     deferred: boolean;
   }[];
   events: LoggedEvent[];
+  auditLog: (AuditEntry & { id: number })[];
 }
 
 
@@ -75,6 +77,7 @@ export class MemoryStore {
     debitAttempts: [],
     outbox: [],
     events: [],
+    auditLog: [],
   };
 
   nextId(): number {

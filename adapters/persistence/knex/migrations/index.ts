@@ -5,6 +5,8 @@ import * as paymentLinks from './20261122020000_payment_links';
 import * as subscriptions from './20261122030000_subscriptions';
 import * as events from './20261122040000_events';
 import * as directDebit from './20261122050000_direct_debit';
+import * as rateLimits from './20261124300000_rate_limits';
+import * as auditLog from './20261124300100_audit_log';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -22,6 +24,8 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261122030000_subscriptions', subscriptions],
   ['20261122040000_events', events],
   ['20261122050000_direct_debit', directDebit],
+  ['20261124300000_rate_limits', rateLimits],
+  ['20261124300100_audit_log', auditLog],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
