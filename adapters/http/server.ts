@@ -9,7 +9,11 @@ import { debtRoutes, debtTestHelperRoutes } from './routes/debts.routes';
 import { directDebitRoutes, directDebitTestHelperRoutes } from './routes/direct-debit.routes';
 import { paymentLinkRoutes, paymentLinkTestHelperRoutes } from './routes/payment-links.routes';
 import { subscriptionRoutes } from './routes/subscriptions.routes';
+import type { Metrics } from '../metrics/metrics';
+import { metricsEndpoint } from './metrics-endpoint';
+import { httpMetrics } from './middleware/http-metrics';
 import { jsonBody } from './middleware/json-body';
+import { rateLimitGate, type RateLimitOptions } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
 import { mountRoutes, type Route } from './route';
@@ -29,6 +33,10 @@ export interface HttpOptions {
   testHelpers: boolean;
   readinessChecks: ReadinessCheck[];
   paymentPortal: PaymentPortal;
+  /** Token buckets per facade API key (docs/operations.md); absent: no rate limiting. */
+  rateLimit?: Omit<RateLimitOptions, 'logger' | 'metrics'>;
+  /** Prometheus metrics of this process, served at GET /metrics; absent: neither. */
+  metrics?: { registry: Metrics; token: string | null };
 }
 
 /** Every documented endpoint, in the order the reference lists them. */
@@ -58,7 +66,9 @@ export function apiRoutes(options: Pick<HttpOptions, 'app' | 'testHelpers' | 're
 export function createHttpServer(options: HttpOptions): Koa {
   const routes = apiRoutes(options);
   const router = new Router();
-  mountRoutes(router, routes, options.app);
+  const metrics = options.metrics?.registry ?? null;
+  const rateLimit = options.rateLimit ? rateLimitGate({ ...options.rateLimit, logger: options.logger, metrics }) : undefined;
+  mountRoutes(router, routes, options.app, rateLimit);
   const openApi = openApiDocument(routes, options.publicBaseUrl);
   const docsPage = renderDocsPage(routes);
   router.get('/openapi.json', (ctx) => {
@@ -69,7 +79,10 @@ export function createHttpServer(options: HttpOptions): Koa {
     ctx.body = docsPage;
   });
 
+  if (options.metrics) router.get('/metrics', metricsEndpoint(options.metrics.registry, options.metrics.token));
+
   const koa = new Koa({ proxy: true });
+  if (metrics) koa.use(httpMetrics(metrics));
   koa.use(requestContext(options.ids, options.logger));
   koa.use(jsonBody);
   koa.use(router.routes());

@@ -7,10 +7,19 @@ import { jobHandlers } from '../../adapters/queue/job-handlers';
 import { type Application, buildApplication } from '../../internal/application';
 import type { CompanySettings } from '../../internal/tenancy/company';
 import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
-import { createTestDatabase, type DatabaseKind, mysqlAvailable, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
+import { processMetrics } from '../../cmd/shared/observability';
+import type { RateLimitPolicy } from '../../ports/rate-limiter';
+import { createTestDatabase, type DatabaseKind, deleteRedisKeys, mysqlAvailable, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
 
 export const JWT_TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+/**
+ * The harness's default rate limit: on (every facade answer carries the RateLimit headers, on
+ * the Redis limiter in the worker leg) but far above what any suite sends; rate-limit suites
+ * set low limits per organization.
+ */
+export const TEST_RATE_LIMIT: RateLimitPolicy = { capacity: 100_000, refillPerSecond: 100_000 };
 
 export interface Tenant {
   organizationId: number;
@@ -44,7 +53,7 @@ export interface ApiHarness {
  */
 export async function startApi(
   kind: DatabaseKind,
-  options: { appEnv?: 'development' | 'production'; worker?: boolean } = {},
+  options: { appEnv?: 'development' | 'production'; worker?: boolean; rateLimitDefaults?: RateLimitPolicy | null; metricsToken?: string } = {},
 ): Promise<ApiHarness> {
   const database: TestDatabase = await createTestDatabase(kind);
   const queuePrefix = `test-${crypto.randomBytes(4).toString('hex')}`;
@@ -59,6 +68,7 @@ export async function startApi(
   });
   const app = buildApplication(infra.ports);
   bindInProcessJobs(infra, jobHandlers(app));
+  const metrics = processMetrics('api', infra);
   const koa = createHttpServer({
     app,
     ids: infra.ports.ids,
@@ -67,6 +77,8 @@ export async function startApi(
     paymentPortal: infra.paymentPortal,
     testHelpers: (options.appEnv ?? 'development') !== 'production',
     readinessChecks: infra.readinessChecks,
+    rateLimit: { limiter: infra.rateLimiter, defaults: options.rateLimitDefaults === undefined ? TEST_RATE_LIMIT : options.rateLimitDefaults },
+    metrics: { registry: metrics, token: options.metricsToken ?? null },
   });
   const server = koa.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
@@ -117,6 +129,7 @@ export async function startApi(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker?.stop();
       await infra.bullmqQueue?.queue.obliterate({ force: true }).catch(() => undefined);
+      if (options.worker) await deleteRedisKeys(TEST_REDIS_URL, `${queuePrefix}:rate-limit:*`);
       await infra.close();
       await database.drop();
     },
