@@ -84,6 +84,31 @@ describe('RedisTokenBucket beyond the contract', function () {
     }
   });
 
+  it('starts while Redis is away (the first call fails within the connect timeout) and works once Redis comes up', async () => {
+    await redis!.stop();
+    const limiter = new RedisTokenBucket(redis!.url, { prefix: 'p4', backoffMs: 100 });
+    try {
+      const started = Date.now();
+      let failure: unknown = null;
+      await limiter.consume('k', { capacity: 2, refillPerSecond: 1 }).catch((error) => (failure = error));
+      expect(failure).to.be.instanceOf(Error);
+      expect(Date.now() - started).to.be.below(2000);
+      await redis!.restart();
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const decision = await limiter.consume('k', { capacity: 2, refillPerSecond: 1 }).catch(() => null);
+        if (decision) {
+          expect(decision).to.include({ allowed: true, remaining: 1 });
+          break;
+        }
+        expect(Date.now(), 'works within 10 s of Redis coming up').to.be.below(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await limiter.close();
+    }
+  });
+
   it('reloads its script after Redis forgot it (SCRIPT FLUSH)', async () => {
     const limiter = new RedisTokenBucket(redis!.url, { prefix: 'p3' });
     const client = new Redis(redis!.url);

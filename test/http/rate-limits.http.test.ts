@@ -5,8 +5,10 @@
  */
 import crypto from 'node:crypto';
 import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import type { Response } from 'supertest';
 import { expectError, expectOk } from '../support/http-expect';
+import { TEST_REDIS_URL } from '../support/databases';
 import { describeEachDatabase, TEST_RATE_LIMIT, type Tenant } from '../support/harness';
 
 /** A slow refill: nothing comes back while a test runs. */
@@ -56,6 +58,18 @@ describeEachDatabase(
         const missing = await http().get('/contacts/con_nothere').set(tenant.headers);
         expectError(missing, 404, 'RESOURCE_NOT_FOUND');
         expect(rateLimitHeaders(missing).limit).to.equal(TEST_RATE_LIMIT.capacity);
+
+        // With REDIS_URL the bucket is in Redis, under the queue prefix, per organization and key.
+        const bullmq = api().infra.bullmqQueue;
+        if (bullmq) {
+          const redis = new Redis(TEST_REDIS_URL);
+          try {
+            const key = `${bullmq.queue.opts.prefix}:rate-limit:${tenant.organizationId}:${tenant.apiKey.slice(0, 12)}`;
+            expect(await redis.hget(key, 'tokens')).to.match(/^\d+(\.\d+)?$/);
+          } finally {
+            redis.disconnect();
+          }
+        }
       });
 
       it('puts none on answers without facade credentials: 401, login, health, unknown paths', async () => {
@@ -67,6 +81,17 @@ describeEachDatabase(
         const unknown = await http().get('/nowhere').set(tenant.headers);
         for (const res of [unauthenticated, health, login, unknown]) expect(res.headers).to.not.have.property('ratelimit-limit');
       });
+    });
+
+    it('documents the 429 answer and the headers of every facade route in /openapi.json', async () => {
+      const { paths } = (await http().get('/openapi.json')).body;
+      const list = paths['/contacts'].get.responses;
+      expect(list['429'].description).to.equal('RATE_LIMITED');
+      expect(list['429'].headers).to.have.keys('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After');
+      expect(list['200'].headers).to.have.keys('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
+      expect(list['401']).to.not.have.property('headers');
+      expect(paths['/auth/login'].post.responses).to.not.have.property('429');
+      expect(paths['/health/live'].get.responses['200']).to.not.have.property('headers');
     });
 
     describe('per organization', () => {
