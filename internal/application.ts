@@ -76,6 +76,8 @@ import { GetWebhookEndpoint } from './webhooks/queries/get-webhook-endpoint';
 import { ListWebhookEndpoints } from './webhooks/queries/list-webhook-endpoints';
 import { WebhookDeliveryStats } from './webhooks/queries/webhook-delivery-stats';
 import type { WebhookSettings } from './webhooks/webhook-settings';
+import { SetRateLimit } from './tenancy/commands/set-rate-limit';
+import { ReadAuditLog } from './audit/queries/read-audit-log';
 
 /** The ports the core runs on; cmd/shared/infrastructure.ts provides real or in-memory ones. */
 export interface CorePorts {
@@ -162,6 +164,7 @@ export function buildApplication(ports: CorePorts) {
       payThroughPortal: new PayThroughPortal({ ...base, getPortalPage }),
       issueEnrollmentLink: new IssueEnrollmentLink(base),
       enrollThroughPage: new EnrollThroughPage({ ...base, getEnrollmentPage, registerPaymentMethod }),
+      setRateLimit: new SetRateLimit(base),
     },
     queries: {
       listClients: new ListClients(base),
@@ -186,6 +189,7 @@ export function buildApplication(ports: CorePorts) {
       getPortalPage,
       getPortalReceipt: new GetPortalReceipt(base),
       getEnrollmentPage,
+      readAuditLog: new ReadAuditLog(base),
     },
     jobs: {
       purgeExpiredRefreshTokens: new PurgeExpiredRefreshTokens(base),

@@ -1,8 +1,6 @@
-/** A token bucket: `capacity` requests at once, refilled at `refillPerSecond`. */
-export interface RateLimitPolicy {
-  capacity: number;
-  refillPerSecond: number;
-}
+import type { RateLimitPolicy } from '../internal/tenancy/rate-limit';
+
+export type { RateLimitPolicy };
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -19,8 +17,13 @@ export interface RateLimitDecision {
 /**
  * Rate limiting by key (an API key, a client address). Every process limiting the same key
  * must share one bucket: Redis in production, this process's memory on the embedded default.
+ * A bucket always follows the policy of the call (a lowered capacity applies at once).
  */
 export interface RateLimiter {
-  /** Takes `cost` tokens (default 1) from the key's bucket when it has them. */
+  /**
+   * Takes `cost` tokens (default 1) from the key's bucket when it has them. Rejects, fast, when
+   * the store holding the buckets cannot answer; the caller decides what that means.
+   */
   consume(key: string, policy: RateLimitPolicy, cost?: number): Promise<RateLimitDecision>;
+  close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { Company, CompanySettings } from '../internal/tenancy/company';
 import type { ApiKeyKind, ApiKeyRecord, AppEnv, ClientUser } from '../internal/tenancy/credentials';
 import type { Organization } from '../internal/tenancy/organization';
+import type { RateLimitPolicy } from '../internal/tenancy/rate-limit';
 
 /** What one facade request resolves from its API key and token, read in one query. */
 export interface FacadeCredentials {
@@ -27,6 +28,8 @@ export interface TenancyRepository {
   findOrganization(id: number): Promise<Organization | null>;
   insertOrganization(name: string, createdAt: Date): Promise<Organization>;
   setFrozenNow(organizationId: number, frozenNow: Date | null): Promise<void>;
+  /** The organization's own rate limit, or null for the server's defaults. */
+  setRateLimit(organizationId: number, policy: RateLimitPolicy | null): Promise<void>;
   /** Every organization with its sandbox clock, for jobs that apply time rules to all of them. */
   listOrganizations(): Promise<Organization[]>;
 

@@ -1,4 +1,5 @@
 import type { AdhesionRepository } from './adhesion-repository';
+import type { AuditLog } from './audit-log';
 import type { ContactRepository } from './contact-repository';
 import type { DebitAttemptRepository } from './debit-attempt-repository';
 import type { DebtRepository } from './debt-repository';
@@ -30,6 +31,7 @@ export interface Repositories {
   webhookDeliveries: WebhookDeliveryRepository;
   /** Receipts and enrollments of the hosted pages. */
   portal: PortalRepository;
+  audit: AuditLog;
 }
 
 export interface UnitOfWork {

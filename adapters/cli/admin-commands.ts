@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Application } from '../../internal/application';
+import type { AuditActor, AuditRecord } from '../../internal/audit/audit-entry';
 import { isCurrency } from '../../internal/shared/currency';
 import { DomainError, InvalidRequestError } from '../../internal/shared/errors';
 import type { CompanySettings } from '../../internal/tenancy/company';
@@ -21,18 +22,29 @@ export const USAGE = `Usage: npm run admin -- <command> [options] [--json]
   rotate-api-key --username <u> [--kind facade|login]
   disable-client --username <u>
   enrollment-link --company <CODE> --external-client-id <id> [--currency <ISO>] [--expires-in-hours <h>]
+  set-rate-limit --organization <id|name> (--capacity <N> --refill-per-second <R> | --default)
+  audit-log      --organization <id|name> [--since <RFC 3339>] [--resource <id>] [--limit <N>]
 `;
+
+/** Who runs the CLI: recorded as the operator of every change it makes (docs/operations.md). */
+export interface AdminContext {
+  operator: string;
+  /** The hosted portal: enrollment-link signs its URL with it. */
+  portal?: PaymentPortal;
+}
+
 
 /**
  * The operator CLI (decisions.md section 3): argv → one use case → one answer. With --json the
  * answer is exactly one JSON object on stdout, errors included (`{ "error": { code, message } }`).
  */
-export async function runAdminCommand(app: Application, argv: string[], doors: CliDoors = {}): Promise<CliResult> {
+export async function runAdminCommand(app: Application, argv: string[], context: AdminContext = { operator: 'operator' }): Promise<CliResult> {
   const [command, ...rest] = argv;
   const json = rest.includes('--json');
+  const actor: AuditActor = { type: 'operator', name: context.operator };
   try {
-    const result = await dispatch(app, command, rest.filter((a) => a !== '--json'), doors);
-    return { exitCode: 0, stdout: json ? JSON.stringify(result) : human(result) };
+    const result = await dispatch(app, command, rest.filter((a) => a !== '--json'), actor, context);
+    return { exitCode: 0, stdout: json ? JSON.stringify(result) : command === 'audit-log' ? auditLines(result as AuditLogOutput) : human(result) };
   } catch (error) {
     const usage = error instanceof UsageError;
     const known = usage || error instanceof DomainError;
@@ -47,12 +59,7 @@ export async function runAdminCommand(app: Application, argv: string[], doors: C
 
 class UsageError extends Error {}
 
-/** What some commands need beside the use cases: the portal signs enrollment URLs. */
-export interface CliDoors {
-  portal?: PaymentPortal;
-}
-
-async function dispatch(app: Application, command: string | undefined, args: string[], doors: CliDoors): Promise<unknown> {
+async function dispatch(app: Application, command: string | undefined, args: string[], actor: AuditActor, context: AdminContext): Promise<unknown> {
   switch (command) {
     case 'create-client': {
       const { values } = parse(args, {
@@ -72,7 +79,7 @@ async function dispatch(app: Application, command: string | undefined, args: str
           directDebitModality: values['direct-debit-modality'] === true,
           privateLinks: values['private-links'] === true,
         },
-      });
+      }, actor);
     }
     case 'update-company': {
       const { values } = parse(args, {
@@ -86,7 +93,7 @@ async function dispatch(app: Application, command: string | undefined, args: str
         directDebitModality: onOff(values['direct-debit-modality'], 'direct-debit-modality'),
         privateLinks: onOff(values['private-links'], 'private-links'),
       };
-      const company = await app.commands.updateCompany.execute(required(values.company, 'company'), settings);
+      const company = await app.commands.updateCompany.execute(required(values.company, 'company'), settings, actor);
       const { id: _id, code, ...settingsAndOwner } = company;
       return { companyCode: code, ...settingsAndOwner };
     }
@@ -97,17 +104,46 @@ async function dispatch(app: Application, command: string | undefined, args: str
       const { values } = parse(args, { username: { type: 'string' }, kind: { type: 'string' } });
       const kind = (values.kind as string | undefined) ?? 'facade';
       if (kind !== 'facade' && kind !== 'login') throw new UsageError('--kind must be facade or login');
-      return app.commands.rotateApiKey.execute(required(values.username, 'username'), kind);
+      return app.commands.rotateApiKey.execute(required(values.username, 'username'), kind, actor);
     }
     case 'disable-client': {
       const { values } = parse(args, { username: { type: 'string' } });
-      return app.commands.disableClient.execute(required(values.username, 'username'));
+      return app.commands.disableClient.execute(required(values.username, 'username'), actor);
+    }
+    case 'set-rate-limit': {
+      const { values } = parse(args, {
+        organization: { type: 'string' }, capacity: { type: 'string' }, 'refill-per-second': { type: 'string' }, default: { type: 'boolean' },
+      });
+      const organization = required(values.organization, 'organization');
+      if (values.default === true) {
+        if (values.capacity !== undefined || values['refill-per-second'] !== undefined) {
+          throw new UsageError('--default takes no --capacity or --refill-per-second');
+        }
+        return app.commands.setRateLimit.execute(organization, null, actor);
+      }
+      const capacity = number(required(values.capacity, 'capacity'), 'capacity');
+      const refillPerSecond = number(required(values['refill-per-second'], 'refill-per-second'), 'refill-per-second');
+      return app.commands.setRateLimit.execute(organization, { capacity, refillPerSecond }, actor);
+    }
+    case 'audit-log': {
+      const { values } = parse(args, {
+        organization: { type: 'string' }, since: { type: 'string' }, resource: { type: 'string' }, limit: { type: 'string' },
+      });
+      const since = values.since === undefined ? undefined : rfc3339(values.since as string, 'since');
+      const limit = values.limit === undefined ? undefined : number(values.limit as string, 'limit');
+      const log = await app.queries.readAuditLog.execute({
+        organization: required(values.organization, 'organization'),
+        since,
+        resourceId: values.resource as string | undefined,
+        limit,
+      });
+      return { ...log, records: log.records.map(presentRecord) } satisfies AuditLogOutput;
     }
     case 'enrollment-link': {
       const { values } = parse(args, {
         company: { type: 'string' }, 'external-client-id': { type: 'string' }, currency: { type: 'string' }, 'expires-in-hours': { type: 'string' },
       });
-      if (!doors.portal) throw new UsageError('enrollment-link needs the payment portal');
+      if (!context.portal) throw new UsageError('enrollment-link needs the payment portal');
       const hours = values['expires-in-hours'] === undefined ? undefined : Number(values['expires-in-hours']);
       if (hours !== undefined && !(hours > 0)) throw new UsageError('--expires-in-hours takes a positive number');
       const grant = await app.commands.issueEnrollmentLink.forCompany(required(values.company, 'company'), {
@@ -116,7 +152,7 @@ async function dispatch(app: Application, command: string | undefined, args: str
         expiresInSeconds: hours === undefined ? undefined : Math.round(hours * 3600),
       });
       const { companyCode, externalClientId } = grant;
-      return { url: doors.portal.enrollmentUrl(grant), companyCode, externalClientId, currency: grant.currency, expiresAt: grant.expiresAt.toISOString() };
+      return { url: context.portal.enrollmentUrl(grant), companyCode, externalClientId, currency: grant.currency, expiresAt: grant.expiresAt.toISOString() };
     }
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'a command is required');
@@ -148,6 +184,45 @@ function currency(value: unknown, field = 'default-currency'): CompanySettings['
   if (value === undefined) return undefined;
   if (!isCurrency(value)) throw InvalidRequestError.field(field, 'must be MXN, ARS, PEN, COP, CLP or USD');
   return value;
+}
+
+function number(text: string, name: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value)) throw InvalidRequestError.field(name, 'must be a number');
+  return value;
+}
+
+const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+
+function rfc3339(text: string, name: string): Date {
+  const instant = new Date(text);
+  if (!RFC_3339.test(text) || Number.isNaN(instant.getTime())) throw InvalidRequestError.field(name, 'must be an RFC 3339 date-time');
+  return instant;
+}
+
+type PresentedRecord = Omit<AuditRecord, 'at'> & { at: string };
+
+interface AuditLogOutput {
+  organizationId: number;
+  organizationName: string;
+  records: PresentedRecord[];
+}
+
+function presentRecord(record: AuditRecord): PresentedRecord {
+  return { ...record, at: record.at.toISOString() };
+}
+
+/** One line per change: when, who, what, which resource, and the details or event id. */
+function auditLines(log: AuditLogOutput): string {
+  const who = (r: PresentedRecord): string =>
+    r.actor.type === 'client'
+      ? `client ${r.actor.clientUsername ?? r.actor.clientUserId} (${r.actor.apiKeyPrefix ?? 'no key'})`
+      : `${r.actor.type} ${r.actor.name}`;
+  const lines = log.records.map((r) =>
+    [r.at, who(r), r.action, `${r.resourceType} ${r.resourceId}`, r.requestId ?? '-', r.eventId ?? JSON.stringify(r.details)].join('  '),
+  );
+  const header = `audit log of organization ${log.organizationId} (${log.organizationName}), newest first: ${log.records.length} record(s)`;
+  return [header, ...lines].join('\n') + '\n';
 }
 
 function human(result: unknown): string {

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { TenantScope } from '../../internal/shared/tenant-scope';
 import type { Application } from '../../internal/application';
+import type { RateLimitGate } from './middleware/rate-limit';
 import { validateBody, validateQuery, type JsonSchema } from './validation';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -52,12 +53,14 @@ export function route<B = any, Q = any>(definition: Route<B, Q>): Route<B, Q> {
   return definition;
 }
 
-export function mountRoutes(router: Router, routes: Route[], app: Application): void {
+/** `rateLimit` runs on facade routes right after authentication (before validation). */
+export function mountRoutes(router: Router, routes: Route[], app: Application, rateLimit?: RateLimitGate): void {
   for (const r of routes) {
     router[r.method](r.path, async (ctx: Context) => {
       const rawQuery: Record<string, unknown> = { ...ctx.query };
       let body: unknown = ctx.state.body;
       const scope = r.auth === 'facade' ? await authenticate(ctx, app, body, rawQuery) : (undefined as never);
+      if (rateLimit && r.auth === 'facade') await rateLimit(ctx, scope);
       if (r.body) body = validateBody(r.body, body === undefined ? {} : body);
       const query = r.query ? validateQuery(r.query, rawQuery) : rawQuery;
       const reply = await r.handle({ body, query, params: ctx.params, scope, ctx });

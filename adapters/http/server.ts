@@ -11,7 +11,11 @@ import { paymentLinkRoutes, paymentLinkTestHelperRoutes } from './routes/payment
 import { subscriptionRoutes } from './routes/subscriptions.routes';
 import { enrollmentLinkRoutes } from './routes/enrollment-links.routes';
 import { hostedPages, type HostedPagesOptions } from './pages/hosted-pages';
+import type { Metrics } from '../metrics/metrics';
+import { metricsEndpoint } from './metrics-endpoint';
+import { httpMetrics } from './middleware/http-metrics';
 import { jsonBody } from './middleware/json-body';
+import { rateLimitGate, type RateLimitOptions } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
 import { mountRoutes, type Route } from './route';
@@ -35,6 +39,10 @@ export interface HttpOptions {
   paymentPortal: PaymentPortal;
   /** The hosted pages (payment portal, receipts, enrollment); not served when absent. */
   pages?: Omit<HostedPagesOptions, 'app' | 'logger'>;
+  /** Token buckets per facade API key (docs/operations.md); absent: no rate limiting. */
+  rateLimit?: Omit<RateLimitOptions, 'logger' | 'metrics'>;
+  /** Prometheus metrics of this process, served at GET /metrics; absent: neither. */
+  metrics?: { registry: Metrics; token: string | null };
 }
 
 /** Every documented endpoint, in the order the reference lists them. */
@@ -67,7 +75,9 @@ export function apiRoutes(options: Pick<HttpOptions, 'app' | 'testHelpers' | 're
 export function createHttpServer(options: HttpOptions): Koa {
   const routes = apiRoutes(options);
   const router = new Router();
-  mountRoutes(router, routes, options.app);
+  const metrics = options.metrics?.registry ?? null;
+  const rateLimit = options.rateLimit ? rateLimitGate({ ...options.rateLimit, logger: options.logger, metrics }) : undefined;
+  mountRoutes(router, routes, options.app, rateLimit);
   const openApi = openApiDocument(routes, options.publicBaseUrl);
   const docsPage = renderDocsPage(routes);
   router.get('/openapi.json', (ctx) => {
@@ -78,7 +88,10 @@ export function createHttpServer(options: HttpOptions): Koa {
     ctx.body = docsPage;
   });
 
+  if (options.metrics) router.get('/metrics', metricsEndpoint(options.metrics.registry, options.metrics.token));
+
   const koa = new Koa({ proxy: true });
+  if (metrics) koa.use(httpMetrics(metrics));
   koa.use(requestContext(options.ids, options.logger));
   // Pages read urlencoded forms themselves, so they come before the JSON body reader.
   if (options.pages) koa.use(hostedPages({ ...options.pages, app: options.app, logger: options.logger }));

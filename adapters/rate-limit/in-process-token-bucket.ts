@@ -22,6 +22,10 @@ export class InProcessTokenBucket implements RateLimiter {
     return takeTokens(this.bucket(key, policy), policy, cost, this.now());
   }
 
+  async close(): Promise<void> {
+    this.buckets.clear();
+  }
+
   private bucket(key: string, policy: RateLimitPolicy): Bucket {
     let bucket = this.buckets.get(key);
     if (bucket) {
@@ -35,7 +39,10 @@ export class InProcessTokenBucket implements RateLimiter {
   }
 }
 
-/** The token-bucket arithmetic, shared with any adapter that keeps buckets elsewhere. */
+/**
+ * The token-bucket arithmetic. The Redis adapter runs the same steps in Lua
+ * (redis-token-bucket.ts); the contract suite holds both to the same answers.
+ */
 export function takeTokens(bucket: Bucket, policy: RateLimitPolicy, cost: number, now: number): RateLimitDecision {
   const elapsedSeconds = Math.max(0, now - bucket.updatedAt) / 1000;
   bucket.tokens = Math.min(policy.capacity, bucket.tokens + elapsedSeconds * policy.refillPerSecond);

@@ -11,7 +11,7 @@ async function main(): Promise<number> {
   try {
     const app = buildApplication(infra.ports);
     bindInProcessJobs(infra, jobHandlers(app));
-    const result = await runAdminCommand(app, process.argv.slice(2), { portal: infra.paymentPortal });
+    const result = await runAdminCommand(app, process.argv.slice(2), { operator: config.adminOperator, portal: infra.paymentPortal });
     process.stdout.write(result.stdout.endsWith('\n') ? result.stdout : result.stdout + '\n');
     return result.exitCode;
   } finally {

@@ -2,14 +2,15 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { answerParserErrorsInEnvelope } from '../../adapters/http/parser-errors';
 import { createHttpServer } from '../../adapters/http/server';
-import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
+import { startMetricsServer } from '../../adapters/metrics/metrics-server';
 import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
 import { jobHandlers, OUTBOX_DISPATCH_EVERY_MS, SCHEDULES } from '../../adapters/queue/job-handlers';
 import { buildApplication } from '../../internal/application';
 import { loadConfig, publicBaseUrlOf } from '../shared/config';
 import { demoBanner } from '../shared/demo-banner';
 import { bindInProcessJobs, openInfrastructure } from '../shared/infrastructure';
-import { onShutdown } from '../shared/lifecycle';
+import { drainOnClose, onShutdown } from '../shared/lifecycle';
+import { processMetrics } from '../shared/observability';
 import { createLogger } from '../shared/logger';
 import { startWebhookDispatcher } from '../shared/webhook-dispatcher';
 
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   const app = buildApplication(infra.ports);
   const handlers = jobHandlers(app);
   bindInProcessJobs(infra, handlers);
+  const metrics = processMetrics('api', infra);
 
   const timers: NodeJS.Timeout[] = [
     setInterval(() => void app.jobs.dispatchOutbox.execute().catch((err) => logger.warn({ err }, 'outbox dispatch failed')), OUTBOX_DISPATCH_EVERY_MS).unref(),
@@ -33,7 +35,7 @@ async function main(): Promise<void> {
   }
   const workers =
     config.redisUrl && config.runWorkers
-      ? new BullmqWorkerPool(handlers, { redisUrl: config.redisUrl, prefix: config.queuePrefix, concurrency: config.workerConcurrency, schedules: SCHEDULES })
+      ? new BullmqWorkerPool(handlers, { redisUrl: config.redisUrl, prefix: config.queuePrefix, concurrency: config.workerConcurrency, schedules: SCHEDULES, observer: metrics })
       : null;
   await workers?.start();
   // Webhooks go out from the processes that run jobs: this one only without Redis or with RUN_WORKERS.
@@ -56,29 +58,46 @@ async function main(): Promise<void> {
     pages: {
       portal: infra.paymentPortal,
       signer: infra.pageSigner,
-      // Per process; a Redis-backed RateLimiter shares one bucket between API processes.
-      rateLimiter: new InProcessTokenBucket(),
+      // The same token buckets as the API keys' (Redis with REDIS_URL: shared by every API process).
+      rateLimiter: infra.rateLimiter,
       sandbox: config.appEnv !== 'production',
     },
+    rateLimit: {
+      limiter: infra.rateLimiter,
+      defaults: config.rateLimitCapacity > 0 ? { capacity: config.rateLimitCapacity, refillPerSecond: config.rateLimitRefillPerSecond } : null,
+    },
+    metrics: { registry: metrics, token: config.metricsToken },
   });
   const server = koa.listen(config.port, config.host);
   answerParserErrorsInEnvelope(server, infra.ports.ids);
+  const drainHttp = drainOnClose(server);
   await once(server, 'listening');
+  const metricsServer = config.metricsPort === null ? null : await startMetricsServer(metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken });
   const { port } = server.address() as AddressInfo;
   const baseUrl = config.publicBaseUrl ?? `http://localhost:${port}`;
   if (demo) process.stdout.write(demoBanner(demo, baseUrl) + '\n');
   else if (config.appEnv !== 'production') {
     process.stdout.write(`\n  Database already has tenants. More credentials: npm run admin -- create-client --organization <name> --username <u> --password <p>\n  API reference: ${baseUrl}/docs\n\n`);
   }
-  logger.info({ port, appEnv: config.appEnv, database: config.databaseUrl.split(':')[0], queue: config.redisUrl ? 'bullmq' : 'in-process' }, `listening on ${baseUrl}`);
+  logger.info(
+    { port, metricsPort: metricsServer?.port ?? null, appEnv: config.appEnv, database: config.databaseUrl.split(':')[0], queue: config.redisUrl ? 'bullmq' : 'in-process' },
+    `listening on ${baseUrl}`,
+  );
 
-  onShutdown(logger, [
-    () => new Promise<void>((resolve) => server.close(() => resolve())),
-    async () => timers.forEach(clearInterval),
-    async () => webhooks?.stop(),
-    async () => workers?.close(),
-    () => infra.close(),
-  ]);
+  // Stop taking requests and let the in-flight ones finish, then the jobs (BullMQ workers, and
+  // the in-process queue inside infra.close), then the queues, Redis and database pools.
+  onShutdown(
+    logger,
+    [
+      { name: 'http', run: drainHttp },
+      { name: 'timers', run: async () => timers.forEach(clearInterval) },
+      { name: 'webhook dispatcher', run: async () => webhooks?.stop() },
+      { name: 'workers', run: async () => workers?.close() },
+      { name: 'infrastructure', run: () => infra.close() },
+      { name: 'metrics', run: async () => metricsServer?.close() },
+    ],
+    config.shutdownTimeoutMs,
+  );
 }
 
 main().catch((error) => {

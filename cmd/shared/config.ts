@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { APP_ENVS, type AppEnv } from '../../internal/tenancy/credentials';
 
@@ -26,6 +27,17 @@ export interface Config {
   webhookDispatchEveryMs: number;
   /** HOSTED_PAGES_SECRET: signs paymentUrls, enrollment URLs and form tokens; null derives one from the JWT secret. */
   hostedPagesSecret: string | null;
+  /** Token bucket per API key when the organization has none of its own; capacity 0 turns limiting off. */
+  rateLimitCapacity: number;
+  rateLimitRefillPerSecond: number;
+  /** When set, GET /metrics (and the worker's metrics listener) want `Authorization: Bearer <it>`. */
+  metricsToken: string | null;
+  /** Worker processes serve /metrics on this port when set (0 picks a free one). */
+  metricsPort: number | null;
+  /** How long a SIGTERM may take (in-flight requests and jobs) before the process exits 1. */
+  shutdownTimeoutMs: number;
+  /** The operator named in the audit log for admin CLI changes. */
+  adminOperator: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -50,6 +62,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS ? durations(env.WEBHOOK_RETRY_DELAYS, 'WEBHOOK_RETRY_DELAYS') : undefined,
     webhookDispatchEveryMs: positiveInteger(env.WEBHOOK_DISPATCH_EVERY_MS ?? '1000', 'WEBHOOK_DISPATCH_EVERY_MS'),
     hostedPagesSecret: hostedPagesSecret(env.HOSTED_PAGES_SECRET),
+    rateLimitCapacity: integer(env.RATE_LIMIT_CAPACITY ?? '200', 'RATE_LIMIT_CAPACITY'),
+    rateLimitRefillPerSecond: positive(env.RATE_LIMIT_REFILL_PER_SECOND ?? '100', 'RATE_LIMIT_REFILL_PER_SECOND'),
+    metricsToken: env.METRICS_TOKEN || null,
+    metricsPort: env.METRICS_PORT ? integer(env.METRICS_PORT, 'METRICS_PORT') : null,
+    shutdownTimeoutMs: integer(env.SHUTDOWN_TIMEOUT_MS ?? '25000', 'SHUTDOWN_TIMEOUT_MS'),
+    adminOperator: env.ADMIN_OPERATOR || defaultOperator(),
   });
 }
 
@@ -80,6 +98,23 @@ function hostedPagesSecret(value: string | undefined): string | null {
   if (!value) return null;
   if (value.length < 32) throw new Error('HOSTED_PAGES_SECRET must be at least 32 characters');
   return value;
+}
+
+function positive(text: string, name: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a number above 0`);
+  return n;
+}
+
+/** The OS account running the admin CLI, and where: `alice@ops-host`. */
+function defaultOperator(): string {
+  let user = 'unknown';
+  try {
+    user = os.userInfo().username;
+  } catch {
+    // no passwd entry (some containers)
+  }
+  return `${user}@${os.hostname()}`;
 }
 
 function integer(text: string, name: string): number {

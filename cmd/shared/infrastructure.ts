@@ -23,7 +23,10 @@ import { Sha256SecretHasher } from '../../adapters/security/sha256-secret-hasher
 import { HttpWebhookSender } from '../../adapters/webhooks/http-webhook-sender';
 import { NetworkUrlPolicy } from '../../adapters/webhooks/network-url-policy';
 import { DEFAULT_RETRY_DELAYS_MS } from '../../internal/webhooks/retry-schedule';
+import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
+import { RedisTokenBucket } from '../../adapters/rate-limit/redis-token-bucket';
 import type { JobHandlers } from '../../ports/job-queue';
+import type { RateLimiter } from '../../ports/rate-limiter';
 
 /** Real or in-memory adapters behind the same ports: the single seam tests swap. */
 export interface Infrastructure {
@@ -37,6 +40,8 @@ export interface Infrastructure {
   paymentPortal: HostedPaymentPortal;
   /** Signs and checks the hosted pages' URLs and form tokens. */
   pageSigner: PageSigner;
+  /** Token buckets per API key: Redis with REDIS_URL (shared by every API process), else this process's memory. */
+  rateLimiter: RateLimiter;
   close(): Promise<void>;
 }
 
@@ -75,6 +80,7 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const common = commonPorts(options);
   const pageSigner = pageSignerOf(options);
   const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl, pageSigner);
+  const rateLimiter: RateLimiter = options.redisUrl ? new RedisTokenBucket(options.redisUrl, { prefix: options.queuePrefix }) : new InProcessTokenBucket();
   const repositoryOptions = { cache: credentialCache, events: eventWriting(paymentPortal, common.ids) };
   return {
     ports: {
@@ -89,9 +95,11 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     readinessChecks,
     paymentPortal,
     pageSigner,
+    rateLimiter,
     async close() {
       await inProcessQueue?.close();
       await bullmqQueue?.close();
+      await rateLimiter.close();
       await db.destroy();
     },
   };
@@ -120,6 +128,7 @@ export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock
     readinessChecks: [],
     paymentPortal,
     pageSigner,
+    rateLimiter: new InProcessTokenBucket(),
     close: () => inProcessQueue.close(),
   };
 }

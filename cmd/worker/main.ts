@@ -1,9 +1,11 @@
+import { startMetricsServer } from '../../adapters/metrics/metrics-server';
 import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
 import { jobHandlers, OUTBOX_DISPATCH_EVERY_MS, SCHEDULES } from '../../adapters/queue/job-handlers';
 import { buildApplication } from '../../internal/application';
 import { loadConfig, publicBaseUrlOf } from '../shared/config';
 import { openInfrastructure } from '../shared/infrastructure';
 import { onShutdown } from '../shared/lifecycle';
+import { processMetrics } from '../shared/observability';
 import { createLogger } from '../shared/logger';
 import { startWebhookDispatcher } from '../shared/webhook-dispatcher';
 
@@ -14,6 +16,7 @@ async function main(): Promise<void> {
   if (!config.redisUrl) throw new Error('npm run worker needs REDIS_URL (without it, npm start runs the jobs in-process)');
   const infra = await openInfrastructure({ ...config, publicBaseUrl: publicBaseUrlOf(config), migrate: false });
   const app = buildApplication(infra.ports);
+  const metrics = processMetrics('worker', infra);
   const pool = new BullmqWorkerPool(jobHandlers(app), {
     redisUrl: config.redisUrl,
     prefix: config.queuePrefix,
@@ -21,6 +24,7 @@ async function main(): Promise<void> {
     schedules: SCHEDULES,
     onCompleted: (job, result) => logger.info({ jobId: job.id, name: job.name, result }, 'job completed'),
     onFailed: (job, error) => logger.warn({ jobId: job?.id, name: job?.name, attempts: job?.attemptsMade, err: error }, 'job failed'),
+    observer: metrics,
   });
   await pool.start();
   const dispatcher = setInterval(
@@ -31,8 +35,20 @@ async function main(): Promise<void> {
     everyMs: config.webhookDispatchEveryMs,
     onError: (err) => logger.warn({ err }, 'webhook dispatch failed'),
   });
-  logger.info({ prefix: config.queuePrefix, concurrency: config.workerConcurrency }, 'worker ready');
-  onShutdown(logger, [async () => clearInterval(dispatcher), () => webhooks.stop(), () => pool.close(), () => infra.close()]);
+  const metricsServer = config.metricsPort === null ? null : await startMetricsServer(metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken });
+  logger.info({ prefix: config.queuePrefix, concurrency: config.workerConcurrency, metricsPort: metricsServer?.port ?? null }, 'worker ready');
+  // Stop fetching jobs and wait for the active ones, then close the queues and pools.
+  onShutdown(
+    logger,
+    [
+      { name: 'outbox dispatcher', run: async () => clearInterval(dispatcher) },
+      { name: 'webhook dispatcher', run: () => webhooks.stop() },
+      { name: 'workers', run: () => pool.close() },
+      { name: 'infrastructure', run: () => infra.close() },
+      { name: 'metrics', run: async () => metricsServer?.close() },
+    ],
+    config.shutdownTimeoutMs,
+  );
 }
 
 main().catch((error) => {

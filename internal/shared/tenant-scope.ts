@@ -1,5 +1,6 @@
 import type { Clock } from '../../ports/clock';
 import type { Company } from '../tenancy/company';
+import type { RateLimitPolicy } from '../tenancy/rate-limit';
 
 /**
  * Who is calling and on behalf of which company, resolved from the credentials and
@@ -15,4 +16,6 @@ export interface TenantScope {
   requestId: string | null;
   /** Prefix of the facade API key the request came with (`ck_dev_…`); absent for workers and operators. */
   apiKeyPrefix?: string | null;
+  /** The organization's own rate limit (read with the credentials); null or absent: the defaults. */
+  rateLimit?: RateLimitPolicy | null;
 }

@@ -26,6 +26,7 @@ import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 import { describeDirectDebitContract } from './direct-debit.contract';
 import { describeEventLogContract } from './event-log.contract';
 import { describeHostedPagesContract } from './hosted-pages.contract';
+import { describeOperationsContract } from './operations.contract';
 import { describeWebhooksContract } from './webhooks.contract';
 
 /** What a part of the contract suite gets: the adapter under test, outside and inside transactions. */
@@ -40,6 +41,7 @@ const CONTRACT_PARTS: ((ctx: ContractContext) => void)[] = [
   describeDirectDebitContract,
   describeWebhooksContract,
   describeHostedPagesContract,
+  describeOperationsContract,
 ];
 
 export interface RepositoryHarness {
@@ -73,7 +75,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
       it('round-trips an organization, createdAt to the millisecond in UTC', async () => {
         const name = `Org ${uid()}`;
         const inserted = await repos().tenancy.insertOrganization(name, T1);
-        expect(inserted).to.deep.equal({ id: inserted.id, name, frozenNow: null, createdAt: T1 });
+        expect(inserted).to.deep.equal({ id: inserted.id, name, frozenNow: null, rateLimit: null, createdAt: T1 });
         expect(inserted.id).to.be.a('number');
         expect(await repos().tenancy.findOrganization(inserted.id)).to.deep.equal(inserted);
         expect(await repos().tenancy.findOrganizationByName(name)).to.deep.equal(inserted);

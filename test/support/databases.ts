@@ -76,3 +76,21 @@ export async function redisAvailable(): Promise<boolean> {
     redis.disconnect();
   }
 }
+
+/** Deletes the keys matching `pattern` (this test's prefix, never the whole shared Redis). */
+export async function deleteRedisKeys(url: string, pattern: string): Promise<number> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url);
+  try {
+    let deleted = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      if (keys.length > 0) deleted += await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+    return deleted;
+  } finally {
+    redis.disconnect();
+  }
+}

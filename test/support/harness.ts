@@ -13,7 +13,8 @@ import type { CompanySettings } from '../../internal/tenancy/company';
 import { durations } from '../../cmd/shared/config';
 import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../cmd/shared/webhook-dispatcher';
-import { createTestDatabase, type DatabaseKind, mysqlAvailable, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
+import { processMetrics } from '../../cmd/shared/observability';
+import { createTestDatabase, type DatabaseKind, deleteRedisKeys, mysqlAvailable, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
 import { SwitchableJobQueue } from './switchable-queue';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
 
@@ -27,6 +28,13 @@ export interface WebhookHarnessOptions {
   retryDelays: string;
   dispatchEveryMs: number;
 }
+
+/**
+ * The harness's default rate limit: on (every facade answer carries the RateLimit headers, on
+ * the Redis limiter in the worker leg) but far above what any suite sends; rate-limit suites
+ * set low limits per organization.
+ */
+export const TEST_RATE_LIMIT: RateLimitPolicy = { capacity: 100_000, refillPerSecond: 100_000 };
 
 export interface Tenant {
   organizationId: number;
@@ -81,6 +89,8 @@ export async function startApi(
     realBaseUrl?: boolean;
     /** The hosted pages' lookup limit per client address (default: the production one). */
     pageLookupLimit?: RateLimitPolicy;
+    rateLimitDefaults?: RateLimitPolicy | null;
+    metricsToken?: string;
   } = {},
 ): Promise<ApiHarness> {
   const redisUrl = options.redisUrl ?? (options.worker ? TEST_REDIS_URL : null);
@@ -104,6 +114,7 @@ export async function startApi(
   const queue = new SwitchableJobQueue(infra.ports.queue);
   const app = buildApplication({ ...infra.ports, queue });
   bindInProcessJobs(infra, jobHandlers(app));
+  const metrics = processMetrics('api', infra);
   const koa = createHttpServer({
     app,
     ids: infra.ports.ids,
@@ -119,6 +130,8 @@ export async function startApi(
       lookupLimit: options.pageLookupLimit,
       sandbox: (options.appEnv ?? 'development') !== 'production',
     },
+    rateLimit: { limiter: infra.rateLimiter, defaults: options.rateLimitDefaults === undefined ? TEST_RATE_LIMIT : options.rateLimitDefaults },
+    metrics: { registry: metrics, token: options.metricsToken ?? null },
   });
   server.on('request', koa.callback());
   answerParserErrorsInEnvelope(server, infra.ports.ids);
@@ -180,6 +193,7 @@ export async function startApi(
       await webhooks?.stop();
       await worker?.stop();
       await infra.bullmqQueue?.queue.obliterate({ force: true }).catch(() => undefined);
+      if (options.worker) await deleteRedisKeys(TEST_REDIS_URL, `${queuePrefix}:rate-limit:*`);
       await infra.close();
       await database.drop();
     },

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { runAdminCommand } from '../../adapters/cli/admin-commands';
+import { FixedClock } from '../../adapters/clock/fixed-clock';
 import { type Infrastructure, memoryInfrastructure } from '../../cmd/shared/infrastructure';
 import { type Application, buildApplication } from '../../internal/application';
 import { companyCodeFromName } from '../../internal/tenancy/company';
@@ -307,6 +308,160 @@ describe('admin CLI (runAdminCommand over memory infrastructure)', () => {
       const res = await run('disable-client', '--username', 'nobody');
       expect(res.exitCode).to.equal(1);
       expect(res.json.error.code).to.equal('RESOURCE_NOT_FOUND');
+    });
+  });
+
+  describe('set-rate-limit', () => {
+    it('sets the organization limit by name or id, prints it, and --default clears it', async () => {
+      const created = await createClient();
+      const byName = await run('set-rate-limit', '--organization', 'Acme Cobranzas', '--capacity', '50', '--refill-per-second', '2.5');
+      expect(byName.exitCode, byName.stdout).to.equal(0);
+      expect(byName.json).to.deep.equal({ organizationId: created.organizationId, organizationName: 'Acme Cobranzas', rateLimit: { capacity: 50, refillPerSecond: 2.5 } });
+      expect((await infra.ports.repos.tenancy.findOrganization(created.organizationId))!.rateLimit).to.deep.equal({ capacity: 50, refillPerSecond: 2.5 });
+
+      const byId = await run('set-rate-limit', '--organization', String(created.organizationId), '--default');
+      expect(byId.json).to.deep.equal({ organizationId: created.organizationId, organizationName: 'Acme Cobranzas', rateLimit: null });
+      expect((await infra.ports.repos.tenancy.findOrganization(created.organizationId))!.rateLimit).to.equal(null);
+    });
+
+    it('refuses a capacity or refill rate the bucket cannot work with, naming the flag, and changes nothing', async () => {
+      const created = await createClient();
+      for (const [capacity, rate, field] of [['0', '1', 'capacity'], ['2.5', '1', 'capacity'], ['10', '0', 'refill-per-second'], ['10', 'fast', 'refill-per-second'], ['many', '1', 'capacity']]) {
+        const res = await run('set-rate-limit', '--organization', 'Acme Cobranzas', '--capacity', capacity!, '--refill-per-second', rate!);
+        expect(res.exitCode, res.stdout).to.equal(1);
+        expect(res.json.error.code).to.equal('INVALID_REQUEST');
+        expect(res.json.error.message).to.include(field);
+      }
+      expect((await infra.ports.repos.tenancy.findOrganization(created.organizationId))!.rateLimit).to.equal(null);
+    });
+
+    it('answers usage errors with exit 2 and an unknown organization with RESOURCE_NOT_FOUND', async () => {
+      await createClient();
+      for (const args of [['--capacity', '5', '--refill-per-second', '1'], ['--organization', 'Acme Cobranzas', '--capacity', '5'], ['--organization', 'Acme Cobranzas', '--default', '--capacity', '5']]) {
+        const res = await run('set-rate-limit', ...args);
+        expect(res.exitCode, args.join(' ')).to.equal(2);
+        expect(res.json.error.code).to.equal('USAGE');
+      }
+      const unknown = await run('set-rate-limit', '--organization', 'Nobody', '--default');
+      expect(unknown.exitCode).to.equal(1);
+      expect(unknown.json.error.code).to.equal('RESOURCE_NOT_FOUND');
+    });
+  });
+
+  describe('audit-log', () => {
+    /** Runs as a named operator, like `ADMIN_OPERATOR=<name> npm run admin -- ...`. */
+    async function runAs(operator: string, ...argv: string[]) {
+      const result = await runAdminCommand(app, [...argv, '--json'], { operator });
+      expect(result.exitCode, result.stdout).to.equal(0);
+      return JSON.parse(result.stdout);
+    }
+
+    /** A client request's scope, as the HTTP adapter resolves it. */
+    async function requestScope(created: Created & { password: string }, requestId: string) {
+      const session = await login(created.loginApiKey, created.clientUsername, created.password);
+      return app.commands.authenticateRequest.execute({ apiKey: created.apiKey, accessToken: session.accessToken, companyCode: undefined, requestId });
+    }
+
+    it('lists operator actions, client changes and the sandbox clock, newest first, each with who and when', async () => {
+      const clock = new FixedClock(new Date('2026-05-01T12:00:00.000Z'));
+      infra = memoryInfrastructure({ clock });
+      app = buildApplication(infra.ports);
+      const tick = () => clock.advance(60_000);
+      const created = await runAs('alice@ops', 'create-client', '--organization', 'Acme Cobranzas', '--username', 'acme', '--password', 'a-long-password');
+      const client = { ...created, password: 'a-long-password' };
+      tick();
+      await runAs('bob@ops', 'update-company', '--company', 'ACME-COBRANZAS', '--private-links', 'on');
+      tick();
+      const scope = await requestScope(client, 'req_auth');
+      const { debt } = await app.commands.createDebt.execute(
+        { debtor: { contactData: { externalClientId: 'ext-1', name: 'Ana', email: 'ana@example.com' } }, product: null, amountCents: 10_000, dueDate: '2026-06-01', evaluateAutopay: false },
+        'order-1',
+        { ...scope, requestId: 'req_debt1' },
+      );
+      tick();
+      await app.commands.setOrganizationClock.execute(new Date('2030-01-01T00:00:00.000Z'), { ...scope, requestId: 'req_clock1' });
+      tick();
+      const rotated = await runAs('alice@ops', 'rotate-api-key', '--username', 'acme');
+      tick();
+      await runAs('alice@ops', 'set-rate-limit', '--organization', 'Acme Cobranzas', '--capacity', '10', '--refill-per-second', '1');
+      tick();
+      await runAs('carol@ops', 'disable-client', '--username', 'acme');
+
+      const log = await runAs('dave@ops', 'audit-log', '--organization', 'Acme Cobranzas');
+      expect(log).to.include({ organizationId: created.organizationId, organizationName: 'Acme Cobranzas' });
+      const lines = log.records.map((r: any) => [r.at, r.source, r.action, r.resourceType, r.resourceId, r.actor.type === 'client' ? `${r.actor.clientUsername} ${r.actor.apiKeyPrefix}` : r.actor.name, r.requestId]);
+      const prefix = created.apiKey.slice(0, 12);
+      const contactId = log.records.find((r: any) => r.action === 'contact.created')?.resourceId;
+      expect(contactId).to.match(/^con_[A-Za-z0-9]+$/);
+      expect(lines).to.deep.equal([
+        ['2026-05-01T12:06:00.000Z', 'audit', 'client.disabled', 'client', 'acme', 'carol@ops', null],
+        ['2026-05-01T12:05:00.000Z', 'audit', 'rate_limit.set', 'organization', String(created.organizationId), 'alice@ops', null],
+        ['2026-05-01T12:04:00.000Z', 'audit', 'api_key.rotated', 'api_key', 'acme', 'alice@ops', null],
+        ['2026-05-01T12:03:00.000Z', 'audit', 'sandbox_clock.frozen', 'organization', String(created.organizationId), `acme ${prefix}`, 'req_clock1'],
+        ['2026-05-01T12:02:00.000Z', 'event', 'debt.created', 'debt', `debt_${debt.externalRequestId}`, `acme ${prefix}`, 'req_debt1'],
+        // The debt's inline contact, created in the same request just before it.
+        ['2026-05-01T12:02:00.000Z', 'event', 'contact.created', 'contact', contactId, `acme ${prefix}`, 'req_debt1'],
+        ['2026-05-01T12:01:00.000Z', 'audit', 'company.updated', 'company', 'ACME-COBRANZAS', 'bob@ops', null],
+        ['2026-05-01T12:00:00.000Z', 'audit', 'client.created', 'client', 'acme', 'alice@ops', null],
+      ]);
+      const byAction = (action: string) => log.records.find((r: any) => r.action === action);
+      expect(byAction('client.created').details).to.deep.include({ organizationName: 'Acme Cobranzas', organizationCreated: true, companies: ['ACME-COBRANZAS'], apiKeyPrefix: prefix });
+      expect(byAction('company.updated').details).to.deep.equal({ before: { privateLinks: false }, after: { privateLinks: true } });
+      expect(byAction('api_key.rotated').details).to.deep.equal({ kind: 'facade', appEnv: 'development', revokedKeys: 1, newKeyPrefix: rotated.apiKey.slice(0, 12) });
+      expect(byAction('rate_limit.set').details).to.deep.equal({ before: null, after: { capacity: 10, refillPerSecond: 1 } });
+      expect(byAction('sandbox_clock.frozen').details).to.deep.equal({ frozenNow: '2030-01-01T00:00:00.000Z' });
+      expect(byAction('client.disabled').details).to.deep.equal({ revokedApiKeys: 2, wasDisabled: false });
+      expect(byAction('debt.created')).to.deep.include({ companyCode: 'ACME-COBRANZAS', details: null });
+      expect(byAction('debt.created').eventId).to.match(/^evt_/);
+      // No secret in any record: keys appear by prefix only.
+      expect(JSON.stringify(log)).to.not.include(created.apiKey).and.not.include(created.loginApiKey).and.not.include(rotated.apiKey);
+    });
+
+    it('filters with --since (inclusive) and --resource, cuts with --limit, and reads the organization by id', async () => {
+      const clock = new FixedClock(new Date('2026-05-01T12:00:00.000Z'));
+      infra = memoryInfrastructure({ clock });
+      app = buildApplication(infra.ports);
+      const created = await runAs('alice@ops', 'create-client', '--organization', 'Acme Cobranzas', '--username', 'acme', '--password', 'a-long-password', '--company', 'NORTE', '--company', 'SUR');
+      clock.advance(1000);
+      await runAs('alice@ops', 'update-company', '--company', 'NORTE', '--private-links', 'on');
+      clock.advance(1000);
+      await runAs('alice@ops', 'update-company', '--company', 'SUR', '--private-links', 'on');
+      const actions = (log: any) => log.records.map((r: any) => `${r.action} ${r.resourceId}`);
+      const org = String(created.organizationId);
+      expect(actions(await runAs('x', 'audit-log', '--organization', org, '--since', '2026-05-01T12:00:01Z'))).to.deep.equal(['company.updated SUR', 'company.updated NORTE']);
+      expect(actions(await runAs('x', 'audit-log', '--organization', org, '--since', '2026-05-01T09:00:01.5-03:00'))).to.deep.equal(['company.updated SUR']);
+      expect(actions(await runAs('x', 'audit-log', '--organization', org, '--resource', 'NORTE'))).to.deep.equal(['company.updated NORTE']);
+      expect(actions(await runAs('x', 'audit-log', '--organization', org, '--limit', '1'))).to.deep.equal(['company.updated SUR']);
+      expect(actions(await runAs('x', 'audit-log', '--organization', org, '--resource', 'nothing'))).to.deep.equal([]);
+    });
+
+    it('refuses a bad --since or --limit with INVALID_REQUEST, a missing --organization with exit 2, an unknown one with RESOURCE_NOT_FOUND', async () => {
+      await createClient();
+      for (const [flag, value] of [['--since', '2026-05-01'], ['--since', 'yesterday'], ['--since', '2026-13-45T00:00:00Z'], ['--limit', '0'], ['--limit', '1001'], ['--limit', 'ten']]) {
+        const res = await run('audit-log', '--organization', 'Acme Cobranzas', flag!, value!);
+        expect(res.exitCode, `${flag} ${value}`).to.equal(1);
+        expect(res.json.error.code).to.equal('INVALID_REQUEST');
+        expect(res.json.error.message).to.include(flag!.slice(2));
+      }
+      expect((await run('audit-log')).exitCode).to.equal(2);
+      const unknown = await run('audit-log', '--organization', '424242');
+      expect(unknown.exitCode).to.equal(1);
+      expect(unknown.json.error.code).to.equal('RESOURCE_NOT_FOUND');
+    });
+
+    it('prints one line per record without --json: when, who, what, which resource', async () => {
+      await runAdminCommand(app, ['create-client', '--organization', 'Acme Cobranzas', '--username', 'acme', '--password', 'a-long-password'], { operator: 'alice@ops' });
+      const result = await runAdminCommand(app, ['audit-log', '--organization', 'Acme Cobranzas'], { operator: 'alice@ops' });
+      expect(result.exitCode).to.equal(0);
+      const lines = result.stdout.trim().split('\n');
+      expect(lines[0]).to.match(/^audit log of organization \d+ \(Acme Cobranzas\), newest first: 1 record\(s\)$/);
+      expect(lines[1]).to.match(/^\d{4}-\d{2}-\d{2}T\S+Z {2}operator alice@ops {2}client\.created {2}client acme {2}- {2}\{.*"organizationCreated":true.*\}$/);
+    });
+
+    it('records the operator the CLI was given for every change it makes', async () => {
+      await runAdminCommand(app, ['create-client', '--organization', 'Acme Cobranzas', '--username', 'acme', '--password', 'a-long-password'], { operator: 'root@bastion' });
+      const log = await runAs('someone', 'audit-log', '--organization', 'Acme Cobranzas');
+      expect(log.records[0].actor).to.deep.equal({ type: 'operator', name: 'root@bastion' });
     });
   });
 

@@ -14,7 +14,7 @@ describe('admin CLI: enrollment-link (over memory infrastructure)', () => {
   afterEach(() => infra.close());
 
   const run = async (...argv: string[]) => {
-    const result = await runAdminCommand(app, [...argv, '--json'], { portal: infra.paymentPortal });
+    const result = await runAdminCommand(app, [...argv, '--json'], { operator: 'test-operator', portal: infra.paymentPortal });
     return { exitCode: result.exitCode, json: JSON.parse(result.stdout) };
   };
 

@@ -3,7 +3,7 @@ import { CredentialCache } from '../../adapters/persistence/credential-cache';
 import type { FacadeCredentials } from '../../ports/tenancy-repository';
 
 const credentials = (name: string): FacadeCredentials => ({
-  organization: { id: 1, name, frozenNow: null, createdAt: new Date(0) },
+  organization: { id: 1, name, frozenNow: null, rateLimit: null, createdAt: new Date(0) },
   clientUser: { id: 2, organizationId: 1, username: 'u', passwordHash: '', disabled: false, createdAt: new Date(0) },
   companies: [],
   apiKeyPrefix: 'ck_dev_abcde',

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Company, CompanySettings } from '../../../internal/tenancy/company';
 import type { ApiKeyKind, ApiKeyRecord, AppEnv, ClientUser } from '../../../internal/tenancy/credentials';
 import type { Organization } from '../../../internal/tenancy/organization';
+import type { RateLimitPolicy } from '../../../internal/tenancy/rate-limit';
 import type { Currency } from '../../../internal/shared/currency';
 import type { ClientSummary, FacadeCredentials, TenancyRepository } from '../../../ports/tenancy-repository';
 import { CredentialCache } from '../credential-cache';
@@ -32,7 +33,7 @@ export class KnexTenancyRepository implements TenancyRepository {
   }
 
   async insertOrganization(name: string, createdAt: Date): Promise<Organization> {
-    const row = { name, frozen_now: null, created_at: toMillis(createdAt) };
+    const row = { name, frozen_now: null, rate_limit_capacity: null, rate_limit_refill_per_second: null, created_at: toMillis(createdAt) };
     const [id] = await translatingDuplicates('Organization', () => this.db('organizations').insert(row));
     return toOrganization({ ...row, id });
   }
@@ -40,6 +41,13 @@ export class KnexTenancyRepository implements TenancyRepository {
   async setFrozenNow(organizationId: number, frozenNow: Date | null): Promise<void> {
     this.cache.clear();
     await this.db('organizations').where({ id: organizationId }).update({ frozen_now: toMillisOrNull(frozenNow) });
+  }
+
+  async setRateLimit(organizationId: number, policy: RateLimitPolicy | null): Promise<void> {
+    this.cache.clear();
+    await this.db('organizations')
+      .where({ id: organizationId })
+      .update({ rate_limit_capacity: policy?.capacity ?? null, rate_limit_refill_per_second: policy?.refillPerSecond ?? null });
   }
 
   async listOrganizations(): Promise<Organization[]> {
@@ -173,6 +181,7 @@ export class KnexTenancyRepository implements TenancyRepository {
       .whereNull('k.revoked_at')
       .select(
         'o.id as o_id', 'o.name as o_name', 'o.frozen_now as o_frozen_now', 'o.created_at as o_created_at',
+        'o.rate_limit_capacity as o_rate_limit_capacity', 'o.rate_limit_refill_per_second as o_rate_limit_refill_per_second',
         'u.id as u_id', 'u.username as u_username', 'u.created_at as u_created_at', 'k.prefix as k_prefix',
         'c.*',
       )
@@ -180,7 +189,14 @@ export class KnexTenancyRepository implements TenancyRepository {
     const first = rows[0];
     if (!first) return null;
     return {
-      organization: toOrganization({ id: first.o_id, name: first.o_name, frozen_now: first.o_frozen_now, created_at: first.o_created_at }),
+      organization: toOrganization({
+        id: first.o_id,
+        name: first.o_name,
+        frozen_now: first.o_frozen_now,
+        created_at: first.o_created_at,
+        rate_limit_capacity: first.o_rate_limit_capacity,
+        rate_limit_refill_per_second: first.o_rate_limit_refill_per_second,
+      }),
       clientUser: {
         id: Number(first.u_id),
         organizationId: Number(first.o_id),
@@ -246,6 +262,10 @@ function toOrganization(row: Row): Organization {
     id: Number(row.id),
     name: String(row.name),
     frozenNow: fromMillisOrNull(row.frozen_now as number | null),
+    rateLimit:
+      row.rate_limit_capacity === null || row.rate_limit_capacity === undefined
+        ? null
+        : { capacity: Number(row.rate_limit_capacity), refillPerSecond: Number(row.rate_limit_refill_per_second) },
     createdAt: fromMillis(row.created_at as number),
   };
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { KnexAdhesionRepository } from './knex-adhesion-repository';
+import { KnexAuditLog } from './knex-audit-log';
 import { KnexContactRepository } from './knex-contact-repository';
 import { KnexDebitAttemptRepository } from './knex-debit-attempt-repository';
 import type { EventWriting } from '../../events/event-renderer';
@@ -39,6 +40,7 @@ export function knexRepositories(db: Knex | Knex.Transaction, options: KnexRepos
     webhookEndpoints: new KnexWebhookEndpointRepository(db),
     webhookDeliveries: new KnexWebhookDeliveryRepository(db),
     portal: new KnexPortalRepository(db),
+    audit: new KnexAuditLog(db),
   };
 }
 

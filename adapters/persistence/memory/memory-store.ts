@@ -7,6 +7,7 @@ import type { PaymentLink } from '../../../internal/payment-links/payment-link';
 import type { PageEnrollment } from '../../../internal/direct-debit/page-enrollment';
 import type { PortalPayment } from '../../../internal/portal/portal-payment';
 import type { Subscription } from '../../../internal/subscriptions/subscription';
+import type { AuditEntry } from '../../../internal/audit/audit-entry';
 import type { LoggedEvent } from '../../../ports/event-log';
 import type { JobName } from '../../../ports/job-queue';
 import type { Product } from '../../../internal/products/product';
@@ -63,6 +64,7 @@ export interface MemoryTables {
   webhookCursor: FanOutCursor;
   portalPayments: PortalPayment[];
   portalEnrollments: PageEnrollment[];
+  auditLog: (AuditEntry & { id: number })[];
 }
 
 
@@ -92,6 +94,7 @@ export class MemoryStore {
     webhookCursor: { lastRowId: 0, gaps: [] },
     portalPayments: [],
     portalEnrollments: [],
+    auditLog: [],
   };
 
   nextId(): number {

@@ -2,6 +2,7 @@ import { ConflictError } from '../../../internal/shared/errors';
 import type { Company, CompanySettings } from '../../../internal/tenancy/company';
 import type { ApiKeyKind, ApiKeyRecord, AppEnv, ClientUser } from '../../../internal/tenancy/credentials';
 import type { Organization } from '../../../internal/tenancy/organization';
+import type { RateLimitPolicy } from '../../../internal/tenancy/rate-limit';
 import type { ClientSummary, FacadeCredentials, TenancyRepository } from '../../../ports/tenancy-repository';
 import { copy, type MemoryStore } from './memory-store';
 
@@ -26,7 +27,7 @@ export class MemoryTenancyRepository implements TenancyRepository {
 
   async insertOrganization(name: string, createdAt: Date): Promise<Organization> {
     if (this.t.organizations.some((o) => o.name === name)) throw new ConflictError('Organization already exists');
-    const organization = { id: this.store.nextId(), name, frozenNow: null, createdAt };
+    const organization: Organization = { id: this.store.nextId(), name, frozenNow: null, rateLimit: null, createdAt };
     this.t.organizations.push(organization);
     return copy(organization);
   }
@@ -34,6 +35,11 @@ export class MemoryTenancyRepository implements TenancyRepository {
   async setFrozenNow(organizationId: number, frozenNow: Date | null): Promise<void> {
     const organization = this.t.organizations.find((o) => o.id === organizationId);
     if (organization) organization.frozenNow = frozenNow;
+  }
+
+  async setRateLimit(organizationId: number, policy: RateLimitPolicy | null): Promise<void> {
+    const organization = this.t.organizations.find((o) => o.id === organizationId);
+    if (organization) organization.rateLimit = policy ? { ...policy } : null;
   }
 
   async listOrganizations(): Promise<Organization[]> {

@@ -2,6 +2,7 @@ import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { MemoryContactRepository } from './memory-contact-repository';
 import type { EventWriting } from '../../events/event-renderer';
 import { MemoryAdhesionRepository } from './memory-adhesion-repository';
+import { MemoryAuditLog } from './memory-audit-log';
 import { MemoryDebitAttemptRepository } from './memory-debit-attempt-repository';
 import { MemoryDebtRepository } from './memory-debt-repository';
 import { MemoryEventLog } from './memory-event-log';
@@ -32,6 +33,7 @@ export function memoryRepositories(store: MemoryStore, events: EventWriting): Re
     webhookEndpoints: new MemoryWebhookEndpointRepository(store),
     webhookDeliveries: new MemoryWebhookDeliveryRepository(store),
     portal: new MemoryPortalRepository(store),
+    audit: new MemoryAuditLog(store),
   };
 }
 

@@ -2,6 +2,7 @@ import { type Job as BullJob, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DomainError } from '../../../internal/shared/errors';
 import type { JobHandlers, JobName } from '../../../ports/job-queue';
+import type { JobObserver } from '../job-observer';
 import { QUEUE_NAME } from './queue-names';
 
 export interface WorkerPoolOptions {
@@ -12,6 +13,8 @@ export interface WorkerPoolOptions {
   schedules: { name: JobName; everyMs: number }[];
   onCompleted?: (job: BullJob, result: unknown) => void;
   onFailed?: (job: BullJob | undefined, error: Error) => void;
+  /** Told about every attempt that ends (metrics). */
+  observer?: JobObserver;
 }
 
 /**
@@ -36,6 +39,11 @@ export class BullmqWorkerPool {
     this.worker = new Worker(QUEUE_NAME, (job) => this.process(job), { connection: this.connection, prefix, concurrency });
     if (this.options.onCompleted) this.worker.on('completed', this.options.onCompleted);
     if (this.options.onFailed) this.worker.on('failed', this.options.onFailed);
+    const observer = this.options.observer;
+    if (observer) {
+      this.worker.on('completed', (job) => observer.jobFinished(finishedJob(job, 'completed')));
+      this.worker.on('failed', (job) => job && observer.jobFinished(finishedJob(job, 'failed')));
+    }
     await this.worker.waitUntilReady();
     // A Redis that comes back empty (restarted without persistence, failed over) has lost the
     // schedules: register them again on every reconnection (upserting is idempotent).
@@ -72,4 +80,22 @@ export class BullmqWorkerPool {
       throw error;
     }
   }
+}
+
+/**
+ * Times from BullMQ's own stamps: added (plus its delay), processed (this attempt), finished.
+ * The wait is known for a first attempt only, and not when it failed into a retry (BullMQ has
+ * then replaced the delay with the back-off).
+ */
+function finishedJob(job: BullJob, outcome: 'completed' | 'failed') {
+  const processedOn = job.processedOn ?? Date.now();
+  const finishedOn = job.finishedOn ?? Date.now();
+  const firstAttempt = job.attemptsMade <= 1 && (outcome === 'completed' || job.finishedOn !== undefined);
+  return {
+    queue: QUEUE_NAME,
+    name: job.name,
+    outcome,
+    runSeconds: Math.max(0, finishedOn - processedOn) / 1000,
+    waitSeconds: firstAttempt ? Math.max(0, processedOn - job.timestamp - (job.delay ?? 0)) / 1000 : null,
+  };
 }

@@ -52,6 +52,7 @@ export class AuthenticateRequest {
       clock: organizationClock(this.deps.clock, organization),
       requestId: input.requestId,
       apiKeyPrefix,
+      rateLimit: organization.rateLimit,
     };
   }
 }

@@ -3,11 +3,12 @@ import type { PasswordHasher, SecretHasher } from '../../../ports/secret-hasher'
 import type { Clock } from '../../../ports/clock';
 import type { UnitOfWork } from '../../../ports/unit-of-work';
 import type { TenancyRepository } from '../../../ports/tenancy-repository';
+import { type AuditActor, SYSTEM_ACTOR } from '../../audit/audit-entry';
 import { ConflictError, InvalidRequestError } from '../../shared/errors';
 import { requireDeps } from '../../shared/use-case-deps';
 import { type Company, companyCodeFromName, type CompanySettings, isCompanyCode } from '../company';
 import { type AppEnv } from '../credentials';
-import { issueApiKey } from './issue-api-key';
+import { issueApiKey, keyPrefixOf } from './issue-api-key';
 
 export interface CreateClientInput {
   organization: string;
@@ -44,7 +45,7 @@ export class CreateClient {
     requireDeps('CreateClient', deps);
   }
 
-  async execute(input: CreateClientInput): Promise<CreatedClient> {
+  async execute(input: CreateClientInput, actor: AuditActor = SYSTEM_ACTOR): Promise<CreatedClient> {
     const organizationName = input.organization.trim();
     if (!organizationName) throw InvalidRequestError.field('organization', 'must not be empty');
     if (!/^[A-Za-z0-9._@-]{3,64}$/.test(input.username)) {
@@ -57,10 +58,9 @@ export class CreateClient {
     const passwordHash = await this.deps.passwords.hash(input.password);
     const now = this.deps.clock.now();
 
-    return this.deps.uow.run(async ({ tenancy }) => {
-      const organization =
-        (await tenancy.findOrganizationByName(organizationName)) ??
-        (await tenancy.insertOrganization(organizationName, now));
+    return this.deps.uow.run(async ({ tenancy, audit }) => {
+      const existing = await tenancy.findOrganizationByName(organizationName);
+      const organization = existing ?? (await tenancy.insertOrganization(organizationName, now));
       const companies: Company[] = [];
       for (const code of new Set(input.companies)) {
         companies.push(await this.companyFor(tenancy, organization.id, code, code, input.settings));
@@ -76,11 +76,29 @@ export class CreateClient {
         companies.map((c) => c.id),
       );
       const keyDeps = { ...this.deps, tenancy, now };
+      const apiKey = await issueApiKey(keyDeps, user, 'facade');
+      const loginApiKey = await issueApiKey(keyDeps, user, 'login');
+      await audit.record({
+        organizationId: organization.id,
+        action: 'client.created',
+        resourceType: 'client',
+        resourceId: user.username,
+        actor,
+        details: {
+          organizationName,
+          organizationCreated: existing === null,
+          companies: companies.map((c) => c.code),
+          settings: input.settings,
+          apiKeyPrefix: keyPrefixOf(apiKey),
+          loginApiKeyPrefix: keyPrefixOf(loginApiKey),
+        },
+        at: now,
+      });
       return {
         organizationId: organization.id,
         clientUsername: user.username,
-        apiKey: await issueApiKey(keyDeps, user, 'facade'),
-        loginApiKey: await issueApiKey(keyDeps, user, 'login'),
+        apiKey,
+        loginApiKey,
         companies: companies.map((c) => ({ companyCode: c.code })),
       };
     });

@@ -1,5 +1,6 @@
 import type { Clock } from '../../../ports/clock';
 import type { UnitOfWork } from '../../../ports/unit-of-work';
+import { type AuditActor, SYSTEM_ACTOR } from '../../audit/audit-entry';
 import { NotFoundError } from '../../shared/errors';
 import { requireDeps } from '../../shared/use-case-deps';
 
@@ -9,14 +10,23 @@ export class DisableClient {
     requireDeps('DisableClient', deps);
   }
 
-  async execute(username: string): Promise<{ clientUsername: string; disabled: true; revokedApiKeys: number }> {
+  async execute(username: string, actor: AuditActor = SYSTEM_ACTOR): Promise<{ clientUsername: string; disabled: true; revokedApiKeys: number }> {
     const now = this.deps.clock.now();
-    return this.deps.uow.run(async ({ tenancy }) => {
+    return this.deps.uow.run(async ({ tenancy, audit }) => {
       const user = await tenancy.findClientUserByUsername(username);
       if (!user) throw new NotFoundError(`Client ${username}`);
       await tenancy.setClientUserDisabled(user.id, true);
       const revokedApiKeys = await tenancy.revokeApiKeys(user.id, null, null, now);
       await tenancy.revokeRefreshTokens(user.id, now);
+      await audit.record({
+        organizationId: user.organizationId,
+        action: 'client.disabled',
+        resourceType: 'client',
+        resourceId: username,
+        actor,
+        details: { revokedApiKeys, wasDisabled: user.disabled },
+        at: now,
+      });
       return { clientUsername: username, disabled: true, revokedApiKeys };
     });
   }

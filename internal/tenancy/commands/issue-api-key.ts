@@ -5,6 +5,9 @@ import { type ApiKeyKind, apiKeyPrefix, type AppEnv, type ClientUser } from '../
 
 export const API_KEY_RANDOM_LENGTH = 40;
 
+/** The characters of a key kept in clear: enough to tell keys apart in listings and the audit log. */
+export const keyPrefixOf = (key: string): string => key.slice(0, 12);
+
 /** Creates a key for the user in this environment; only its hash is stored. */
 export async function issueApiKey(
   deps: { tenancy: TenancyRepository; ids: IdGenerator; secrets: SecretHasher; appEnv: AppEnv; now: Date },
@@ -18,7 +21,7 @@ export async function issueApiKey(
     kind,
     appEnv: deps.appEnv,
     keyHash: deps.secrets.digest(key),
-    prefix: key.slice(0, 12),
+    prefix: keyPrefixOf(key),
     createdAt: deps.now,
   });
   return key;

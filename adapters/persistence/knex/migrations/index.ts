@@ -8,6 +8,8 @@ import * as directDebit from './20261122050000_direct_debit';
 import * as directDebitDunning from './20261124100000_direct_debit_dunning';
 import * as webhooks from './20261124200000_webhooks';
 import * as hostedPages from './20261124400000_hosted_pages';
+import * as rateLimits from './20261124300000_rate_limits';
+import * as auditLog from './20261124300100_audit_log';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -28,6 +30,8 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261124100000_direct_debit_dunning', directDebitDunning],
   ['20261124200000_webhooks', webhooks],
   ['20261124400000_hosted_pages', hostedPages],
+  ['20261124300000_rate_limits', rateLimits],
+  ['20261124300100_audit_log', auditLog],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

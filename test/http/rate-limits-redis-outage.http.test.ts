@@ -1,0 +1,116 @@
+/**
+ * When the Redis of the rate limiter goes away the API fails open: requests go through
+ * unlimited and without RateLimit headers, one warning is logged, the failures are counted;
+ * limiting resumes once Redis is back. A private redis-server plays the Redis that goes away.
+ */
+import crypto from 'node:crypto';
+import type { Server } from 'node:http';
+import { Writable } from 'node:stream';
+import { expect } from 'chai';
+import pino from 'pino';
+import supertest from 'supertest';
+import { createHttpServer } from '../../adapters/http/server';
+import { RedisTokenBucket } from '../../adapters/rate-limit/redis-token-bucket';
+import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
+import { processMetrics } from '../../cmd/shared/observability';
+import { jobHandlers } from '../../adapters/queue/job-handlers';
+import { type Application, buildApplication } from '../../internal/application';
+import { createTestDatabase, redisAvailable, type TestDatabase } from '../support/databases';
+import { JWT_TEST_SECRET } from '../support/harness';
+import { expectError, expectOk } from '../support/http-expect';
+import { sampleValue } from '../support/prometheus';
+import { type PrivateRedis, startPrivateRedis } from '../support/private-redis';
+
+describe('rate limits when Redis goes away [sqlite + private redis]', function () {
+  this.timeout(30_000);
+  let redis: PrivateRedis | null = null;
+  let database: TestDatabase | null = null;
+  let infra: Infrastructure | null = null;
+  let limiter: RedisTokenBucket | null = null;
+  let server: Server | null = null;
+  let app: Application;
+  let http: supertest.Agent;
+  const logLines: Record<string, unknown>[] = [];
+  let headers: Record<string, string> = {};
+
+  before(async function () {
+    if (!(await redisAvailable())) this.skip();
+    redis = await startPrivateRedis();
+    database = await createTestDatabase('sqlite');
+    infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: 'unused', jwtSecret: JWT_TEST_SECRET, appEnv: 'development', migrate: true, publicBaseUrl: 'http://localhost:3000' });
+    app = buildApplication(infra.ports);
+    bindInProcessJobs(infra, jobHandlers(app));
+    limiter = new RedisTokenBucket(redis.url, { prefix: 'outage', backoffMs: 100 });
+    const logs = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n')) if (line) logLines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const metrics = processMetrics('api', infra);
+    const koa = createHttpServer({
+      app,
+      ids: infra.ports.ids,
+      logger: pino({ level: 'warn' }, logs),
+      publicBaseUrl: 'http://localhost:3000',
+      paymentPortal: infra.paymentPortal,
+      testHelpers: true,
+      readinessChecks: [],
+      rateLimit: { limiter, defaults: { capacity: 2, refillPerSecond: 0.01 } },
+      metrics: { registry: metrics, token: null },
+    });
+    server = koa.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server!.once('listening', () => resolve()));
+    http = supertest.agent(server);
+    const suffix = crypto.randomBytes(4).toString('hex');
+    const created = await app.commands.createClient.execute({ organization: `Org ${suffix}`, username: `user_${suffix}`, password: 'outage-password', companies: [], settings: {} });
+    const login = await http.post('/auth/login').set('x-api-key', created.loginApiKey).send({ clientUsername: created.clientUsername, password: 'outage-password' });
+    headers = { 'x-api-key': created.apiKey, 'x-authorization-token': login.body.accessToken };
+  });
+
+  after(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await limiter?.close();
+    await infra?.close();
+    await database?.drop();
+    await redis?.stop();
+  });
+
+  const failures = async () => sampleValue((await http.get('/metrics')).text, 'cf_rate_limiter_failures_total');
+
+  it('limits while Redis answers, lets requests through without headers while it is away, and limits again once it is back', async () => {
+    expect(rateLimitOf(await http.get('/contacts').set(headers))).to.equal('2/1');
+    expect(rateLimitOf(await http.get('/contacts').set(headers))).to.equal('2/0');
+    expectError(await http.get('/contacts').set(headers), 429, 'RATE_LIMITED');
+    expect(await failures()).to.equal(0);
+
+    await redis!.stop();
+    for (let i = 0; i < 5; i++) {
+      const res = await http.get('/contacts').set(headers);
+      expectOk(res);
+      expect(res.headers).to.not.have.property('ratelimit-limit');
+    }
+    expect(await failures()).to.equal(5);
+    const warnings = logLines.filter((l) => String(l.msg).startsWith('rate limiter unavailable'));
+    expect(warnings, 'one warning per 10 s, not one per request').to.have.length(1);
+    expect(warnings[0]).to.include({ level: 40 });
+
+    await redis!.restart();
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const res = await http.get('/contacts').set(headers);
+      if (res.headers['ratelimit-limit']) {
+        // The restarted Redis is empty: the key's bucket starts full.
+        expect(rateLimitOf(res)).to.equal('2/1');
+        break;
+      }
+      expect(Date.now(), 'limits again within 10 s').to.be.below(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+});
+
+function rateLimitOf(res: supertest.Response): string {
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  return `${res.headers['ratelimit-limit']}/${res.headers['ratelimit-remaining']}`;
+}
