@@ -104,7 +104,7 @@ describe('graceful shutdown', function () {
 
       expect(await exitCodeWithin(api, 15_000), api.output()).to.equal(0);
       const steps = api.logs().filter((l) => l.msg === 'shutdown step done').map((l) => l.step);
-      expect(steps).to.deep.equal(['http', 'timers', 'workers', 'infrastructure', 'metrics']);
+      expect(steps).to.deep.equal(['http', 'timers', 'webhook dispatcher', 'workers', 'infrastructure', 'metrics']);
       expect(logged(api, 'stopped')).to.not.equal(undefined);
     });
   });
@@ -177,7 +177,7 @@ describe('graceful shutdown', function () {
       expect(await exitCodeWithin(worker, 15_000), worker.output()).to.equal(0);
       expect(await (await producer!.queue.getJob(jobId))!.getState()).to.equal('completed');
       const steps = worker.logs().filter((l) => l.msg === 'shutdown step done').map((l) => l.step);
-      expect(steps).to.deep.equal(['outbox dispatcher', 'workers', 'infrastructure', 'metrics']);
+      expect(steps).to.deep.equal(['outbox dispatcher', 'webhook dispatcher', 'workers', 'infrastructure', 'metrics']);
       expect(samples(during, 'cf_job_duration_seconds_count', { queue: 'collections', job: PURGE, outcome: 'completed', process: 'worker' })).to.have.length(1);
     });
   });
