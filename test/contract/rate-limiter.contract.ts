@@ -42,6 +42,29 @@ export function describeRateLimiterContract(adapterName: string, open: () => Pro
       expect(decisions[3]).to.include({ retryAfterSeconds: 2, resetSeconds: 6 });
     });
 
+    it('answers takes made at the same moment each as if made alone, in order (also with other keys and policies among them)', async () => {
+      const [k, other] = [key(), key()];
+      const policy: RateLimitPolicy = { capacity: 3, refillPerSecond: STILL };
+      const decisions = await Promise.all([
+        limiter().consume(k, policy),
+        limiter().consume(other, policy),
+        limiter().consume(k, policy, 2),
+        limiter().consume(k, policy),
+        limiter().consume(k, policy),
+        limiter().consume(k, { capacity: 10, refillPerSecond: STILL }),
+      ]);
+      expect(decisions.map((d) => [d.allowed, d.remaining, d.limit])).to.deep.equal([
+        [true, 2, 3],
+        [true, 2, 3],
+        [true, 0, 3],
+        [false, 0, 3],
+        [false, 0, 3],
+        // A policy of its own still takes from the same (empty) bucket.
+        [false, 0, 10],
+      ]);
+      expect(decisions[3]!.retryAfterSeconds).to.be.at.least(1);
+    });
+
     it('keeps one bucket per key', async () => {
       const [a, b] = [key(), key()];
       const policy = { capacity: 2, refillPerSecond: STILL };
