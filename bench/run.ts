@@ -11,6 +11,7 @@ import { type GenerationPlan, type GenerationReport, measureGeneration } from '.
 import { type LoadSpec, measure, warmUp } from './lib/load';
 import { explainDebtLists, type ListPlan } from './lib/plans';
 import { rssMiB, type Service, startService, stopAll } from './lib/processes';
+import { MEMORY_GROWTH_TOLERANCE_PCT, type MemoryPass, type MemoryReport, memoryReport } from './lib/memory';
 import { markdown, type Report, type Row, type Target, textTable } from './lib/report';
 import { type SeedPlan, type SeedResult, seedDebts } from './lib/seed';
 
@@ -41,6 +42,8 @@ interface Options {
   write: boolean;
   /** Scenario id prefixes to run (null: all). */
   only: string[] | null;
+  /** Seconds per scenario in the memory passes (no warm-up). */
+  memoryPassSec: number;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -62,13 +65,14 @@ function parseArgs(argv: string[]): Options {
   if (only !== null && only.length === 0) throw new Error('--only needs scenario ids');
   return {
     quick,
-    durationSec: value('--duration') ?? (quick ? 2 : 10),
-    warmupSec: quick ? 1 : 2,
+    durationSec: value('--duration') ?? (quick ? 1 : 10),
+    warmupSec: quick ? 0 : 2,
     connections: value('--connections') ?? 32,
     connectionsForced: value('--connections') !== undefined,
     // A quick (CI smoke) run checks that the bench works; it leaves the published figures alone.
     write: only === null && (argv.includes('--write') || (!quick && !argv.includes('--no-write'))),
     only,
+    memoryPassSec: quick ? 1 : 3,
   };
 }
 
@@ -589,55 +593,22 @@ async function main(): Promise<number> {
 
     const rows: Row[] = [];
     const selected = (id: string) => options.only === null || options.only.some((prefix) => id.startsWith(prefix));
-    for (const scenario of SCENARIOS.filter((s) => s.kind === 'baseline' || selected(s.id))) {
-      const service = ctx.services.get(scenario.service)!;
-      const spec = await scenario.load(ctx);
-      log(`${scenario.label} → ${service.name}, ${options.connectionsForced ? options.connections : (scenario.connections ?? options.connections)} connections …`);
-      const connections = options.connectionsForced ? options.connections : (scenario.connections ?? options.connections);
-      const itemsPerRequest = scenario.itemsPerRequest ?? 1;
-      const load: LoadSpec = {
-        ...spec,
-        baseUrl: `http://127.0.0.1:${service.port}`,
-        connections,
-        durationSec: options.durationSec,
-        warmupSec: options.warmupSec,
-      };
-      await warmUp(load);
-      const cpuBefore = cpuSnapshot();
-      const serverCpuBefore = processCpuMs(service.serverPid);
-      const result = await measure(load);
-      const serverCpuMs = processCpuMs(service.serverPid) - serverCpuBefore;
-      const share = cpuShare(cpuBefore, cpuSnapshot(), machine.cores);
-      const baseline = scenario.baseline ? rows.find((r) => r.id === scenario.baseline) : undefined;
-      const row: Row = {
-        id: scenario.id,
-        label: scenario.label,
-        service: service.name,
-        kind: scenario.kind,
-        connections,
-        itemsPerRequest,
-        ...result,
-        baseline: baseline ? baseline.service : null,
-        ratio: baseline ? Math.round(((result.requestsPerSec * itemsPerRequest) / baseline.requestsPerSec) * 1000) / 1000 : null,
-        rssMiB: rssMiB(service.serverPid),
-        serverCpuMsPerRequest: result.requests > 0 ? Math.round((serverCpuMs / result.requests) * 1000) / 1000 : null,
-        otherCpuCores: share?.otherCores ?? null,
-        stealCores: share?.stealCores ?? null,
-      };
-      rows.push(row);
-      log(
-        `  ${row.requestsPerSec} req/s${itemsPerRequest > 1 ? ` (${Math.round(row.requestsPerSec * itemsPerRequest)} items/s)` : ''}, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, RSS ${row.rssMiB} MiB` +
-          `${row.ratio === null ? '' : `, ${row.ratio} × ${row.baseline}`}; ${row.serverCpuMsPerRequest} CPU ms/req; ` +
-          `other processes used ${row.otherCpuCores ?? '?'} cores`,
-      );
-      const unexpected = scenario.expectStatus === undefined ? [] : Object.keys(result.statusCodes).filter((code) => code !== String(scenario.expectStatus));
-      if (result.errors > 0 || result.non2xx > 0 || result.requests === 0 || unexpected.length > 0) {
-        throw new Error(
-          `${scenario.label}: ${result.errors} connection errors (${result.timeouts} timeouts), ${result.non2xx} non-2xx answers ` +
-            `of ${result.requests}; status codes ${JSON.stringify(result.statusCodes)}. Every request must succeed` +
-            `${scenario.expectStatus === undefined ? '' : ` with ${scenario.expectStatus}`}.`,
-        );
+    const scenarios = SCENARIOS.filter((s) => s.kind === 'baseline' || selected(s.id));
+    for (const scenario of scenarios) rows.push(await runScenario(scenario, ctx, rows, machine.cores, options.durationSec, options.warmupSec));
+
+    // Memory: the API scenarios again, twice, on the same API process (new keys each pass), with
+    // its RSS after each pass: a leak shows as growth from pass to pass.
+    const apiRss: MemoryPass[] = [{ pass: 1, rssMiB: rssMiB(api.serverPid) }];
+    for (let pass = 2; pass <= (options.only === null ? MEMORY_PASSES : 1); pass++) {
+      log(`memory pass ${pass} of ${MEMORY_PASSES}: the API scenarios again, ${options.memoryPassSec} s each …`);
+      const passCtx: Context = { ...ctx, runTag: `${runTag}.${pass}`, dataset: {} };
+      // A quick (smoke) run repeats only the creations and one read of each kind.
+      const repeated = scenarios.filter((s) => s.kind === 'api' && (!options.quick || QUICK_MEMORY_SCENARIOS.includes(s.id)));
+      for (const scenario of repeated) {
+        await runScenario(scenario, passCtx, rows, machine.cores, options.memoryPassSec, 0);
       }
+      apiRss.push({ pass, rssMiB: rssMiB(api.serverPid) });
+      log(`  API RSS after pass ${pass}: ${apiRss.at(-1)!.rssMiB} MiB (after pass 1: ${apiRss[0]!.rssMiB} MiB)`);
     }
 
     // Every create answered 201 with a unique key: the rows must be there, once each.
@@ -655,8 +626,8 @@ async function main(): Promise<number> {
     // Subscription cycle generation: worker processes of their own, started now (the scenarios
     // above ran without one), with the API's environment.
     const plan: GenerationPlan = options.quick
-      ? { cycles: 520, singleRuns: 3, bulkSubscriptions: 20, bulkConcurrency: 16, bulkWorkers: [1, 2] }
-      : { cycles: 520, singleRuns: 3, bulkSubscriptions: 100, bulkConcurrency: 16, bulkWorkers: [1, 2] };
+      ? { cycles: 520, singleRuns: 3, bulkSubscriptions: 20, bulkConcurrency: 16, bulkWorkers: [1, 2, 2, 2] }
+      : { cycles: 520, singleRuns: 3, bulkSubscriptions: 100, bulkConcurrency: 16, bulkWorkers: [1, 2, 2, 2] };
     if (selected('generation')) log(
       `subscription generation: ${plan.singleRuns} × 1 subscription of ${plan.cycles} cycles, then ${plan.bulkSubscriptions} at once ` +
         `(concurrency ${plan.bulkConcurrency}) with ${plan.bulkWorkers.join(', then ')} worker(s) …`,
@@ -696,7 +667,8 @@ async function main(): Promise<number> {
       seed: ctx.seed,
       lists: ctx.lists,
       generation,
-      targets: targets(rows, generation),
+      memory: memoryReport(apiRss, generation),
+      targets: targets(rows, generation, memoryReport(apiRss, generation)),
     };
     const targetLines = report.targets.map((t) => `${t.met ? 'met    ' : 'NOT MET'}  ${t.scenario}: ${t.target} (this run: ${t.value})`);
     process.stdout.write(`\n${textTable(rows)}\n\n${targetLines.join('\n')}\n\n${JSON.stringify(report)}\n`);
@@ -713,8 +685,62 @@ async function main(): Promise<number> {
   }
 }
 
+/** Passes over the API scenarios (the measured one and the memory passes) on one API process. */
+const MEMORY_PASSES = 3;
+const QUICK_MEMORY_SCENARIOS = ['debts.create', 'debts.batch', 'debts.list', 'debts.get'];
+
+/**
+ * Runs one scenario (warm-up, then the measured load) and checks every answer; `rows` holds the
+ * baselines measured before it, for its ratio.
+ */
+async function runScenario(scenario: Scenario, ctx: Context, rows: Row[], cores: number, durationSec: number, warmupSec: number): Promise<Row> {
+  const { options } = ctx;
+  const service = ctx.services.get(scenario.service)!;
+  const spec = await scenario.load(ctx);
+  const connections = options.connectionsForced ? options.connections : (scenario.connections ?? options.connections);
+  log(`${scenario.label} → ${service.name}, ${connections} connections …`);
+  const itemsPerRequest = scenario.itemsPerRequest ?? 1;
+  const load: LoadSpec = { ...spec, baseUrl: `http://127.0.0.1:${service.port}`, connections, durationSec, warmupSec };
+  await warmUp(load);
+  const cpuBefore = cpuSnapshot();
+  const serverCpuBefore = processCpuMs(service.serverPid);
+  const result = await measure(load);
+  const serverCpuMs = processCpuMs(service.serverPid) - serverCpuBefore;
+  const share = cpuShare(cpuBefore, cpuSnapshot(), cores);
+  const baseline = scenario.baseline ? rows.find((r) => r.id === scenario.baseline) : undefined;
+  const row: Row = {
+    id: scenario.id,
+    label: scenario.label,
+    service: service.name,
+    kind: scenario.kind,
+    connections,
+    itemsPerRequest,
+    ...result,
+    baseline: baseline ? baseline.service : null,
+    ratio: baseline ? Math.round(((result.requestsPerSec * itemsPerRequest) / baseline.requestsPerSec) * 1000) / 1000 : null,
+    rssMiB: rssMiB(service.serverPid),
+    serverCpuMsPerRequest: result.requests > 0 ? Math.round((serverCpuMs / result.requests) * 1000) / 1000 : null,
+    otherCpuCores: share?.otherCores ?? null,
+    stealCores: share?.stealCores ?? null,
+  };
+  log(
+    `  ${row.requestsPerSec} req/s${itemsPerRequest > 1 ? ` (${Math.round(row.requestsPerSec * itemsPerRequest)} items/s)` : ''}, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, RSS ${row.rssMiB} MiB` +
+      `${row.ratio === null ? '' : `, ${row.ratio} × ${row.baseline}`}; ${row.serverCpuMsPerRequest} CPU ms/req; ` +
+      `other processes used ${row.otherCpuCores ?? '?'} cores`,
+  );
+  const unexpected = scenario.expectStatus === undefined ? [] : Object.keys(result.statusCodes).filter((code) => code !== String(scenario.expectStatus));
+  if (result.errors > 0 || result.non2xx > 0 || result.requests === 0 || unexpected.length > 0) {
+    throw new Error(
+      `${scenario.label}: ${result.errors} connection errors (${result.timeouts} timeouts), ${result.non2xx} non-2xx answers ` +
+        `of ${result.requests}; status codes ${JSON.stringify(result.statusCodes)}. Every request must succeed` +
+        `${scenario.expectStatus === undefined ? '' : ` with ${scenario.expectStatus}`}.`,
+    );
+  }
+  return row;
+}
+
 /** The targets of issue 3 (creation) and issue 9 (lists), checked against this run's rows. */
-function targets(rows: Row[], generation: GenerationReport | null): Target[] {
+function targets(rows: Row[], generation: GenerationReport | null, memory: MemoryReport): Target[] {
   const out: Target[] = [];
   const row = (id: string) => rows.find((r) => r.id === id);
   const single = row('debts.create');
@@ -748,6 +774,18 @@ function targets(rows: Row[], generation: GenerationReport | null): Target[] {
       target: 'every cycle\'s debt stored < 1 s after the 201 (issue 5)',
       value: `median ${generation.singleMedianMs} ms (min ${generation.singleMinMs} ms)`,
       met: generation.singleMedianMs < 1000,
+    });
+  }
+  for (const [who, pct, runs] of [
+    ['API process', memory.apiGrowthPct, memory.api.length],
+    ['worker processes', memory.workerGrowthPct, memory.workers.length],
+  ] as const) {
+    if (pct === null) continue;
+    out.push({
+      scenario: `${who}, RSS over ${runs} repeated runs`,
+      target: `no growth (last run within ${MEMORY_GROWTH_TOLERANCE_PCT} % of the first; issue 9)`,
+      value: `${pct > 0 ? '+' : ''}${pct} %`,
+      met: pct <= MEMORY_GROWTH_TOLERANCE_PCT,
     });
   }
   return out;

@@ -5,7 +5,7 @@ import mysql from 'mysql2/promise';
 import { QUEUE_NAME } from '../../adapters/queue/bullmq/queue-names';
 import { round } from './load';
 import { processCpuMs } from './cpu';
-import type { Service } from './processes';
+import { rssMiB, type Service } from './processes';
 
 /**
  * Subscription cycle generation (issue 5): the API answers 201 at once and a worker process
@@ -36,6 +36,8 @@ export interface BulkRun {
   debtsPerSecond: number;
   /** CPU (user + system) the worker processes spent during the run, per 1,000 debts. */
   workerCpuMsPer1000Debts: number | null;
+  /** RSS of each worker process right after the run (worker 1 first). */
+  workerRssMiB: (number | null)[];
 }
 
 export interface GenerationReport {
@@ -67,7 +69,7 @@ export interface GenerationPlan {
   singleRuns: number;
   bulkSubscriptions: number;
   bulkConcurrency: number;
-  /** Worker counts of the bulk runs, in order (a worker is added between runs). */
+  /** Worker counts of the bulk runs, in order (a worker is added between runs); repeat the last to watch the workers' memory. */
   bulkWorkers: number[];
 }
 
@@ -117,7 +119,7 @@ export async function measureGeneration(deps: GenerationDeps, plan: GenerationPl
         await waitForIdleQueue(queue);
         deps.log(`  worker ${workers.length} pid ${worker.serverPid} ready`);
       }
-      const run = await bulkRun(deps, poller, plan, workers);
+      const run = await bulkRun(deps, poller, plan, workers, bulk.length + 1);
       bulk.push(run);
       deps.log(
         `  ${run.subscriptions} × ${plan.cycles} cycles, ${run.workers} worker(s): ${run.debts} debts in ${run.totalSeconds} s from the first POST ` +
@@ -140,8 +142,8 @@ export async function measureGeneration(deps: GenerationDeps, plan: GenerationPl
   }
 }
 
-async function bulkRun(deps: GenerationDeps, poller: DebtPoller, plan: GenerationPlan, workers: Service[]): Promise<BulkRun> {
-  const ids = Array.from({ length: plan.bulkSubscriptions }, (_, i) => `${deps.runTag}-bulk${workers.length}-${i + 1}`);
+async function bulkRun(deps: GenerationDeps, poller: DebtPoller, plan: GenerationPlan, workers: Service[], run: number): Promise<BulkRun> {
+  const ids = Array.from({ length: plan.bulkSubscriptions }, (_, i) => `${deps.runTag}-bulk${run}-${i + 1}`);
   const cpuBefore = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0);
   let failure: Error | null = null;
   let next = 0;
@@ -175,6 +177,7 @@ async function bulkRun(deps: GenerationDeps, poller: DebtPoller, plan: Generatio
     afterLastCreateSeconds: round((doneAt - createdAt) / 1000, 2),
     debtsPerSecond: Math.round(debts / totalSeconds),
     workerCpuMsPer1000Debts: workerCpuMs > 0 ? round((workerCpuMs / debts) * 1000, 1) : null,
+    workerRssMiB: workers.map((w) => rssMiB(w.serverPid)),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Machine } from './environment';
 import type { GenerationReport } from './generation';
+import type { MemoryReport } from './memory';
 import type { LoadResult } from './load';
 import type { ListPlan } from './plans';
 import type { SeedResult } from './seed';
@@ -39,6 +40,8 @@ export interface Report {
   lists: ListPlan[];
   /** Subscription cycle generation on worker processes (null when not measured). */
   generation: GenerationReport | null;
+  /** RSS across repeated runs of the API and the workers. */
+  memory: MemoryReport;
   targets: Target[];
 }
 
@@ -194,7 +197,7 @@ ${report.targets.map((t) => `| ${t.scenario} | ${t.target} | ${t.value} | ${t.me
 `
     : ''
 }
-${report.generation ? generationSection(report.generation) : ''}## Reading
+${report.generation ? generationSection(report.generation) : ''}${memorySection(report.memory)}## Reading
 
 ${reading.map((line) => `- ${line}`).join('\n')}
 ${report.lists.length > 0 ? `\n## GET /debts: SQL and plans\n\n${report.lists.map(listSection).join('\n')}` : ''}
@@ -237,9 +240,37 @@ function generationMethod(g: GenerationReport): string {
       ? ` Bulk: ${bulk.subscriptions} subscriptions
   of ${g.cycles} cycles created at once (${bulk.concurrency} requests in flight), timed from the first POST until all
   ${bulk.debts.toLocaleString('en-US')} debts are stored (polled every 20 ms), with ${g.bulk.map((b) => b.workers).join(', then ')} worker process(es)
-  (a worker is added between runs).`
+  (a worker is added between runs; the last count runs ${g.bulk.filter((b) => b.workers === g.bulk.at(-1)!.workers).length} times, for the workers' memory).`
       : ''
   }
+- Memory: after the measured pass, every API scenario runs twice more on the same API process
+  (new keys each pass, a few seconds each, no warm-up); the API's RSS is read after each pass.
+  The workers' RSS is read after each bulk generation.
+`;
+}
+
+function memorySection(m: MemoryReport): string {
+  if (m.api.length < 2 && m.workers.length < 2) return '';
+  const pct = (v: number | null) => (v === null ? '?' : `${v > 0 ? '+' : ''}${v} %`);
+  const mib = (v: number | null) => (v === null ? '?' : v.toFixed(1));
+  return `## Memory across repeated runs
+
+| API pass | API RSS MiB |
+| ---: | ---: |
+${m.api.map((p) => `| ${p.pass} | ${mib(p.rssMiB)} |`).join('\n')}
+
+API growth from the first pass to the last: ${pct(m.apiGrowthPct)}.
+${
+  m.workers.length > 0
+    ? `
+| Repeated bulk run | ${m.workers[0]!.map((_, i) => `Worker ${i + 1} RSS MiB`).join(' | ')} |
+| ---: | ${m.workers[0]!.map(() => '---:').join(' | ')} |
+${m.workers.map((run, i) => `| ${i + 1} | ${run.map(mib).join(' | ')} |`).join('\n')}
+
+Workers' growth (their RSS summed) from the first of these runs to the last: ${pct(m.workerGrowthPct)}.
+`
+    : ''
+}
 `;
 }
 
