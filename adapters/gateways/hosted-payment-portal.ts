@@ -3,6 +3,9 @@ import { isCurrency } from '../../internal/shared/currency';
 import type { PaymentPortal } from '../../ports/payment-portal';
 import type { PageSigner } from '../security/page-signer';
 
+/** Signed URLs kept at most (the oldest is dropped first). */
+const SIGNED_URLS_KEPT = 20_000;
+
 /**
  * The portal served under PUBLIC_BASE_URL by this service's hosted pages (adapters/http/pages).
  * Debt and subscription URLs carry an HMAC of the company and the id, so no page is reachable by
@@ -10,19 +13,35 @@ import type { PageSigner } from '../security/page-signer';
  * specification builds them from. The same object verifies what it signed.
  */
 export class HostedPaymentPortal implements PaymentPortal {
+  /**
+   * URLs signed lately: a debt's URL never changes, and a list of 50 debts (or a debt and its
+   * event) would otherwise sign the same ones again and again.
+   */
+  private readonly signed = new Map<string, string>();
+
   constructor(
     private readonly publicBaseUrl: string,
     private readonly signer: PageSigner,
   ) {}
 
   debtUrl(debt: { companyCode: string; debtId: string }): string | null {
-    const signature = this.signer.sign('debt', debt.companyCode, debt.debtId);
-    return `${this.publicBaseUrl}/pay/${encodeURIComponent(debt.companyCode)}/debts/${encodeURIComponent(debt.debtId)}/${signature}`;
+    return this.signedUrl('debt', 'debts', debt.companyCode, debt.debtId);
   }
 
   subscriptionUrl(subscription: { companyCode: string; subscriptionId: string }): string | null {
-    const signature = this.signer.sign('subscription', subscription.companyCode, subscription.subscriptionId);
-    return `${this.publicBaseUrl}/pay/${encodeURIComponent(subscription.companyCode)}/subscriptions/${encodeURIComponent(subscription.subscriptionId)}/${signature}`;
+    return this.signedUrl('subscription', 'subscriptions', subscription.companyCode, subscription.subscriptionId);
+  }
+
+  private signedUrl(purpose: string, segment: string, companyCode: string, id: string): string {
+    const key = `${purpose}\u0000${companyCode}\u0000${id}`;
+    let url = this.signed.get(key);
+    if (url === undefined) {
+      const signature = this.signer.sign(purpose, companyCode, id);
+      url = `${this.publicBaseUrl}/pay/${encodeURIComponent(companyCode)}/${segment}/${encodeURIComponent(id)}/${signature}`;
+      if (this.signed.size >= SIGNED_URLS_KEPT) this.signed.delete(this.signed.keys().next().value!);
+      this.signed.set(key, url);
+    }
+    return url;
   }
 
   linkUrl(link: { companyCode: string; portalUrl: string | null; shortCode: string | null; identifier: string }): string | null {

@@ -1117,6 +1117,24 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect(page.items[0]).to.deep.equal(await find(t, keys[0]!));
         });
 
+        it('pages with page and limit, the exact total on every page, and past the end no items but the total', async () => {
+          const t = await debtTenant();
+          const keys: string[] = [];
+          for (let i = 0; i < 5; i++) keys.push((await insertDebt(t)).externalRequestId);
+          await insertDebt(t, { status: 'CANCELLED' });
+          const newest = [...keys].reverse();
+          const paged = (page: number, limit: number) => repos().debts.list(t.company.id, { today: '2031-05-10' }, { page, limit });
+          for (const [page, expected] of [[1, newest.slice(0, 2)], [2, newest.slice(2, 4)], [3, newest.slice(4)], [4, []]] as const) {
+            const result = await paged(page, 2);
+            expect(requestIds(result.items), `page ${page}`).to.deep.equal(expected);
+            expect(result.total, `page ${page}`).to.equal(5);
+          }
+          for (const status of ['PARTIALLY_PAID', 'PAID'] as const) {
+            const none = await repos().debts.list(t.company.id, { today: '2031-05-10', status }, { page: 1, limit: 2 });
+            expect(none).to.deep.equal({ items: [], total: 0, capped: false });
+          }
+        });
+
         it('excludes cancelled debts from items and total', async () => {
           const t = await debtTenant();
           const kept = await insertDebt(t);

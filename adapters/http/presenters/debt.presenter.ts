@@ -14,12 +14,13 @@ import { presentPaymentMethod } from './direct-debit.presenter';
  * PENDING debt past due reads OVERDUE).
  */
 export function debtPresenter(portal: PaymentPortal) {
-  return (debt: DebtView, scope: PresentationScope, options: { creation?: boolean } = {}) => {
+  /** `today`: the scope's UTC date, when the caller presents many debts at one instant. */
+  return (debt: DebtView, scope: PresentationScope, options: { creation?: boolean; today?: string } = {}) => {
     const debtId = debtIdOf(debt);
     const body: Record<string, unknown> = {
       debtId,
       externalRequestId: debt.externalRequestId,
-      status: effectiveStatus(debt, utcDateOf(scope.clock.now())),
+      status: effectiveStatus(debt, options.today ?? utcDateOf(scope.clock.now())),
       amount: amountFromCents(debt.amountCents),
       amountPaid: amountFromCents(debt.amountPaidCents),
       currency: debt.currency,

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { Application } from '../../../internal/application';
 import type { BatchItem } from '../../../internal/debts/commands/create-debt-batch';
 import type { ListDebtsInput } from '../../../internal/debts/queries/list-debts';
+import { utcDateOf } from '../../../internal/shared/calendar-date';
 import { InvalidRequestError } from '../../../internal/shared/errors';
 import { centsFromAmount } from '../../../internal/shared/money';
 import type { PageRequest } from '../../../internal/shared/page';
@@ -58,7 +59,8 @@ export function debtRoutes(app: Application, present: DebtPresenter) {
       handle: async ({ query, scope }) => {
         const { page, limit } = query;
         const result = await listDebts.execute(debtFilterFrom(query), { page, limit }, scope);
-        return { data: result.items.map((d) => present(d, scope)), meta: pageMeta({ page, limit }, result) };
+        const today = utcDateOf(scope.clock.now());
+        return { data: result.items.map((d) => present(d, scope, { today })), meta: pageMeta({ page, limit }, result) };
       },
     }),
     route({

@@ -6,6 +6,7 @@ import type { SubscriptionAction } from '../../../internal/subscriptions/command
 import type { IntervalUnit } from '../../../internal/subscriptions/schedule';
 import type { SubscriptionStatus } from '../../../internal/subscriptions/subscription';
 import type { Currency } from '../../../internal/shared/currency';
+import { utcDateOf } from '../../../internal/shared/calendar-date';
 import { InvalidRequestError } from '../../../internal/shared/errors';
 import { centsFromAmount } from '../../../internal/shared/money';
 import type { PageRequest } from '../../../internal/shared/page';
@@ -134,7 +135,8 @@ export function subscriptionRoutes(app: Application, portal: PaymentPortal, pres
       handle: async ({ params, query, scope }) => {
         const { page, limit } = query;
         const result = await listSubscriptionDebts.execute(params.id!, debtFilterFrom(query), { page, limit }, scope);
-        return { data: result.items.map((d) => presentDebt(d, scope)), meta: pageMeta({ page, limit }, result) };
+        const today = utcDateOf(scope.clock.now());
+        return { data: result.items.map((d) => presentDebt(d, scope, { today })), meta: pageMeta({ page, limit }, result) };
       },
     }),
   ];

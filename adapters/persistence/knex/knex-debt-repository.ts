@@ -131,11 +131,14 @@ export class KnexDebtRepository implements DebtRepository {
       ids = newest(all.clone(), page.limit).offset(offset);
       counted = all;
     }
-    const [rows, [count]] = await Promise.all([
-      joined(this.db.from(ids.as('pg')).join('debts as d', 'd.id', 'pg.id')).select(SELECT).orderBy('d.id', 'desc'),
-      counted.count<{ n: number }[]>({ n: '*' }),
-    ]);
-    return { items: rows.map(toView), total: Number(count?.n ?? 0), capped: false };
+    // The exact total rides on the page's statement (an uncorrelated subquery, run once): one
+    // round trip per list. An empty page past the first asks for it on its own.
+    const rows: Row[] = await joined(this.db.from(ids.as('pg')).join('debts as d', 'd.id', 'pg.id'))
+      .select([...SELECT, counted.clone().count({ n: '*' }).as('page_total')])
+      .orderBy('d.id', 'desc');
+    let total = rows.length > 0 ? Number(rows[0]!.page_total) : 0;
+    if (rows.length === 0 && offset > 0) total = Number(((await counted.count<{ n: number }[]>({ n: '*' }))[0])?.n ?? 0);
+    return { items: rows.map(toView), total, capped: false };
   }
 
   async cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<DebtView[]> {
@@ -252,17 +255,21 @@ function toRow(debt: NewDebt): Row {
 }
 
 function toView(row: Row): DebtView {
-  const debt: Debt = {
+  // One object, built once: lists turn every row of a page into one of these.
+  const contactId = row.contact_id === null ? null : Number(row.contact_id);
+  const productId = row.product_id === null ? null : Number(row.product_id);
+  const methodId = row.autopay_payment_method_id ?? null;
+  return {
     id: Number(row.id),
     organizationId: Number(row.organization_id),
     companyId: Number(row.company_id),
     externalRequestId: row.external_request_id,
     batchId: row.batch_id ?? null,
-    contactId: row.contact_id === null ? null : Number(row.contact_id),
+    contactId,
     paymentLinkId: row.payment_link_id === null || row.payment_link_id === undefined ? null : Number(row.payment_link_id),
     subscriptionId: row.subscription_id === null || row.subscription_id === undefined ? null : Number(row.subscription_id),
     contactCreatedInline: bool(row.contact_created_inline),
-    productId: row.product_id === null ? null : Number(row.product_id),
+    productId,
     status: row.status as DebtStatus,
     amountCents: Number(row.amount_cents),
     amountPaidCents: Number(row.amount_paid_cents),
@@ -275,14 +282,11 @@ function toView(row: Row): DebtView {
     paymentMethods: row.payment_methods ? (JSON.parse(row.payment_methods) as PaymentMethod[]) : null,
     autopay: bool(row.autopay),
     autopayReason: (row.autopay_reason as AutopayReason | null) ?? null,
-    autopayPaymentMethodId: row.autopay_payment_method_id === null || row.autopay_payment_method_id === undefined ? null : Number(row.autopay_payment_method_id),
+    autopayPaymentMethodId: methodId === null ? null : Number(methodId),
     createdAt: fromMillis(row.created_at),
     updatedAt: fromMillis(row.updated_at),
-  };
-  return {
-    ...debt,
-    contact: debt.contactId === null ? null : { code: row.contact_code, externalClientId: row.contact_external_client_id },
-    product: debt.productId === null ? null : { id: debt.productId, name: row.product_name, active: bool(row.product_active) },
+    contact: contactId === null ? null : { code: row.contact_code, externalClientId: row.contact_external_client_id },
+    product: productId === null ? null : { id: productId, name: row.product_name, active: bool(row.product_active) },
     autopayInstrument: row.pm_id === null || row.pm_id === undefined ? null : toPaymentMethod(prefixed(row, 'pm_')),
   };
 }

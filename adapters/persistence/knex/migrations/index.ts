@@ -10,6 +10,7 @@ import * as webhooks from './20261124200000_webhooks';
 import * as hostedPages from './20261124400000_hosted_pages';
 import * as rateLimits from './20261124300000_rate_limits';
 import * as auditLog from './20261124300100_audit_log';
+import * as contactListIndex from './20261124600000_contact_list_index';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -32,6 +33,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261124400000_hosted_pages', hostedPages],
   ['20261124300000_rate_limits', rateLimits],
   ['20261124300100_audit_log', auditLog],
+  ['20261124600000_contact_list_index', contactListIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
