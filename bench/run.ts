@@ -6,7 +6,7 @@ import type { DebtStatus } from '../internal/debts/debt';
 import type { ListDebtsInput } from '../internal/debts/queries/list-debts';
 import { centsFromAmount } from '../internal/shared/money';
 import { cpuShare, cpuSnapshot, processCpuMs } from './lib/cpu';
-import { type BenchDatabase, createBenchDatabase, deleteRedisPrefix, describeMachine } from './lib/environment';
+import { type BenchDatabase, createBenchDatabase, deleteRedisPrefix, describeMachine, setBufferPool } from './lib/environment';
 import { type GenerationPlan, type GenerationReport, measureGeneration } from './lib/generation';
 import { type LoadSpec, measure, warmUp } from './lib/load';
 import { explainDebtLists, type ListPlan } from './lib/plans';
@@ -16,7 +16,11 @@ import { markdown, type Report, type Row, type Target, textTable } from './lib/r
 import { type SeedPlan, type SeedResult, seedDebts } from './lib/seed';
 
 /**
- * `npm run bench [-- --quick] [--duration <s>] [--connections <n>] [--only <id,...>] [--no-write]`
+ * `npm run bench [-- --quick] [--duration <s>] [--connections <n>] [--only <id,...>] [--innodb-buffer-pool <MiB>] [--no-write]`
+ *
+ * `--innodb-buffer-pool 2048` sizes the MariaDB/MySQL server's buffer pool for the run (a
+ * server-wide setting, put back at the end): the packaged default, 128 MiB, holds little of the
+ * million-debt table the list scenarios seed.
  *
  * `--only debts.create,generation` runs the scenarios whose id starts with one of the given
  * prefixes (the baselines always run, for the ratios); it never writes docs/performance.md.
@@ -44,6 +48,8 @@ interface Options {
   only: string[] | null;
   /** Seconds per scenario in the memory passes (no warm-up). */
   memoryPassSec: number;
+  /** The server's InnoDB buffer pool for this run, in MiB (null: as configured). */
+  bufferPoolMiB: number | null;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -55,10 +61,10 @@ function parseArgs(argv: string[]): Options {
     if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} needs a positive number`);
     return n;
   };
-  const known = new Set(['--quick', '--duration', '--connections', '--no-write', '--write', '--only']);
+  const known = new Set(['--quick', '--duration', '--connections', '--no-write', '--write', '--only', '--innodb-buffer-pool']);
   for (const [i, arg] of argv.entries()) {
     if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}`);
-    if (!arg.startsWith('--') && !['--duration', '--connections', '--only'].includes(argv[i - 1] ?? '')) throw new Error(`unexpected argument ${arg}`);
+    if (!arg.startsWith('--') && !['--duration', '--connections', '--only', '--innodb-buffer-pool'].includes(argv[i - 1] ?? '')) throw new Error(`unexpected argument ${arg}`);
   }
   const onlyAt = argv.indexOf('--only');
   const only = onlyAt < 0 ? null : (argv[onlyAt + 1] ?? '').split(',').filter(Boolean);
@@ -72,6 +78,7 @@ function parseArgs(argv: string[]): Options {
     // A quick (CI smoke) run checks that the bench works; it leaves the published figures alone.
     write: only === null && (argv.includes('--write') || (!quick && !argv.includes('--no-write'))),
     only,
+    bufferPoolMiB: value('--innodb-buffer-pool') ?? null,
     memoryPassSec: quick ? 1 : 3,
   };
 }
@@ -517,12 +524,14 @@ async function main(): Promise<number> {
   const queuePrefix = `bench_${runTag}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cf-bench-'));
   let db: BenchDatabase | null = null;
+  let restoreBufferPool: (() => Promise<void>) | null = null;
 
   let cleaning: Promise<void> | null = null;
   const cleanup = () =>
     (cleaning ??= (async () => {
       await stopAll();
       await db?.drop().catch((error) => log(`could not drop ${db?.name}: ${(error as Error).message}`));
+      await restoreBufferPool?.().catch((error) => log(`could not restore the buffer pool: ${(error as Error).message}`));
       await deleteRedisPrefix(REDIS_URL, queuePrefix).catch(() => undefined);
       fs.rmSync(dataDir, { recursive: true, force: true });
     })());
@@ -537,6 +546,10 @@ async function main(): Promise<number> {
     const started = Date.now();
     db = await createBenchDatabase(MYSQL_URL);
     log(`database ${db.name}; ${options.connections} connections, ${options.durationSec} s per scenario after ${options.warmupSec} s warm-up`);
+    if (options.bufferPoolMiB !== null) {
+      log(`InnoDB buffer pool set to ${options.bufferPoolMiB} MiB for this run`);
+      restoreBufferPool = await setBufferPool(MYSQL_URL, options.bufferPoolMiB);
+    }
     const machine = await describeMachine(db);
 
     const childEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({

@@ -100,3 +100,32 @@ export async function deleteRedisPrefix(redisUrl: string, prefix: string): Promi
   }
   return deleted;
 }
+
+/**
+ * Sets the server's InnoDB buffer pool for the run (`--innodb-buffer-pool <MiB>`, opt-in: it is a
+ * server-wide setting) and returns how to put the previous size back. MariaDB 10.2+ and MySQL
+ * 5.7+ resize it online; this waits until the new size is in place.
+ */
+export async function setBufferPool(serverUrl: string, mib: number): Promise<() => Promise<void>> {
+  const conn = await mysql.createConnection({ uri: serverUrl });
+  try {
+    const sizeOf = async () => Number(((await conn.query('SELECT @@innodb_buffer_pool_size AS size'))[0] as { size: number }[])[0]!.size);
+    const previous = await sizeOf();
+    const resize = async (bytes: number) => {
+      await conn.query('SET GLOBAL innodb_buffer_pool_size = ?', [bytes]);
+      const deadline = Date.now() + 60_000;
+      while ((await sizeOf()) !== bytes && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    };
+    await resize(mib * 1024 * 1024);
+    return async () => {
+      const again = await mysql.createConnection({ uri: serverUrl });
+      try {
+        await again.query('SET GLOBAL innodb_buffer_pool_size = ?', [previous]);
+      } finally {
+        await again.end();
+      }
+    };
+  } finally {
+    await conn.end();
+  }
+}
