@@ -17,6 +17,7 @@ import { KnexTenancyRepository } from './knex-tenancy-repository';
 import { KnexWebhookDeliveryRepository } from './knex-webhook-delivery-repository';
 import { KnexWebhookEndpointRepository } from './knex-webhook-endpoint-repository';
 import type { CredentialCache } from '../credential-cache';
+import { isDeadlock } from './driver-errors';
 
 export interface KnexRepositoryOptions {
   events: EventWriting;
@@ -44,14 +45,36 @@ export function knexRepositories(db: Knex | Knex.Transaction, options: KnexRepos
   };
 }
 
-/** A Knex transaction per unit of work; the repositories it hands out are bound to it. */
+/** Attempts of a unit of work that keeps losing deadlocks, the first included. */
+export const DEADLOCK_ATTEMPTS = 5;
+
+/**
+ * A Knex transaction per unit of work; the repositories it hands out are bound to it.
+ *
+ * Two transactions that write overlapping unique keys in different orders (two batches sharing
+ * externalRequestIds, say) can deadlock on InnoDB, which then rolls one of them back whole. That
+ * one is run again from the start, after a short random pause, up to DEADLOCK_ATTEMPTS times: the
+ * work only reads and writes through the transaction, so a second run sees what the winner
+ * committed (an idempotent write then finds its key taken) and nothing is written twice.
+ */
 export class KnexUnitOfWork implements UnitOfWork {
   constructor(
     private readonly db: Knex,
     private readonly options: KnexRepositoryOptions,
   ) {}
 
-  run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
-    return this.db.transaction((trx) => work(knexRepositories(trx, this.options)));
+  async run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction((trx) => work(knexRepositories(trx, this.options)));
+      } catch (error) {
+        if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) throw error;
+        await pause(Math.random() * 5 * 2 ** attempt);
+      }
+    }
   }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,0 +1,104 @@
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
+import { DEADLOCK_ATTEMPTS, KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
+import type { Repositories } from '../../ports/unit-of-work';
+import { createTestDatabase, mysqlAvailable, type DatabaseKind, type TestDatabase } from '../support/databases';
+import { testEventWriting } from '../support/event-writing';
+import { newContact, newDebt, newProduct, newTenant, rejectionOf, type DebtFixture } from './fixtures';
+
+/** The error MySQL/MariaDB raises on the victim of a deadlock, as mysql2 reports it. */
+const deadlock = (): Error => Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 });
+
+for (const kind of ['sqlite', 'mysql'] as DatabaseKind[]) {
+  describe(`KnexUnitOfWork [${kind}]`, function () {
+    let database: TestDatabase | null = null;
+    let db: Knex;
+    let uow: KnexUnitOfWork;
+    let repos: Repositories;
+
+    before(async function () {
+      if (kind === 'mysql' && !(await mysqlAvailable())) this.skip();
+      database = await createTestDatabase(kind);
+      db = openKnex(database.url);
+      await migrateLatest(db);
+      uow = new KnexUnitOfWork(db, { events: testEventWriting() });
+      repos = knexRepositories(db, { events: testEventWriting() });
+    });
+
+    after(async () => {
+      if (!database) return;
+      await db.destroy();
+      await database.drop();
+    });
+
+    async function debtTenant(): Promise<DebtFixture> {
+      const tenant = await newTenant(repos);
+      const contact = await repos.contacts.insert(newContact(tenant.organization.id));
+      const product = await repos.products.insert(newProduct(tenant.company));
+      return { ...tenant, contact, product };
+    }
+
+    it('runs a deadlock victim again from the start and commits only the last run', async () => {
+      const t = await debtTenant();
+      let runs = 0;
+      const debt = await uow.run(async (tx) => {
+        runs++;
+        const written = await tx.debts.insert(newDebt(t, { externalRequestId: `victim-${runs}` }));
+        if (runs < 3) throw deadlock();
+        return written;
+      });
+      expect(runs).to.equal(3);
+      expect(debt.externalRequestId).to.equal('victim-3');
+      expect(await repos.debts.findByExternalRequestId(t.company.id, 'victim-1')).to.equal(null);
+      expect(await repos.debts.findByExternalRequestId(t.company.id, 'victim-2')).to.equal(null);
+    });
+
+    it(`gives up after ${DEADLOCK_ATTEMPTS} deadlocks in a row and rethrows the last one`, async () => {
+      let runs = 0;
+      const error = await rejectionOf(uow.run(async () => {
+        runs++;
+        throw deadlock();
+      }));
+      expect(runs).to.equal(DEADLOCK_ATTEMPTS);
+      expect((error as { errno?: number }).errno).to.equal(1213);
+    });
+
+    it('never runs the work again for any other error', async () => {
+      let runs = 0;
+      const failure = Object.assign(new Error('Lock wait timeout exceeded'), { code: 'ER_LOCK_WAIT_TIMEOUT', errno: 1205 });
+      const error = await rejectionOf(uow.run(async () => {
+        runs++;
+        throw failure;
+      }));
+      expect(runs).to.equal(1);
+      expect(error).to.equal(failure);
+    });
+
+    if (kind === 'mysql') {
+      it('lets both of two transactions that lock two rows in opposite orders commit', async () => {
+        const t = await debtTenant();
+        const [a, b] = [await repos.debts.insert(newDebt(t)), await repos.debts.insert(newDebt(t))];
+        // Each holds its first row before either asks for its second: InnoDB must kill one.
+        let holding = 0;
+        let bothHolding!: () => void;
+        const barrier = new Promise<void>((resolve) => (bothHolding = resolve));
+        const runs = [0, 0];
+        const lockBoth = (which: 0 | 1, first: string, second: string) =>
+          uow.run(async (tx) => {
+            runs[which]!++;
+            await tx.debts.lockByExternalRequestId(t.company.id, first);
+            if (runs[which] === 1) {
+              if (++holding === 2) bothHolding();
+              await barrier;
+            }
+            await tx.debts.lockByExternalRequestId(t.company.id, second);
+            return which;
+          });
+        const outcomes = await Promise.all([lockBoth(0, a.externalRequestId, b.externalRequestId), lockBoth(1, b.externalRequestId, a.externalRequestId)]);
+        expect(outcomes).to.deep.equal([0, 1]);
+        expect(runs[0]! + runs[1]!, 'one of them ran twice').to.equal(3);
+      });
+    }
+  });
+}
