@@ -19,3 +19,19 @@ export const COUNT_SCAN_CAP = 10_000;
 export function offsetOf(page: PageRequest): number {
   return (page.page - 1) * page.limit;
 }
+
+/**
+ * The total a page tells by itself: a page that is not full holds the last matches, so the total
+ * is its offset plus its items, and a list can skip its count query. Null when only a count can
+ * tell: a full page, or an empty page past the first.
+ */
+export function totalFromPage(page: PageRequest, found: number): number | null {
+  if (found >= page.limit) return null;
+  if (found === 0 && page.page > 1) return null;
+  return offsetOf(page) + found;
+}
+
+/** `total` and `capped` of a list that counts at most COUNT_SCAN_CAP + 1 matches. */
+export function cappedTotal(matches: number): Pick<Page<unknown>, 'total' | 'capped'> {
+  return { total: Math.min(matches, COUNT_SCAN_CAP), capped: matches > COUNT_SCAN_CAP };
+}

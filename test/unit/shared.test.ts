@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { daysInMonth, isCalendarDate, isWireInstant, toIsoUtc, utcDateOf, utcDay } from '../../internal/shared/calendar-date';
 import { InvalidRequestError } from '../../internal/shared/errors';
 import { amountFromCents, centsFromAmount } from '../../internal/shared/money';
+import { COUNT_SCAN_CAP, cappedTotal, offsetOf, totalFromPage } from '../../internal/shared/page';
 
 /** The 400 a bad amount becomes: INVALID_REQUEST naming the field. */
 function expectInvalidAmount(amount: number, field = 'amount'): void {
@@ -196,5 +197,33 @@ describe('calendar-date', () => {
         }),
       );
     });
+  });
+});
+
+describe('page', () => {
+  describe('totalFromPage', () => {
+    it('tells the total from a page that is not full, and defers to a count otherwise', () => {
+      expect(totalFromPage({ page: 1, limit: 50 }, 0)).to.equal(0);
+      expect(totalFromPage({ page: 1, limit: 50 }, 11)).to.equal(11);
+      expect(totalFromPage({ page: 3, limit: 2 }, 1)).to.equal(5);
+      expect(totalFromPage({ page: 1, limit: 50 }, 50), 'a full page').to.equal(null);
+      expect(totalFromPage({ page: 4, limit: 2 }, 0), 'past the end').to.equal(null);
+    });
+
+    it('property: whenever it answers, it answers the number of matches', () => {
+      fc.assert(
+        fc.property(fc.nat(3000), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 500 }), (matches, page, limit) => {
+          const found = Math.max(0, Math.min(limit, matches - offsetOf({ page, limit })));
+          const told = totalFromPage({ page, limit }, found);
+          return told === null || told === matches;
+        }),
+      );
+    });
+  });
+
+  it('cappedTotal stops at the scan cap and says so', () => {
+    expect(cappedTotal(0)).to.deep.equal({ total: 0, capped: false });
+    expect(cappedTotal(COUNT_SCAN_CAP)).to.deep.equal({ total: COUNT_SCAN_CAP, capped: false });
+    expect(cappedTotal(COUNT_SCAN_CAP + 1)).to.deep.equal({ total: COUNT_SCAN_CAP, capped: true });
   });
 });

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Contact, Phone } from '../../../internal/contacts/contact';
 import { foldForSearch, phoneDigits } from '../../../internal/contacts/contact';
-import { COUNT_SCAN_CAP, offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
+import { COUNT_SCAN_CAP, cappedTotal, offsetOf, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
 import type { ContactChanges, ContactFilter, ContactRepository, NewContact } from '../../../ports/contact-repository';
 import { dialectOf } from './connection';
 import { translatingDuplicates } from './driver-errors';
@@ -110,18 +110,16 @@ export class KnexContactRepository implements ContactRepository {
           .where('contact_phones.digits_reversed', 'like', `${reversed(filter.phoneDigits!)}%`),
       );
     }
-    // Count at most COUNT_SCAN_CAP + 1 matches: a bounded scan even for a broad filter.
-    const counted = this.db
-      .count<{ n: number }[]>({ n: '*' })
-      .from(query.clone().select('contacts.id').limit(COUNT_SCAN_CAP + 1).as('capped'));
     // The page's ids from that index alone, then only those rows.
     const ids = query.clone().select('contacts.id').orderBy('contacts.id', 'desc').limit(page.limit).offset(offsetOf(page));
-    const [rows, [count]] = await Promise.all([
-      this.db.from(ids.as('pg')).join('contacts', 'contacts.id', 'pg.id').select<ContactRow[]>('contacts.*').orderBy('contacts.id', 'desc'),
-      counted,
-    ]);
-    const n = Number(count?.n ?? 0);
-    return { items: rows.map(toContact), total: Math.min(n, COUNT_SCAN_CAP), capped: n > COUNT_SCAN_CAP };
+    const rows = await this.db.from(ids.as('pg')).join('contacts', 'contacts.id', 'pg.id').select<ContactRow[]>('contacts.*').orderBy('contacts.id', 'desc');
+    // A page that is not full tells the total (a selective search then scans the index once);
+    // otherwise count at most COUNT_SCAN_CAP + 1 matches: a bounded scan even for a broad filter.
+    const told = totalFromPage(page, rows.length);
+    const matches =
+      told ??
+      Number((await this.db.count<{ n: number }[]>({ n: '*' }).from(query.clone().select('contacts.id').limit(COUNT_SCAN_CAP + 1).as('capped')))[0]?.n ?? 0);
+    return { items: rows.map(toContact), ...cappedTotal(matches) };
   }
 
   private async writePhones(trx: Knex.Transaction, contactId: number, organizationId: number, phones: Phone[]) {

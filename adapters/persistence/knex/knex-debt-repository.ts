@@ -5,7 +5,7 @@ import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/
 import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
 import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-repository';
 import { dialectOf } from './connection';
-import { lockRowId } from './row-lock';
+import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 
@@ -142,11 +142,10 @@ export class KnexDebtRepository implements DebtRepository {
   }
 
   async cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<DebtView[]> {
-    const query = this.db('debts').where({ subscription_id: subscriptionId }).whereIn('status', ['PENDING', 'OVERDUE']).select('id').orderBy('id');
-    if (dialectOf(this.db) === 'mysql') query.forUpdate();
-    const ids = (await query).map((r: { id: number }) => Number(r.id));
+    const ids = await transitionRows(
+      this.db, 'debts', { subscription_id: subscriptionId }, (q) => q.whereIn('status', ['PENDING', 'OVERDUE']), { status: 'CANCELLED', updated_at: toMillis(at) },
+    );
     if (ids.length === 0) return [];
-    await this.db('debts').whereIn('id', ids).update({ status: 'CANCELLED', updated_at: toMillis(at) });
     const rows = await this.select().whereIn('d.id', ids).orderBy('d.id');
     return rows.map(toView);
   }
@@ -194,16 +193,11 @@ export class KnexDebtRepository implements DebtRepository {
   }
 
   async markOverdue(organizationId: number, today: string, at: Date, limit: number): Promise<DebtView[]> {
-    const query = this.db('debts')
-      .where({ organization_id: organizationId, status: 'PENDING' })
-      .where('due_date', '<', today)
-      .select('id')
-      .orderBy('id')
-      .limit(limit);
-    if (dialectOf(this.db) === 'mysql') query.forUpdate();
-    const ids = (await query).map((r: { id: number }) => Number(r.id));
+    const ids = await transitionRows(
+      this.db, 'debts', { organization_id: organizationId, status: 'PENDING' },
+      (q) => q.where('due_date', '<', today), { status: 'OVERDUE', updated_at: toMillis(at) }, limit,
+    );
     if (ids.length === 0) return [];
-    await this.db('debts').whereIn('id', ids).update({ status: 'OVERDUE', updated_at: toMillis(at) });
     const rows = await this.select().whereIn('d.id', ids).orderBy('d.id');
     return rows.map(toView);
   }

@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
 import type { PaymentLink, PaymentLinkStatus } from '../../../internal/payment-links/payment-link';
 import type { Currency } from '../../../internal/shared/currency';
-import { COUNT_SCAN_CAP, offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
+import { COUNT_SCAN_CAP, cappedTotal, offsetOf, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
 import type {
   NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter, PaymentLinkRepository, PaymentLinkView,
 } from '../../../ports/payment-link-repository';
-import { dialectOf } from './connection';
-import { lockRowId } from './row-lock';
+import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
@@ -94,35 +93,29 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     if (filter.code !== undefined) query.where('l.code', filter.code);
     if (filter.createdFrom !== undefined) query.where('l.created_at', '>=', filter.createdFrom);
     if (filter.createdTo !== undefined) query.where('l.created_at', '<=', filter.createdTo);
-    const counted = this.db.count<{ n: number }[]>({ n: '*' }).from(query.clone().select('l.id').limit(COUNT_SCAN_CAP + 1).as('capped'));
-    const [rows, [count]] = await Promise.all([
-      query
-        .clone()
-        .leftJoin('products as p', 'p.id', 'l.product_id')
-        .select(SELECT)
-        // MySQL and SQLite both order NULL lowest, so links without an externalPaymentLinkId come
-        // last in descending order, and the (company_id, external_payment_link_id, id) index
-        // serves the sort without a filesort.
-        .orderBy([{ column: 'l.external_payment_link_id', order: 'desc' }, { column: 'l.id', order: 'desc' }])
-        .limit(page.limit)
-        .offset(offsetOf(page)),
-      counted,
-    ]);
-    const n = Number(count?.n ?? 0);
-    return { items: rows.map(toView), total: Math.min(n, COUNT_SCAN_CAP), capped: n > COUNT_SCAN_CAP };
+    const rows = await query
+      .clone()
+      .leftJoin('products as p', 'p.id', 'l.product_id')
+      .select(SELECT)
+      // MySQL and SQLite both order NULL lowest, so links without an externalPaymentLinkId come
+      // last in descending order, and the (company_id, external_payment_link_id, id) index
+      // serves the sort without a filesort.
+      .orderBy([{ column: 'l.external_payment_link_id', order: 'desc' }, { column: 'l.id', order: 'desc' }])
+      .limit(page.limit)
+      .offset(offsetOf(page));
+    // A page that is not full tells the total; otherwise count at most COUNT_SCAN_CAP + 1 matches.
+    const told = totalFromPage(page, rows.length);
+    const matches =
+      told ?? Number((await this.db.count<{ n: number }[]>({ n: '*' }).from(query.clone().select('l.id').limit(COUNT_SCAN_CAP + 1).as('capped')))[0]?.n ?? 0);
+    return { items: rows.map(toView), ...cappedTotal(matches) };
   }
 
   async markExpired(organizationId: number, now: Date, limit: number): Promise<PaymentLinkView[]> {
-    const query = this.db('payment_links')
-      .where({ organization_id: organizationId, status: 'ACTIVE' })
-      .where('expires_at', '<=', now.getTime())
-      .select('id')
-      .orderBy('id')
-      .limit(limit);
-    if (dialectOf(this.db) === 'mysql') query.forUpdate();
-    const ids = (await query).map((r: { id: number }) => Number(r.id));
+    const ids = await transitionRows(
+      this.db, 'payment_links', { organization_id: organizationId, status: 'ACTIVE' },
+      (q) => q.where('expires_at', '<=', now.getTime()), { status: 'EXPIRED', updated_at: toMillis(now) }, limit,
+    );
     if (ids.length === 0) return [];
-    await this.db('payment_links').whereIn('id', ids).update({ status: 'EXPIRED', updated_at: toMillis(now) });
     const rows = await this.db('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).whereIn('l.id', ids).orderBy('l.id');
     return rows.map(toView);
   }

@@ -7,8 +7,7 @@ import type { Subscription, SubscriptionStatus } from '../../../internal/subscri
 import type {
   NewSubscription, SubscriptionChanges, SubscriptionFilter, SubscriptionRepository, SubscriptionView,
 } from '../../../ports/subscription-repository';
-import { dialectOf } from './connection';
-import { lockRowId } from './row-lock';
+import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 
@@ -65,16 +64,11 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
   }
 
   async markEnded(organizationId: number, today: string, at: Date, limit: number): Promise<SubscriptionView[]> {
-    const query = this.db('subscriptions')
-      .where({ organization_id: organizationId, status: 'ACTIVE' })
-      .where('last_due_date', '<', today)
-      .select('id')
-      .orderBy('id')
-      .limit(limit);
-    if (dialectOf(this.db) === 'mysql') query.forUpdate();
-    const ids = (await query).map((r: { id: number }) => Number(r.id));
+    const ids = await transitionRows(
+      this.db, 'subscriptions', { organization_id: organizationId, status: 'ACTIVE' },
+      (q) => q.where('last_due_date', '<', today), { status: 'ENDED', updated_at: toMillis(at) }, limit,
+    );
     if (ids.length === 0) return [];
-    await this.db('subscriptions').whereIn('id', ids).update({ status: 'ENDED', updated_at: toMillis(at) });
     const rows = await joined(this.db('subscriptions as s')).select(SELECT).whereIn('s.id', ids).orderBy('s.id');
     return rows.map(toView);
   }

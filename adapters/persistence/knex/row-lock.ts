@@ -12,3 +12,25 @@ export async function lockRowId(db: Knex | Knex.Transaction, table: string, wher
   const row = await query.first();
   return row ? Number(row.id) : null;
 }
+
+/**
+ * A state change of many rows, oldest first: the rows matching `where` and `narrow` (at most
+ * `limit` of them when given) are locked as lockRowId does, given `patch`, and their ids
+ * returned, so two processes never move the same row twice (the scheduled jobs, cancellations).
+ */
+export async function transitionRows(
+  db: Knex | Knex.Transaction,
+  table: string,
+  where: Record<string, unknown>,
+  narrow: (query: Knex.QueryBuilder) => void,
+  patch: Record<string, unknown>,
+  limit?: number,
+): Promise<number[]> {
+  const query = db(table).where(where).select('id').orderBy('id');
+  narrow(query);
+  if (limit !== undefined) query.limit(limit);
+  if (dialectOf(db) === 'mysql') query.forUpdate();
+  const ids = (await query).map((r: { id: number }) => Number(r.id));
+  if (ids.length > 0) await db(table).whereIn('id', ids).update(patch);
+  return ids;
+}
