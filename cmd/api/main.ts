@@ -25,7 +25,9 @@ async function main(): Promise<void> {
   const app = buildApplication(infra.ports);
   const handlers = jobHandlers(app);
   bindInProcessJobs(infra, handlers);
-  const metrics = processMetrics('api', infra);
+  // Jobs run here without Redis (in-process queue) or with RUN_WORKERS (BullMQ workers in this process).
+  const runsJobs = !!infra.inProcessQueue || !!(config.redisUrl && config.runWorkers);
+  const metrics = processMetrics('api', infra, app, { runsJobs });
 
   const timers: NodeJS.Timeout[] = [
     setInterval(() => void app.jobs.dispatchOutbox.execute().catch((err) => logger.warn({ err }, 'outbox dispatch failed')), OUTBOX_DISPATCH_EVERY_MS).unref(),
@@ -39,10 +41,9 @@ async function main(): Promise<void> {
       : null;
   await workers?.start();
   // Webhooks go out from the processes that run jobs: this one only without Redis or with RUN_WORKERS.
-  const webhooks =
-    infra.inProcessQueue || workers
-      ? startWebhookDispatcher(app, { everyMs: config.webhookDispatchEveryMs, onError: (err) => logger.warn({ err }, 'webhook dispatch failed') })
-      : null;
+  const webhooks = runsJobs
+    ? startWebhookDispatcher(app, { everyMs: config.webhookDispatchEveryMs, onError: (err) => logger.warn({ err }, 'webhook dispatch failed') })
+    : null;
 
   // The demo tenant is a sandbox convenience: only on an empty database outside production.
   const demo = config.appEnv === 'production' ? null : await app.commands.bootstrapDemoTenant.execute();

@@ -1,4 +1,6 @@
 import { Metrics, type ProcessKind } from '../../adapters/metrics/metrics';
+import { webhookDeliveryMetrics } from '../../adapters/metrics/webhook-delivery-metrics';
+import type { Application } from '../../internal/application';
 import { knexPoolState } from '../../adapters/persistence/knex/pool-state';
 import { QUEUE_NAME } from '../../adapters/queue/bullmq/queue-names';
 import type { Infrastructure } from './infrastructure';
@@ -9,9 +11,11 @@ const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-ch
 /**
  * The metrics of an api or worker process over its infrastructure: process metrics, the
  * database pool, the queue's depth, and the jobs the in-process queue runs. Job attempts on
- * BullMQ workers are reported by the worker pool (its `observer` option).
+ * BullMQ workers are reported by the worker pool (its `observer` option). Processes that run
+ * jobs (`runsJobs`: workers, the API without Redis or with RUN_WORKERS) deliver the webhooks and
+ * report their outcomes.
  */
-export function processMetrics(kind: ProcessKind, infra: Infrastructure): Metrics {
+export function processMetrics(kind: ProcessKind, infra: Infrastructure, app: Application, options: { runsJobs: boolean }): Metrics {
   const metrics = new Metrics(kind);
   const { db, bullmqQueue, inProcessQueue } = infra;
   if (db) metrics.watchPool('main', () => knexPoolState(db));
@@ -20,5 +24,6 @@ export function processMetrics(kind: ProcessKind, infra: Infrastructure): Metric
     metrics.watchQueue(QUEUE_NAME, async () => inProcessQueue.counts());
     inProcessQueue.observe(metrics);
   }
+  if (options.runsJobs) metrics.register(webhookDeliveryMetrics(() => app.queries.webhookDeliveryStats.execute()));
   return metrics;
 }

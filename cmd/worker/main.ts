@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   if (!config.redisUrl) throw new Error('npm run worker needs REDIS_URL (without it, npm start runs the jobs in-process)');
   const infra = await openInfrastructure({ ...config, publicBaseUrl: publicBaseUrlOf(config), migrate: false });
   const app = buildApplication(infra.ports);
-  const metrics = processMetrics('worker', infra);
+  const metrics = processMetrics('worker', infra, app, { runsJobs: true });
   const pool = new BullmqWorkerPool(jobHandlers(app), {
     redisUrl: config.redisUrl,
     prefix: config.queuePrefix,

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { type ApiHarness, describeEachDatabase, startApi } from '../support/harness';
 import { expectError, expectOk } from '../support/http-expect';
+import { waitFor } from '../support/child-process';
 import { parseSamples, samples, sampleValue } from '../support/prometheus';
 
 const scrape = async (api: ApiHarness): Promise<string> => {
@@ -88,6 +89,33 @@ describeEachDatabase(
         expect(samples(text, name, { process: 'api' }), name).to.have.length.of.at.least(1);
       }
       expect(parseSamples(text).every((s) => s.labels.process === 'api'), 'every series carries process="api"').to.equal(true);
+    });
+
+    it('reports webhook delivery outcomes from the processes that deliver them (here the API runs its own jobs)', async () => {
+      const tenant = await api().newTenant();
+      if (api().withWorker) {
+        // The worker process delivers and reports them; this API only enqueues.
+        expect(samples(await scrape(api()), 'cf_webhook_deliveries')).to.have.length(0);
+        return;
+      }
+      expectOk(
+        await api().http.post('/webhook-endpoints').set(tenant.headers).send({ url: 'http://127.0.0.1:9/unreachable', enabledEvents: ['contact.created'] }),
+        201,
+      );
+      const before = await scrape(api());
+      expectOk(await api().http.post('/contacts').set(tenant.headers).send({ externalClientId: 'hooked', name: 'Hooked', email: 'h@example.com' }), 201);
+      await api().app.jobs.dispatchWebhooks.execute();
+      await api().drainJobs();
+      // One read of the counts serves the scrapes of the next second; poll until a fresh one.
+      let text = '';
+      const delta = (name: string, labels: Record<string, string>) => sampleValue(text, name, labels) - sampleValue(before, name, labels);
+      await waitFor(async () => {
+        text = await scrape(api());
+        return delta('cf_webhook_delivery_attempts', { outcome: 'failed' }) > 0;
+      }, 'a scrape that reads the new delivery attempt', { timeoutMs: 5000, everyMs: 100 }).catch(() => undefined);
+      expect(delta('cf_webhook_deliveries', { status: 'PENDING', process: 'api' })).to.equal(1);
+      expect(delta('cf_webhook_delivery_attempts', { outcome: 'failed' })).to.equal(1);
+      expect(samples(text, 'cf_webhook_deliveries').map((s) => s.labels.status).sort()).to.deep.equal(['CANCELLED', 'FAILED', 'PENDING', 'SUCCEEDED']);
     });
 
     it('serves /metrics without facade credentials and outside the OpenAPI document', async () => {

@@ -114,7 +114,7 @@ export async function startApi(
   const queue = new SwitchableJobQueue(infra.ports.queue);
   const app = buildApplication({ ...infra.ports, queue });
   bindInProcessJobs(infra, jobHandlers(app));
-  const metrics = processMetrics('api', infra);
+  const metrics = processMetrics('api', infra, app, { runsJobs: !!infra.inProcessQueue });
   const koa = createHttpServer({
     app,
     ids: infra.ports.ids,

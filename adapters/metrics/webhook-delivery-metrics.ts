@@ -1,0 +1,44 @@
+import { Gauge } from 'prom-client';
+import type { DeliveryStats } from '../../ports/webhook-delivery-repository';
+import type { MetricsCollector } from './metrics';
+
+/** One read of the delivery counts serves every gauge of a scrape. */
+const READ_REUSE_MS = 1000;
+
+/**
+ * Webhook delivery outcomes, read from the database when Prometheus scrapes (so every process
+ * reporting them agrees): `cf_webhook_deliveries{status}` (PENDING is the backlog; SUCCEEDED,
+ * FAILED, CANCELLED are final) and `cf_webhook_delivery_attempts{outcome}` (succeeded, failed:
+ * their change over a window gives the attempts and the success rate of that window).
+ */
+export function webhookDeliveryMetrics(read: () => Promise<DeliveryStats>, now: () => number = Date.now): MetricsCollector {
+  let last: { at: number; stats: Promise<DeliveryStats> } | null = null;
+  const stats = () => {
+    if (!last || now() - last.at >= READ_REUSE_MS) last = { at: now(), stats: read() };
+    return last.stats;
+  };
+  return (registry) => {
+    new Gauge({
+      name: 'cf_webhook_deliveries',
+      help: 'Webhook deliveries by status (PENDING: waiting or retrying; SUCCEEDED, FAILED, CANCELLED: final), read at scrape time',
+      labelNames: ['status'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const { deliveries } = await stats().catch(() => ({ deliveries: null }));
+        for (const [status, n] of Object.entries(deliveries ?? {})) this.set({ status }, n);
+      },
+    });
+    new Gauge({
+      name: 'cf_webhook_delivery_attempts',
+      help: 'Webhook delivery attempts by outcome (succeeded: a 2xx within 10 s; failed: anything else), read at scrape time',
+      labelNames: ['outcome'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const { attempts } = await stats().catch(() => ({ attempts: null }));
+        for (const [outcome, n] of Object.entries(attempts ?? {})) this.set({ outcome }, n);
+      },
+    });
+  };
+}
