@@ -28,7 +28,7 @@ export function openApiDocument(routes: Route[], serverUrl: string) {
       [String(r.status ?? 200)]: { description: 'Success', ...headers, content: { 'application/json': { schema: success } } },
     };
     for (const status of [...(r.errors ?? []), ...(limited ? [429] : []), 500]) {
-      const statusHeaders = status === 429 ? { headers: { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } } : status === 401 ? {} : headers;
+      const statusHeaders = status === 429 ? { headers: limited ? { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } : RETRY_AFTER } : status === 401 ? {} : headers;
       responses[String(status)] = { description: ERROR_TEXT[status] ?? 'Error', ...statusHeaders, content: { 'application/json': { schema: errorEnvelopeSchema } } };
     }
     const parameters = [

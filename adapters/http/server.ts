@@ -15,6 +15,7 @@ import type { Metrics } from '../metrics/metrics';
 import { metricsEndpoint } from './metrics-endpoint';
 import { httpMetrics } from './middleware/http-metrics';
 import { jsonBody } from './middleware/json-body';
+import { type LoginThrottle, loginThrottle } from './middleware/login-throttle';
 import { rateLimitGate, type RateLimitOptions } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
@@ -46,11 +47,13 @@ export interface HttpOptions {
 }
 
 /** Every documented endpoint, in the order the reference lists them. */
-export function apiRoutes(options: Pick<HttpOptions, 'app' | 'testHelpers' | 'readinessChecks' | 'paymentPortal'>): Route[] {
+export function apiRoutes(
+  options: Pick<HttpOptions, 'app' | 'testHelpers' | 'readinessChecks' | 'paymentPortal'> & { loginThrottle?: LoginThrottle },
+): Route[] {
   const { app } = options;
   const presentDebt = debtPresenter(options.paymentPortal);
   return [
-    ...authRoutes(app),
+    ...authRoutes(app, options.loginThrottle),
     ...debtRoutes(app, presentDebt),
     ...paymentLinkRoutes(app, options.paymentPortal),
     ...subscriptionRoutes(app, options.paymentPortal, presentDebt),
@@ -73,9 +76,11 @@ export function apiRoutes(options: Pick<HttpOptions, 'app' | 'testHelpers' | 're
 }
 
 export function createHttpServer(options: HttpOptions): Koa {
-  const routes = apiRoutes(options);
-  const router = new Router();
   const metrics = options.metrics?.registry ?? null;
+  // The limiter that keeps the API keys' buckets also throttles login attempts.
+  const throttle = options.rateLimit ? loginThrottle(options.rateLimit.limiter, options.logger, metrics) : undefined;
+  const routes = apiRoutes({ ...options, loginThrottle: throttle });
+  const router = new Router();
   const rateLimit = options.rateLimit ? rateLimitGate({ ...options.rateLimit, logger: options.logger, metrics }) : undefined;
   mountRoutes(router, routes, options.app, rateLimit);
   const openApi = openApiDocument(routes, options.publicBaseUrl);
@@ -90,7 +95,9 @@ export function createHttpServer(options: HttpOptions): Koa {
 
   if (options.metrics) router.get('/metrics', metricsEndpoint(options.metrics.registry, options.metrics.token));
 
-  const koa = new Koa({ proxy: true });
+  // Behind one proxy: the client address is the last X-Forwarded-For entry, the one that proxy appended
+  // (earlier entries are whatever the client sent).
+  const koa = new Koa({ proxy: true, maxIpsCount: 1 });
   if (metrics) koa.use(httpMetrics(metrics));
   koa.use(requestContext(options.ids, options.logger));
   // Pages read urlencoded forms themselves, so they come before the JSON body reader.

@@ -32,6 +32,7 @@ describe('rate limits when Redis goes away [sqlite + private redis]', function (
   let http: supertest.Agent;
   const logLines: Record<string, unknown>[] = [];
   let headers: Record<string, string> = {};
+  let loginAgain: () => supertest.Test;
 
   before(async function () {
     if (!(await redisAvailable())) this.skip();
@@ -47,7 +48,7 @@ describe('rate limits when Redis goes away [sqlite + private redis]', function (
         done();
       },
     });
-    const metrics = processMetrics('api', infra);
+    const metrics = processMetrics('api', infra, app, { runsJobs: !!infra.inProcessQueue });
     const koa = createHttpServer({
       app,
       ids: infra.ports.ids,
@@ -64,7 +65,8 @@ describe('rate limits when Redis goes away [sqlite + private redis]', function (
     http = supertest.agent(server);
     const suffix = crypto.randomBytes(4).toString('hex');
     const created = await app.commands.createClient.execute({ organization: `Org ${suffix}`, username: `user_${suffix}`, password: 'outage-password', companies: [], settings: {} });
-    const login = await http.post('/auth/login').set('x-api-key', created.loginApiKey).send({ clientUsername: created.clientUsername, password: 'outage-password' });
+    loginAgain = () => http.post('/auth/login').set('x-api-key', created.loginApiKey).send({ clientUsername: created.clientUsername, password: 'outage-password' });
+    const login = await loginAgain();
     headers = { 'x-api-key': created.apiKey, 'x-authorization-token': login.body.accessToken };
   });
 
@@ -94,6 +96,10 @@ describe('rate limits when Redis goes away [sqlite + private redis]', function (
     const warnings = logLines.filter((l) => String(l.msg).startsWith('rate limiter unavailable'));
     expect(warnings, 'one warning per 10 s, not one per request').to.have.length(1);
     expect(warnings[0]).to.include({ level: 40 });
+    // Login attempts are throttled on the same limiter, and fail open the same way.
+    const login = await loginAgain();
+    expect(login.status, JSON.stringify(login.body)).to.equal(200);
+    expect(await failures()).to.equal(6);
 
     await redis!.restart();
     const deadline = Date.now() + 10_000;

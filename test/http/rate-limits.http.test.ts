@@ -90,8 +90,31 @@ describeEachDatabase(
       expect(list['429'].headers).to.have.keys('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After');
       expect(list['200'].headers).to.have.keys('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
       expect(list['401']).to.not.have.property('headers');
-      expect(paths['/auth/login'].post.responses).to.not.have.property('429');
+      // Login attempts are throttled per username and client address, not per API key.
+      expect(paths['/auth/login'].post.responses['429'].headers).to.have.keys('Retry-After');
+      expect(paths['/auth/refresh'].post.responses).to.not.have.property('429');
       expect(paths['/health/live'].get.responses['200']).to.not.have.property('headers');
+    });
+
+    describe('login attempts', () => {
+      const login = (tenant: Tenant, password: string, forwardedFor: string) =>
+        http().post('/auth/login').set('x-api-key', tenant.loginApiKey).set('X-Forwarded-For', forwardedFor).send({ clientUsername: tenant.clientUsername, password });
+
+      it('answers 429 RATE_LIMITED with Retry-After after 10 attempts of one username from one address, the right password included', async () => {
+        const tenant = await api().newTenant();
+        for (let i = 0; i < 10; i++) expectError(await login(tenant, 'wrong-password', '203.0.113.7'), 401, 'AUTHENTICATION_FAILED');
+        const refused = await login(tenant, tenant.password, '203.0.113.7');
+        expectError(refused, 429, 'RATE_LIMITED');
+        expect(Number(refused.headers['retry-after'])).to.be.within(1, 6);
+        expect(refused.headers).to.not.have.property('ratelimit-limit');
+        // An address the client writes in front of the proxy's does not open a new bucket.
+        expectError(await login(tenant, tenant.password, '198.51.100.1, 203.0.113.7'), 429, 'RATE_LIMITED');
+
+        const loggedIn = (res: Response) => res.status === 200 && typeof res.body.accessToken === 'string';
+        expect(loggedIn(await login(tenant, tenant.password, '203.0.113.8')), 'the same user from another address').to.equal(true);
+        const other = await api().newTenant();
+        expect(loggedIn(await login(other, other.password, '203.0.113.7')), 'another user from that address').to.equal(true);
+      });
     });
 
     describe('per organization', () => {

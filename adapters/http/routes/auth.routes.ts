@@ -1,15 +1,17 @@
 import type { Context } from 'koa';
 import type { Application } from '../../../internal/application';
 import type { Session } from '../../../internal/tenancy/commands/issue-session';
+import type { LoginThrottle } from '../middleware/login-throttle';
 import { route } from '../route';
 import { loginBody, refreshBody, sessionSchema } from '../schemas/auth.schemas';
 
 /**
  * /auth → internal/tenancy/commands/{login,refresh-session}. The platform login answers its
  * fields at the top level (`{ accessToken, refreshToken, expiresIn }`), as decisions.md
- * section 2 shows it, not under `data`.
+ * section 2 shows it, not under `data`. With `throttle`, login attempts are rate limited per
+ * username and client address (middleware/login-throttle.ts).
  */
-export function authRoutes(app: Application) {
+export function authRoutes(app: Application, throttle?: LoginThrottle) {
   const send = (ctx: Context, session: Session) => {
     ctx.set('Cache-Control', 'no-store');
     return { data: session, flat: true };
@@ -17,9 +19,11 @@ export function authRoutes(app: Application) {
   return [
     route<{ clientUsername: string; password: string }>({
       method: 'post', path: '/auth/login', tag: 'Authentication', summary: 'Log in with the login API key; returns an access and a refresh token',
-      auth: 'none', body: loginBody, response: sessionSchema, errors: [400, 401],
-      handle: async ({ body, ctx }) =>
-        send(ctx, await app.commands.login.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body })),
+      auth: 'none', body: loginBody, response: sessionSchema, errors: throttle ? [400, 401, 429] : [400, 401],
+      handle: async ({ body, ctx }) => {
+        await throttle?.(ctx, body.clientUsername);
+        return send(ctx, await app.commands.login.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body }));
+      },
     }),
     route<{ refreshToken: string }>({
       method: 'post', path: '/auth/refresh', tag: 'Authentication', summary: 'Exchange a single-use refresh token for a new pair',
