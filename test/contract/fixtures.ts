@@ -4,6 +4,8 @@
  */
 import crypto from 'node:crypto';
 import { expect } from 'chai';
+import type { DomainEvent } from '../../internal/events/domain-event';
+import type { EventType } from '../../internal/events/event-type';
 import type { Contact, Phone } from '../../internal/contacts/contact';
 import type { Debt } from '../../internal/debts/debt';
 import type { PaymentLink } from '../../internal/payment-links/payment-link';
@@ -205,3 +207,17 @@ export function linkViewOf(link: PaymentLink, product: Product | null = null): P
 
 export const labels = (items: PaymentLink[]): string[] => items.map((l) => l.description);
 
+
+/** An event about a product of the tenant's company, as a use case would append it. */
+export function productEvent(t: TenantFixture, product: Product, type: EventType = 'product.created'): DomainEvent {
+  return {
+    type,
+    organizationId: t.organization.id,
+    company: t.company,
+    subject: { kind: 'product', product },
+    occurredAt: T1,
+    requestId: null,
+    clientUserId: null,
+    apiKeyPrefix: null,
+  };
+}

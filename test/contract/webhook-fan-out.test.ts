@@ -3,12 +3,11 @@ import type { Knex } from 'knex';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
 import { FixedClock } from '../../adapters/clock/fixed-clock';
-import type { DomainEvent } from '../../internal/events/domain-event';
 import { FanOutEvents } from '../../internal/webhooks/jobs/fan-out-events';
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 import { createTestDatabase, mysqlAvailable, type TestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
-import { newProduct, newTenant, T1, type TenantFixture, uid } from './fixtures';
+import { newProduct, newTenant, productEvent, T1, type TenantFixture, uid } from './fixtures';
 
 /**
  * The fan-out on real MySQL, where event rows commit in any order: a row whose transaction
@@ -37,16 +36,6 @@ describe('webhook fan-out on MySQL: rows committing out of id order', function (
     await database.drop();
   });
 
-  const event = (t: TenantFixture, product: Awaited<ReturnType<Repositories['products']['insert']>>): DomainEvent => ({
-    type: 'product.created',
-    organizationId: t.organization.id,
-    company: t.company,
-    subject: { kind: 'product', product },
-    occurredAt: T1,
-    requestId: null,
-    clientUserId: null,
-    apiKeyPrefix: null,
-  });
 
   async function endpointFixture() {
     const t = await newTenant(repos);
@@ -88,12 +77,12 @@ describe('webhook fan-out on MySQL: rows committing out of id order', function (
     });
     // The slow transaction takes its id first and commits last.
     const slow = uow.run(async (tx) => {
-      await tx.events.append([event(t, products[0]!)]);
+      await tx.events.append([productEvent(t, products[0]!)]);
       written();
       await held;
     });
     await isWritten;
-    await uow.run((tx) => tx.events.append([event(t, products[1]!)]));
+    await uow.run((tx) => tx.events.append([productEvent(t, products[1]!)]));
     const fast = (await repos.events.list(t.company.id, {}, { page: 1, limit: 5 })).items.map((e) => e.id);
     expect(fast).to.have.length(1);
 
@@ -114,7 +103,7 @@ describe('webhook fan-out on MySQL: rows committing out of id order', function (
 
   it('while one fan-out holds the cursor another skips its turn at once; racing fan-outs write each delivery once', async () => {
     const { t, endpoint, products } = await endpointFixture();
-    await uow.run((tx) => tx.events.append([event(t, products[0]!), event(t, products[1]!)]));
+    await uow.run((tx) => tx.events.append([productEvent(t, products[0]!), productEvent(t, products[1]!)]));
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;

@@ -5,13 +5,11 @@
  * its own, earlier than every previous test's: nothing a test leaves PENDING is due in the next.
  */
 import { expect } from 'chai';
-import type { DomainEvent } from '../../internal/events/domain-event';
 import type { EventType } from '../../internal/events/event-type';
-import type { Product } from '../../internal/products/product';
 import { newDelivery } from '../../internal/webhooks/delivery';
 import type { NewWebhookEndpoint } from '../../ports/webhook-endpoint-repository';
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
-import { newProduct, newTenant, PAGE, T1, type TenantFixture, uid } from './fixtures';
+import { newProduct, newTenant, PAGE, productEvent, T1, type TenantFixture, uid } from './fixtures';
 import type { ContractContext } from './repositories.contract';
 
 let year = 2400;
@@ -37,18 +35,6 @@ function endpointInput(t: TenantFixture, overrides: Partial<NewWebhookEndpoint> 
   };
 }
 
-function productEvent(t: TenantFixture, product: Product, type: EventType): DomainEvent {
-  return {
-    type,
-    organizationId: t.organization.id,
-    company: t.company,
-    subject: { kind: 'product', product },
-    occurredAt: T1,
-    requestId: null,
-    clientUserId: null,
-    apiKeyPrefix: null,
-  };
-}
 
 /** A tenant with `count` events about products (two per product: created, updated), returned as headers. */
 async function eventFixture(repos: Repositories, uow: UnitOfWork, count = 2) {

@@ -16,7 +16,7 @@ import { mysqlAvailable } from '../support/databases';
 import { type ApiHarness, startApi, type Tenant } from '../support/harness';
 import { expectOk } from '../support/http-expect';
 import { envelopeProblem, send } from './support/http';
-import { type PrivateRedis, redisServerAvailable, startPrivateRedis } from './support/private-redis';
+import { type PrivateRedis, redisServerAvailable, startPrivateRedis } from '../support/private-redis';
 import { Tally } from './support/summary';
 
 const CYCLES = 12;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import knex from 'knex';
+import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 
 export type DatabaseKind = 'sqlite' | 'mysql';
 
@@ -19,6 +20,18 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 export const REQUIRE_SERVICES = process.env.CI === 'true';
 
 export const DATABASE_KINDS: DatabaseKind[] = ['sqlite', 'mysql'];
+
+/** A test database with every migration applied (for processes started with migrate off). */
+export async function createMigratedTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  const database = await createTestDatabase(kind);
+  const db = openKnex(database.url);
+  try {
+    await migrateLatest(db);
+  } finally {
+    await db.destroy();
+  }
+  return database;
+}
 
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   const name = `test_${Date.now().toString(36)}_${crypto.randomBytes(4).toString('hex')}`;

@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import net from 'node:net';
 import { Redis } from 'ioredis';
 import { isAlive, type Proc, waitFor } from './child-process';
+import { REQUIRE_SERVICES } from './databases';
 
 /**
  * A Redis server of the test's own (never the shared one), for tests where Redis goes away:
@@ -10,9 +11,19 @@ import { isAlive, type Proc, waitFor } from './child-process';
 export interface PrivateRedis {
   port: number;
   url: string;
+  /** SIGKILL: Redis is gone at once, as in a crash; what it held is lost (no persistence). */
   stop(): Promise<void>;
-  /** Starts it again on the same port (empty). */
+  /** Starts it again, empty, on the same port (after stop). */
+  start(): Promise<void>;
+  /** stop, then start. */
   restart(): Promise<void>;
+}
+
+/** True when redis-server can be run; under CI=true its absence is a failure. */
+export function redisServerAvailable(): boolean {
+  const found = spawnSync('redis-server', ['--version']).status === 0;
+  if (!found && REQUIRE_SERVICES) throw new Error('CI=true and redis-server is not installed');
+  return found;
 }
 
 export async function freePort(): Promise<number> {
@@ -42,7 +53,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     }
   };
   await start();
-  return { port, url, stop, restart: async () => (await stop(), await start()) };
+  return { port, url, stop, start, restart: async () => (await stop(), await start()) };
 }
 
 async function ping(url: string): Promise<boolean> {

@@ -11,12 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { BullmqJobQueue } from '../../adapters/queue/bullmq/bullmq-job-queue';
 import { buildApplication } from '../../internal/application';
 import { type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
 import { exitCodeWithin, killIfAlive, type Proc, startProcess, waitFor } from '../support/child-process';
-import { createTestDatabase, mysqlAvailable, redisAvailable, type TestDatabase, TEST_REDIS_URL } from '../support/databases';
+import { createMigratedTestDatabase, mysqlAvailable, redisAvailable, type TestDatabase, TEST_REDIS_URL } from '../support/databases';
 import { JWT_TEST_SECRET } from '../support/harness';
 import { samples, sampleValue } from '../support/prometheus';
 
@@ -118,13 +117,7 @@ describe('graceful shutdown', function () {
 
     before(async function () {
       if (!(await mysqlAvailable()) || !(await redisAvailable())) this.skip();
-      database = await createTestDatabase('mysql');
-      const db = openKnex(database.url);
-      try {
-        await migrateLatest(db);
-      } finally {
-        await db.destroy();
-      }
+      database = await createMigratedTestDatabase('mysql');
       infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, appEnv: 'development', migrate: false, publicBaseUrl: 'http://localhost:3000' });
       producer = new BullmqJobQueue(TEST_REDIS_URL, prefix);
     });
@@ -164,6 +157,7 @@ describe('graceful shutdown', function () {
       const during = await (await fetch(metricsUrl)).text();
       expect(sampleValue(during, 'cf_queue_jobs', { queue: 'collections', state: 'active', process: 'worker' })).to.equal(1);
       expect(sampleValue(during, 'cf_db_pool_connections', { pool: 'main', state: 'used' })).to.be.at.least(1);
+      expect(samples(during, 'cf_webhook_deliveries', { process: 'worker' }).map((s) => s.labels.status).sort(), 'workers report webhook deliveries').to.deep.equal(['CANCELLED', 'FAILED', 'PENDING', 'SUCCEEDED']);
 
       worker.child.kill('SIGTERM');
       await waitFor(() => logged(worker, 'shutting down'), '"shutting down"', { proc: worker });

@@ -4,12 +4,11 @@
  */
 import crypto from 'node:crypto';
 import { expect } from 'chai';
-import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { BullmqJobQueue } from '../../adapters/queue/bullmq/bullmq-job-queue';
 import { buildApplication } from '../../internal/application';
 import { type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
 import { exitCodeWithin, killIfAlive, type Proc, startProcess, waitFor } from '../support/child-process';
-import { createTestDatabase, mysqlAvailable, redisAvailable, type TestDatabase, TEST_REDIS_URL } from '../support/databases';
+import { createMigratedTestDatabase, mysqlAvailable, redisAvailable, type TestDatabase, TEST_REDIS_URL } from '../support/databases';
 import { JWT_TEST_SECRET } from '../support/harness';
 
 const PURGE = 'tenancy.purge-expired-refresh-tokens' as const;
@@ -43,13 +42,7 @@ describe('worker process [mysql + redis]', function () {
 
   before(async function () {
     if (!(await mysqlAvailable()) || !(await redisAvailable())) this.skip();
-    database = await createTestDatabase('mysql');
-    const db = openKnex(database.url);
-    try {
-      await migrateLatest(db);
-    } finally {
-      await db.destroy();
-    }
+    database = await createMigratedTestDatabase('mysql');
     infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, appEnv: 'development', migrate: false, publicBaseUrl: 'http://localhost:3000' });
     app = buildApplication(infra.ports);
     const suffix = crypto.randomBytes(4).toString('hex');

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { DeliveryAttempt, DeliveryStatus, NewDelivery, WebhookDelivery } from '../../../internal/webhooks/delivery';
+import { type DeliveryAttempt, type DeliveryStatus, type NewDelivery, newDelivery, type WebhookDelivery } from '../../../internal/webhooks/delivery';
 import type { FanOutCursor } from '../../../internal/webhooks/fan-out-cursor';
 import type { AttemptOutcome, DeliveryStats, WebhookDeliveryRepository } from '../../../ports/webhook-delivery-repository';
 import { dialectOf } from './connection';
@@ -136,20 +136,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
         .where({ event_row_id: event.rowId, endpoint_id: endpointId })
         .update({ status: 'PENDING', round_attempts: 0, next_attempt_at: when, lease_token: null, locked_until: null, updated_at: when });
       if (changed > 0) continue;
-      await this.insertMissing([
-        {
-          eventRowId: event.rowId,
-          endpointId,
-          companyId: event.companyId,
-          resourceId: event.resourceId,
-          status: 'PENDING',
-          attempts: 0,
-          roundAttempts: 0,
-          nextAttemptAt: at,
-          createdAt: at,
-          updatedAt: at,
-        },
-      ]);
+      await this.insertMissing([newDelivery(event, endpointId, at)]);
     }
   }
 

@@ -1,4 +1,4 @@
-import type { DeliveryAttempt, DeliveryStatus, NewDelivery, WebhookDelivery } from '../../../internal/webhooks/delivery';
+import { type DeliveryAttempt, type DeliveryStatus, type NewDelivery, newDelivery, type WebhookDelivery } from '../../../internal/webhooks/delivery';
 import type { FanOutCursor } from '../../../internal/webhooks/fan-out-cursor';
 import type { AttemptOutcome, DeliveryStats, WebhookDeliveryRepository } from '../../../ports/webhook-delivery-repository';
 import { copy, type MemoryStore } from './memory-store';
@@ -91,9 +91,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
         Object.assign(d, { status: 'PENDING', roundAttempts: 0, nextAttemptAt: at, leaseToken: null, lockedUntil: null, updatedAt: at });
         continue;
       }
-      await this.insertMissing([
-        { eventRowId: event.rowId, endpointId, companyId: event.companyId, resourceId: event.resourceId, status: 'PENDING', attempts: 0, roundAttempts: 0, nextAttemptAt: at, createdAt: at, updatedAt: at },
-      ]);
+      await this.insertMissing([newDelivery(event, endpointId, at)]);
     }
   }
 
