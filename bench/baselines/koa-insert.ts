@@ -7,6 +7,9 @@ import mysql from 'mysql2/promise';
  * table of its own in the bench database. It reads and parses the JSON body and answers 201
  * with the new id: the least any "create" endpoint has to do on this machine. It uses
  * `query` (client-side escaping), as Knex does, not server-side prepared statements.
+ *
+ * Baseline 3 (koa-select) is the same process answering `GET /<id>` with one SELECT by primary
+ * key of a row the POSTs left, as JSON: the least any read served from MySQL has to do.
  */
 const TABLE = 'bench_baseline_insert';
 
@@ -27,6 +30,17 @@ async function main(): Promise<void> {
 
   const app = new Koa();
   app.use(async (ctx) => {
+    if (ctx.method === 'GET') {
+      const [rows] = await pool.query<mysql.RowDataPacket[]>(`SELECT id, external_id, name, email, created_at FROM ${TABLE} WHERE id = ?`, [
+        Number(ctx.path.slice(1)),
+      ]);
+      if (rows.length === 0) {
+        ctx.status = 404;
+        return;
+      }
+      ctx.body = { data: rows[0], requestId: 'req_baseline' };
+      return;
+    }
     if (ctx.method !== 'POST') {
       ctx.status = 405;
       return;

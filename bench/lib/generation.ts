@@ -5,6 +5,7 @@ import mysql from 'mysql2/promise';
 import { QUEUE_NAME } from '../../adapters/queue/bullmq/queue-names';
 import { round } from './load';
 import { processCpuMs } from './cpu';
+import { afterFullGc, type ProcessMemory } from './memory';
 import { rssMiB, type Service } from './processes';
 
 /**
@@ -37,7 +38,7 @@ export interface BulkRun {
   /** CPU (user + system) the worker processes spent during the run, per 1,000 debts. */
   workerCpuMsPer1000Debts: number | null;
   /** RSS of each worker process right after the run (worker 1 first). */
-  workerRssMiB: (number | null)[];
+  workerMemory: ProcessMemory[];
 }
 
 export interface GenerationReport {
@@ -177,7 +178,7 @@ async function bulkRun(deps: GenerationDeps, poller: DebtPoller, plan: Generatio
     afterLastCreateSeconds: round((doneAt - createdAt) / 1000, 2),
     debtsPerSecond: Math.round(debts / totalSeconds),
     workerCpuMsPer1000Debts: workerCpuMs > 0 ? round((workerCpuMs / debts) * 1000, 1) : null,
-    workerRssMiB: workers.map((w) => rssMiB(w.serverPid)),
+    workerMemory: await Promise.all(workers.map((w) => afterFullGc(w.serverPid, rssMiB))),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Machine } from './environment';
 import type { GenerationReport } from './generation';
-import type { MemoryReport } from './memory';
+import { live, type MemoryReport, type ProcessMemory } from './memory';
 import type { LoadResult } from './load';
 import type { ListPlan } from './plans';
 import type { SeedResult } from './seed';
@@ -112,11 +112,13 @@ Re-run it to refresh this page; every figure below comes from one run on one mac
   \`APP_ENV=development\`. It authenticates with the demo tenant it prints on the empty database
   (\`x-api-key\` + a JWT from \`POST /auth/login\`), so every request pays the real
   authentication, validation, tenancy scoping and envelope.
-- Two baselines, each its own process started the same way (tsx, same Node), measured in the
+- Two baseline processes, each started started the same way (tsx, same Node), measured in the
   same run: **koa-json**, a bare Koa app answering a small JSON object on GET
   (bench/baselines/koa-json.ts); **koa-insert**, Koa reading the JSON body and doing one mysql2
   \`INSERT\` into a table of its own in the bench database, pool of 10 like the API
-  (bench/baselines/koa-insert.ts).
+  (bench/baselines/koa-insert.ts). The same process answers \`GET /<id>\` with one \`SELECT\` by
+  primary key of 500 of its rows (**Koa + 1 SELECT**, a reference for the reads: the least a
+  read served from MySQL does, without authentication, validation or envelope).
 - Load: autocannon, keep-alive, no pipelining, ${settings.durationSec} s per scenario after a ${settings.warmupSec} s warm-up of the
   same load that is discarded; ${settings.connections} connections unless the Conns column says otherwise (see
   below). req/s is the mean of the per-second samples; p50/p99 are the latencies of the 2xx
@@ -244,8 +246,8 @@ function generationMethod(g: GenerationReport): string {
       : ''
   }
 - Memory: after the measured pass, every API scenario runs twice more on the same API process
-  (new keys each pass, a few seconds each, no warm-up); the API's RSS is read after each pass.
-  The workers' RSS is read after each bulk generation.
+  (new keys each pass, a few seconds each, no warm-up); the API's memory is read after each pass
+  (below), the workers' after each bulk generation.
 `;
 }
 
@@ -253,21 +255,28 @@ function memorySection(m: MemoryReport): string {
   if (m.api.length < 2 && m.workers.length < 2) return '';
   const pct = (v: number | null) => (v === null ? '?' : `${v > 0 ? '+' : ''}${v} %`);
   const mib = (v: number | null) => (v === null ? '?' : v.toFixed(1));
+  const cells = (p: ProcessMemory) => `${mib(live(p))} | ${mib(p.liveHeapMiB)} | ${mib(p.externalMiB)} | ${mib(p.rssMiB)}`;
   return `## Memory across repeated runs
 
-| API pass | API RSS MiB |
-| ---: | ---: |
-${m.api.map((p) => `| ${p.pass} | ${mib(p.rssMiB)} |`).join('\n')}
+Read right after a full garbage collection, which the bench asks of the process (SIGUSR2 to
+bench/lib/gc-probe.cjs, preloaded only in the bench): **live** is the JS heap used plus the
+native memory JS objects hold (\`external\`: Buffers and the like), what a leak grows; RSS is the
+resident size at that moment, which also keeps memory the allocators have not returned to the
+system.
 
-API growth from the first pass to the last: ${pct(m.apiGrowthPct)}.
+| API pass | live MiB | heap MiB | external MiB | RSS MiB |
+| ---: | ---: | ---: | ---: | ---: |
+${m.api.map((p) => `| ${p.pass} | ${cells(p)} |`).join('\n')}
+
+API live memory growth from the first pass to the last: ${pct(m.apiGrowthPct)}.
 ${
   m.workers.length > 0
     ? `
-| Repeated bulk run | ${m.workers[0]!.map((_, i) => `Worker ${i + 1} RSS MiB`).join(' | ')} |
-| ---: | ${m.workers[0]!.map(() => '---:').join(' | ')} |
-${m.workers.map((run, i) => `| ${i + 1} | ${run.map(mib).join(' | ')} |`).join('\n')}
+| Repeated bulk run | ${m.workers[0]!.map((_, i) => `Worker ${i + 1} live MiB | heap | external | RSS`).join(' | ')} |
+| ---: | ${m.workers[0]!.map(() => '---: | ---: | ---: | ---:').join(' | ')} |
+${m.workers.map((run, i) => `| ${i + 1} | ${run.map(cells).join(' | ')} |`).join('\n')}
 
-Workers' growth (their RSS summed) from the first of these runs to the last: ${pct(m.workerGrowthPct)}.
+Workers' live memory growth (summed) from the first of these runs to the last: ${pct(m.workerGrowthPct)}.
 `
     : ''
 }

@@ -1,0 +1,21 @@
+'use strict';
+/**
+ * Preloaded by the bench into the API and worker processes it starts (NODE_OPTIONS=--require),
+ * never by the service itself. On SIGUSR2 it runs a full garbage collection and writes
+ * process.memoryUsage() to $BENCH_GC_PROBE_DIR/<pid>.json: the live heap, which only a leak
+ * grows from run to run, where RSS also moves with the collector's timing.
+ */
+const dir = process.env.BENCH_GC_PROBE_DIR;
+if (dir) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  require('node:v8').setFlagsFromString('--expose-gc');
+  const gc = require('node:vm').runInNewContext('gc');
+  process.on('SIGUSR2', () => {
+    gc();
+    const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+    const file = path.join(dir, `${process.pid}.json`);
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify({ rss, heapUsed, external, arrayBuffers }));
+    fs.renameSync(`${file}.tmp`, file);
+  });
+}
