@@ -16,8 +16,15 @@ export const MAX_PAGE_SIZE = 500;
 /** Lists whose meta carries `capped` stop counting after this many matches. */
 export const COUNT_SCAN_CAP = 10_000;
 
+/**
+ * The highest offset a list reads from: far past any table, and with a page's limit added still
+ * an exact number and a valid LIMIT/OFFSET on MySQL and SQLite. A page beyond it is empty, as
+ * any page past the last match is.
+ */
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER - MAX_PAGE_SIZE;
+
 export function offsetOf(page: PageRequest): number {
-  return (page.page - 1) * page.limit;
+  return Math.min((page.page - 1) * page.limit, MAX_OFFSET);
 }
 
 /**

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { daysInMonth, isCalendarDate, isWireInstant, toIsoUtc, utcDateOf, utcDay } from '../../internal/shared/calendar-date';
 import { InvalidRequestError } from '../../internal/shared/errors';
 import { amountFromCents, centsFromAmount } from '../../internal/shared/money';
-import { COUNT_SCAN_CAP, cappedTotal, offsetOf, totalFromPage } from '../../internal/shared/page';
+import { COUNT_SCAN_CAP, cappedTotal, MAX_OFFSET, offsetOf, totalFromPage } from '../../internal/shared/page';
 
 /** The 400 a bad amount becomes: INVALID_REQUEST naming the field. */
 function expectInvalidAmount(amount: number, field = 'amount'): void {
@@ -201,6 +201,13 @@ describe('calendar-date', () => {
 });
 
 describe('page', () => {
+  it('offsetOf skips the pages before, and stops at MAX_OFFSET (every page past it is empty)', () => {
+    expect(offsetOf({ page: 1, limit: 50 })).to.equal(0);
+    expect(offsetOf({ page: 3, limit: 20 })).to.equal(40);
+    expect(offsetOf({ page: Number.MAX_SAFE_INTEGER, limit: 500 })).to.equal(MAX_OFFSET);
+    expect(Number.isSafeInteger(MAX_OFFSET + 500), 'offset + limit stays exact').to.equal(true);
+  });
+
   describe('totalFromPage', () => {
     it('tells the total from a page that is not full, and defers to a count otherwise', () => {
       expect(totalFromPage({ page: 1, limit: 50 }, 0)).to.equal(0);

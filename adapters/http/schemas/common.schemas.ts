@@ -11,7 +11,8 @@ export const forbiddenCharsString = (maxLength: number): JsonSchema => ({
 });
 
 export const pageQueryProperties = {
-  page: { type: 'integer', minimum: 1, default: 1 },
+  // A page beyond 2^53 - 1 is not an exact number; any page past the last match is empty.
+  page: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 },
   limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
 } as const;
 
