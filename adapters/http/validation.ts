@@ -77,25 +77,45 @@ export interface ItemDetail extends ErrorDetail {
   externalRequestId: string | null;
 }
 
+/** A `{ <key>: [...] }` batch body the schema let through, or the items it refused. */
+export interface CheckedBatch<T> {
+  body: T;
+  /** What the schema said about items (each naming its index and externalRequestId). */
+  details: ItemDetail[];
+  /** Indexes of the items the schema refused: the rules between fields do not apply to them. */
+  refused: Set<number>;
+}
+
 /**
- * Validates a `{ <key>: [...] }` batch body. Problems inside an item name its `index` and
- * `externalRequestId` beside the field within the item; problems of the envelope are plain.
+ * Validates a `{ <key>: [...] }` batch body. A problem of the envelope (root fields, the array,
+ * its size) is a 400 at once; problems inside items come back, each with its item's `index` and
+ * `externalRequestId` beside the field within the item, for the caller to add the rules between
+ * fields of the other items and answer one 400 naming every invalid item (see `itemsProblem`).
  */
-export function validateBatch<T>(schema: JsonSchema, value: unknown, key: string): T {
+export function checkBatch<T>(schema: JsonSchema, value: unknown, key: string): CheckedBatch<T> {
   const validate = compiled(bodyAjv, schema);
-  if (validate(value)) return value as T;
+  if (validate(value)) return { body: value as T, details: [], refused: new Set() };
   const items = (value as Record<string, unknown>)[key] as unknown[];
   const itemPath = new RegExp(`^/${key}/(\\d+)(/.*)?$`);
-  const details = uniqueDetails(
-    (validate.errors ?? []).map((error): ErrorDetail | ItemDetail => {
-      const match = itemPath.exec(error.instancePath);
-      if (!match) return toDetail(error, 'body');
-      const index = Number(match[1]);
-      const detail = toDetail({ ...error, instancePath: match[2] ?? '' }, 'item');
-      return { index, externalRequestId: externalRequestIdOf(items[index]), ...detail };
-    }),
-  );
-  throw invalidRequest(details);
+  const envelope: ErrorDetail[] = [];
+  const details: ItemDetail[] = [];
+  for (const error of validate.errors ?? []) {
+    const match = itemPath.exec(error.instancePath);
+    if (!match) {
+      envelope.push(toDetail(error, 'body'));
+      continue;
+    }
+    const index = Number(match[1]);
+    details.push({ index, externalRequestId: externalRequestIdOf(items[index]), ...toDetail({ ...error, instancePath: match[2] ?? '' }, 'item') });
+  }
+  if (envelope.length > 0) throw invalidRequest(uniqueDetails([...envelope, ...details]));
+  return { body: value as T, details, refused: new Set(details.map((d) => d.index)) };
+}
+
+/** The 400 naming every item detail, in item order (null when there are none). */
+export function itemsProblem(details: ItemDetail[]): InvalidRequestError | null {
+  if (details.length === 0) return null;
+  return invalidRequest(uniqueDetails([...details].sort((a, b) => a.index - b.index)));
 }
 
 export function externalRequestIdOf(item: unknown): string | null {

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../shared/errors';
+import { type ErrorDetail, InvalidRequestError } from '../shared/errors';
 
 export const PHONE_TYPES = ['MAIN', 'MOBILE', 'WORK', 'RELATIVE', 'OTHER'] as const;
 export type PhoneType = (typeof PHONE_TYPES)[number];
@@ -46,10 +46,14 @@ export function contactCodeFromId(id: string): string | null {
   return /^[A-Za-z0-9]{1,64}$/.test(code) ? code : null;
 }
 
+/** The rule between phones that a schema cannot state: at most one primary. */
+export function phonesProblem(phones: PhoneInput[], field = 'phones'): ErrorDetail | null {
+  return phones.filter((p) => p.primary === true).length > 1 ? { field, issue: 'at most one phone can be primary' } : null;
+}
+
 export function normalizePhones(phones: PhoneInput[], field = 'phones'): Phone[] {
-  if (phones.filter((p) => p.primary === true).length > 1) {
-    throw InvalidRequestError.field(field, 'at most one phone can be primary');
-  }
+  const problem = phonesProblem(phones, field);
+  if (problem) throw InvalidRequestError.field(problem.field, problem.issue);
   return phones.map((p) => ({
     number: p.number.trim(),
     type: p.type,

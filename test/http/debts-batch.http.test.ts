@@ -324,6 +324,36 @@ describeEachDatabase('POST /v2/debts batch', ({ api }) => {
         { index: 1, externalRequestId: 'both-1', field: 'contactData' },
       ]);
     });
+    it('two primary phones in an item\'s contactData: detail with its index, field contactData.phones', async () => {
+      const phones = [{ number: '5512345678', type: 'MAIN', primary: true }, { number: '5587654321', type: 'WORK', primary: true }];
+      const details = await expectRejected((debtor) => ({
+        debts: [item('ph-0', debtor), { externalRequestId: 'ph-1', contactData: { ...contactData('inline-ph'), phones }, amount: 1, dueDate: DUE }],
+      }));
+      expectItemDetails(details);
+      expect(details).to.deep.equal([{ index: 1, externalRequestId: 'ph-1', field: 'contactData.phones', issue: 'at most one phone can be primary' }]);
+    });
+
+    it('names every invalid item in item order, whether the schema or a rule between fields refuses it', async () => {
+      const details = await expectRejected((debtor) => ({
+        debts: [
+          item('all-0', debtor, { amount: 'x' }),
+          { externalRequestId: 'all-1', amount: 1, dueDate: DUE },
+          item('all-0', debtor),
+          item('all-3', debtor),
+          item('all-4', debtor, { productId: 'prd_1', externalProductId: 'ext-1' }),
+          item('all-5', debtor, { dueDate: '2099-02-30', productName: 'Gym' }),
+        ],
+      }));
+      expectItemDetails(details);
+      expect(details.map(({ index, externalRequestId, field }) => ({ index, externalRequestId, field }))).to.deep.equal([
+        { index: 0, externalRequestId: 'all-0', field: 'amount' },
+        { index: 1, externalRequestId: 'all-1', field: 'externalClientId' },
+        { index: 2, externalRequestId: 'all-0', field: 'externalRequestId' },
+        { index: 4, externalRequestId: 'all-4', field: 'externalProductId' },
+        { index: 5, externalRequestId: 'all-5', field: 'productName' },
+        { index: 5, externalRequestId: 'all-5', field: 'dueDate' },
+      ]);
+    });
   });
 
   describe('invalid envelope: 400, nothing created', () => {

@@ -1,4 +1,4 @@
-import type { PhoneInput } from '../../../internal/contacts/contact';
+import { type PhoneInput, phonesProblem } from '../../../internal/contacts/contact';
 import type { PaymentMethod } from '../../../internal/debts/debt';
 import type { DebtDraft, DebtorRef, ProductRef } from '../../../internal/debts/debt-draft';
 import type { Currency } from '../../../internal/shared/currency';
@@ -27,8 +27,8 @@ export interface DebtBody {
 export type DraftOrProblems = { draft: DebtDraft; problems?: undefined } | { draft?: undefined; problems: ErrorDetail[] };
 
 /**
- * The rules between fields that a schema states poorly: exactly one debtor, at most one product
- * reference, autopay or paymentMethods. Problems come back as details for the caller to place
+ * The rules between fields that a schema states poorly: exactly one debtor, at most one primary
+ * phone in contactData, at most one product reference, autopay or paymentMethods. Problems come back as details for the caller to place
  * (a batch adds the item's index).
  */
 export function debtDraftFrom(body: DebtBody, contract: 'v2' | 'legacy'): DraftOrProblems {
@@ -41,6 +41,8 @@ export function debtDraftFrom(body: DebtBody, contract: 'v2' | 'legacy'): DraftO
       issue: hasClient ? 'must not be sent with externalClientId' : 'exactly one of externalClientId or contactData is required',
     });
   }
+  const phones = body.contactData?.phones && phonesProblem(body.contactData.phones, 'contactData.phones');
+  if (phones) problems.push(phones);
   const productRefs = (['productId', 'externalProductId', 'productName'] as const).filter((f) => body[f] !== undefined);
   if (productRefs.length > 1) problems.push({ field: productRefs[1]!, issue: `must not be sent with ${productRefs[0]}` });
   if (body.autopay === true && body.paymentMethods !== undefined) {

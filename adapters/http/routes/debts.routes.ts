@@ -14,7 +14,7 @@ import { type Reply, route } from '../route';
 import {
   debtSchema, externalRequestIdSchema, legacyDebtBody, listDebtsQuery, payDebtBody, updateDebtBody, v2DebtBatchBody, v2DebtBody,
 } from '../schemas/debt.schemas';
-import { type ItemDetail, invalidRequest, validateBatch, validateBody } from '../validation';
+import { type CheckedBatch, checkBatch, externalRequestIdOf, invalidRequest, itemsProblem, validateBody } from '../validation';
 
 const IDEMPOTENCY_KEY = new RegExp(externalRequestIdSchema.pattern as string);
 
@@ -38,7 +38,7 @@ export function debtRoutes(app: Application, present: DebtPresenter) {
       handle: async ({ body, ctx, scope }) => {
         const isBatch = body !== null && typeof body === 'object' && !Array.isArray(body) && 'debts' in body;
         if (!isBatch) return createSingle(ctx, validateBody<DebtBody>(v2DebtBody, body ?? {}), 'v2', scope);
-        const items = batchItems(validateBatch<{ debts: (DebtBody & { externalRequestId: string })[] }>(v2DebtBatchBody, body, 'debts').debts);
+        const items = batchItems(checkBatch<{ debts: (DebtBody & { externalRequestId: string })[] }>(v2DebtBatchBody, body, 'debts'));
         const { batchId, outcomes } = await createDebtBatch.execute(items, scope);
         const data = outcomes.flatMap((o) => (o.debt ? [present(o.debt, scope, { creation: true })] : []));
         const errors = outcomes.flatMap((o, index) =>
@@ -120,19 +120,27 @@ function idempotencyKey(ctx: Context): string | undefined {
   return key;
 }
 
-/** Batch items after the schema: the cross-field rules, and unique externalRequestIds. */
-function batchItems(debts: (DebtBody & { externalRequestId: string })[]): BatchItem[] {
-  const problems: ItemDetail[] = [];
+/**
+ * Batch items after the schema: unique externalRequestIds across every item, and the rules between
+ * fields for each item the schema accepted; one 400 names every invalid item.
+ */
+function batchItems(checked: CheckedBatch<{ debts: (DebtBody & { externalRequestId: string })[] }>): BatchItem[] {
+  const problems = [...checked.details];
   const seen = new Map<string, number>();
-  const items = debts.map((item, index) => {
-    const { externalRequestId, ...body } = item;
-    const first = seen.get(externalRequestId);
-    if (first !== undefined) problems.push({ index, externalRequestId, field: 'externalRequestId', issue: `repeats item ${first}` });
-    else seen.set(externalRequestId, index);
+  const items = checked.body.debts.map((item, index) => {
+    const externalRequestId = externalRequestIdOf(item);
+    if (externalRequestId !== null) {
+      const first = seen.get(externalRequestId);
+      if (first !== undefined) problems.push({ index, externalRequestId, field: 'externalRequestId', issue: `repeats item ${first}` });
+      else seen.set(externalRequestId, index);
+    }
+    if (checked.refused.has(index)) return null;
+    const { externalRequestId: _key, ...body } = item;
     const result = debtDraftFrom(body, 'v2');
     for (const p of result.problems ?? []) problems.push({ index, externalRequestId, ...p });
-    return { externalRequestId, draft: result.draft! };
+    return { externalRequestId: item.externalRequestId, draft: result.draft! };
   });
-  if (problems.length > 0) throw invalidRequest(problems);
-  return items;
+  const problem = itemsProblem(problems);
+  if (problem) throw problem;
+  return items as BatchItem[];
 }
