@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { TenantScope } from '../../internal/shared/tenant-scope';
 import type { Application } from '../../internal/application';
 import type { RateLimitGate } from './middleware/rate-limit';
+import { malformedJsonError } from './middleware/json-body';
 import { validateBody, validateQuery, type JsonSchema } from './validation';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -57,6 +58,7 @@ export function route<B = any, Q = any>(definition: Route<B, Q>): Route<B, Q> {
 export function mountRoutes(router: Router, routes: Route[], app: Application, rateLimit?: RateLimitGate): void {
   for (const r of routes) {
     router[r.method](r.path, async (ctx: Context) => {
+      if (ctx.state.malformedBody && (r.body || r.handlerBody)) throw malformedJsonError();
       const rawQuery: Record<string, unknown> = { ...ctx.query };
       let body: unknown = ctx.state.body;
       const scope = r.auth === 'facade' ? await authenticate(ctx, app, body, rawQuery) : (undefined as never);

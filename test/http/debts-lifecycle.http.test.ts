@@ -572,6 +572,16 @@ describeEachDatabase('debts lifecycle', ({ api }) => {
       expect(data).to.deep.include({ status: 'CANCELLED', amount: 100 });
     });
 
+    it('ignores a body that is not JSON (malformed JSON, plain text, a form) and cancels', async () => {
+      const t = await tenantWithContact();
+      const bodies: [string, string][] = [['application/json', '{bad'], ['text/plain', 'hello'], ['application/x-www-form-urlencoded', 'a=b']];
+      for (const [i, [type, text]] of bodies.entries()) {
+        await create(t, `raw-${i}`);
+        const res = await http().post(`/debts/debt_raw-${i}/cancel`).set(t.headers).set('content-type', type).send(text);
+        expect(expectOk(res), type).to.deep.include({ debtId: `debt_raw-${i}`, status: 'CANCELLED' });
+      }
+    });
+
     it('answers 404 for an unknown debt', async () => {
       const t = await tenantWithContact();
       expectNotFound(await cancel(t, 'debt_missing'));

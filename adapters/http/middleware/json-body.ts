@@ -5,9 +5,11 @@ import { InvalidRequestError } from '../../../internal/shared/errors';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * Reads a JSON body (up to 1 MiB, else 413) into `ctx.state.body`; malformed JSON is a 400.
- * No body leaves it undefined. Every body of this API is JSON, so it is parsed as JSON whatever
- * Content-Type says (`curl -d` sends a form type): a lenient reader, a strict validator.
+ * Reads a JSON body (up to 1 MiB, else 413) into `ctx.state.body`. No body leaves it undefined.
+ * Every body of this API is JSON, so it is parsed as JSON whatever Content-Type says (`curl -d`
+ * sends a form type): a lenient reader, a strict validator. Malformed JSON sets
+ * `ctx.state.malformedBody`: a route that reads a body answers `malformedJsonError()` (400), one
+ * that takes none ignores whatever was sent (POST /debts/{id}/cancel: "ignored if sent").
  */
 export async function jsonBody(ctx: Context, next: Next): Promise<void> {
   if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS' || !ctx.request.length && !ctx.get('transfer-encoding')) {
@@ -18,8 +20,12 @@ export async function jsonBody(ctx: Context, next: Next): Promise<void> {
     try {
       ctx.state.body = JSON.parse(text);
     } catch {
-      throw new InvalidRequestError('Malformed JSON body', [{ field: 'body', issue: 'is not valid JSON' }]);
+      ctx.state.malformedBody = true;
     }
   }
   return next();
+}
+
+export function malformedJsonError(): InvalidRequestError {
+  return new InvalidRequestError('Malformed JSON body', [{ field: 'body', issue: 'is not valid JSON' }]);
 }
