@@ -70,6 +70,14 @@ export function remainingCents(debt: Pick<Debt, 'amountCents' | 'amountPaidCents
 }
 
 /**
+ * Whether a payment of part of the remaining amount is possible: the debt allows it and is not
+ * OVERDUE (the state table takes an OVERDUE debt only to PAID, by a late payment of the rest).
+ */
+export function allowsPartialPayment(debt: Pick<Debt, 'status' | 'dueDate' | 'allowPartialPayments'>, today: string): boolean {
+  return debt.allowPartialPayments && effectiveStatus(debt, today) !== 'OVERDUE';
+}
+
+/**
  * The payment rules of the state table. Returns the debt's new status and amount paid, or
  * throws BusinessRuleViolation naming the rule that forbids the payment.
  */
@@ -90,6 +98,9 @@ export function applyPayment(
   if (amountCents > remaining) throw new BusinessRuleViolationError('The payment exceeds the remaining amount');
   if (amountCents < remaining && !debt.allowPartialPayments) {
     throw new BusinessRuleViolationError('The debt does not allow partial payments');
+  }
+  if (amountCents < remaining && status === 'OVERDUE') {
+    throw new BusinessRuleViolationError('An OVERDUE debt can only be paid in full (its remaining amount)');
   }
   const amountPaidCents = debt.amountPaidCents + amountCents;
   return { status: amountPaidCents === debt.amountCents ? 'PAID' : 'PARTIALLY_PAID', amountPaidCents };

@@ -1,5 +1,5 @@
 import type { DebtView } from '../../ports/debt-repository';
-import { debtIdOf, type DebtStatus, effectiveStatus, PAYMENT_METHODS, type PaymentMethod, remainingCents } from '../debts/debt';
+import { allowsPartialPayment, debtIdOf, type DebtStatus, effectiveStatus, PAYMENT_METHODS, type PaymentMethod, remainingCents } from '../debts/debt';
 import type { PaymentLinkStatus } from '../payment-links/payment-link';
 import type { Currency } from '../shared/currency';
 
@@ -61,7 +61,7 @@ export function payabilityOf(
   if (context.earlierCycleUnpaid) return { payable: false, reason: 'EARLIER_CYCLE_UNPAID' };
   const methods = onlineMethodsOf(debt);
   if (methods.length === 0) return { payable: false, reason: 'NO_ONLINE_METHOD' };
-  return { payable: true, partial: debt.allowPartialPayments, methods };
+  return { payable: true, partial: allowsPartialPayment(debt, today), methods };
 }
 
 export function chargeOf(debt: DebtView, today: string, payability: Payability): PortalCharge {

@@ -644,6 +644,15 @@ describeEachDatabase('debts lifecycle', ({ api }) => {
       expect(idsOf(await list(t, { status: 'OVERDUE' }))).to.deep.equal([]);
     });
 
+    it('answers 422 to a partial payment of an OVERDUE debt (OVERDUE goes only to PAID); the rest pays it', async () => {
+      const { t } = await overdueFixture({ amount: 8 });
+      const res = await pay(t, 'debt_overdue', { amount: 3 });
+      expectRuleViolation(res);
+      expect(res.body.error.message).to.equal('An OVERDUE debt can only be paid in full (its remaining amount)');
+      expect(expectOk(await get(t, 'debt_overdue'))).to.deep.include({ status: 'OVERDUE', amountPaid: 0 });
+      expect(expectOk(await pay(t, 'debt_overdue', { amount: 8 }), 201)).to.deep.include({ status: 'PAID', amountPaid: 8 });
+    });
+
     it('answers 422 for a PAID debt and for a CANCELLED one', async () => {
       const t = await tenantWithContact();
       await create(t, 'done');

@@ -115,6 +115,9 @@ describeEachDatabase('hosted pages: debts', ({ api }) => {
       const allowed = await client.open(String(lateButAllowed.paymentUrl));
       expect(textOf(allowed.html)).to.include('Vencida');
       expect(allowed.form).to.not.equal(null);
+      // An OVERDUE debt is paid in full only: no choice of amount.
+      expect(allowed.form!.fields).to.not.have.property('amountChoice');
+      expect(allowed.html).to.not.match(/<label for="amount">/);
     });
 
     it('offers only the online methods the debt allows (legacy paymentMethods), and none for cash only', async () => {

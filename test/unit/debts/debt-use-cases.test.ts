@@ -909,9 +909,13 @@ describe('debts: use cases (memory)', () => {
     });
 
     it('marks only PENDING debts past due, and nothing the second time', async () => {
-      await create(draft({ dueDate: '2031-05-01' }), 'pending-late');
+      // Paid in part while still PENDING (an OVERDUE debt is only paid in full), then past due.
+      const now = w.clock.now();
+      w.clock.set(new Date('2031-04-30T12:00:00.000Z'));
       await create(draft({ dueDate: '2031-05-01' }), 'partly-late');
       await pay('partly-late', 1);
+      w.clock.set(now);
+      await create(draft({ dueDate: '2031-05-01' }), 'pending-late');
       await create(draft({ dueDate: '2031-05-01' }), 'paid-late');
       await pay('paid-late');
       await create(draft({ dueDate: '2031-05-01' }), 'cancelled-late');

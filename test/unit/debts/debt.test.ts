@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import {
+  allowsPartialPayment,
   applyPayment,
   assertCancellable,
   assertEditable,
@@ -215,11 +216,18 @@ describe('debts: state functions (internal/debts/debt.ts)', () => {
       });
     });
 
-    it('accepts a partial late payment when both flags allow it: PARTIALLY_PAID', () => {
-      expect(applyPayment(debt({ status: 'OVERDUE', dueDate: YESTERDAY }), 4_000, TODAY)).to.deep.equal({
-        status: 'PARTIALLY_PAID',
-        amountPaidCents: 4_000,
-      });
+    it('refuses a partial payment of an OVERDUE debt, persisted or by time (the table takes OVERDUE only to PAID)', () => {
+      const message = 'An OVERDUE debt can only be paid in full (its remaining amount)';
+      expect(ruleViolation(() => applyPayment(debt({ status: 'OVERDUE', dueDate: YESTERDAY }), 4_000, TODAY))).to.equal(message);
+      expect(ruleViolation(() => applyPayment(debt({ dueDate: YESTERDAY }), 9_999, TODAY))).to.equal(message);
+      expect(allowsPartialPayment(debt({ dueDate: YESTERDAY }), TODAY)).to.equal(false);
+      expect(allowsPartialPayment(debt({ dueDate: TODAY }), TODAY)).to.equal(true);
+    });
+
+    it('keeps taking partial payments of a PARTIALLY_PAID debt past due (it never becomes OVERDUE)', () => {
+      const partly = debt({ status: 'PARTIALLY_PAID', amountPaidCents: 1_000, dueDate: YESTERDAY });
+      expect(applyPayment(partly, 4_000, TODAY)).to.deep.equal({ status: 'PARTIALLY_PAID', amountPaidCents: 5_000 });
+      expect(allowsPartialPayment(partly, TODAY)).to.equal(true);
     });
 
     it('refuses more than the remaining amount', () => {
