@@ -172,9 +172,13 @@ export class DebtWriter {
     return new Map(debts.map((d) => [d.externalRequestId, d]));
   }
 
-  /** Verdicts of the items that ask for one (v2 always; legacy only with autopay), users read once. */
+  /**
+   * Verdicts of the items that ask for one (v2 always; legacy only with autopay), users read once.
+   * An item that does not ask has no verdict, unless it has no product: NO_PRODUCT is true of it
+   * whether or not it asked ("debt has no product, so it is not evaluated").
+   */
   private async verdicts(items: DebtWriteItem[], productOfItem: Map<string, Product | null>): Promise<(AutopayVerdict | null)[]> {
-    const evaluated = items.filter((i) => i.draft.evaluateAutopay);
+    const evaluated = items.filter((i) => i.draft.evaluateAutopay || !productOfItem.get(i.externalRequestId));
     if (evaluated.length === 0) return items.map(() => null);
     const verdicts = await autopayVerdicts(
       this.deps.repos.paymentMethods,

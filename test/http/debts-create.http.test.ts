@@ -20,7 +20,6 @@ const BASE_KEYS = [
   'allowOverduePayment', 'allowPartialPayments', 'amount', 'amountPaid', 'autopay', 'autopayReason', 'contact',
   'createdAt', 'currency', 'debtId', 'dueDate', 'externalRequestId', 'paymentUrl', 'status',
 ];
-const LEGACY_BASE_KEYS = BASE_KEYS.filter((k) => k !== 'autopayReason');
 
 type Body = Record<string, unknown>;
 
@@ -432,12 +431,12 @@ describeEachDatabase('debts creation', ({ api }) => {
   });
 
   describe('legacy POST /debts', () => {
-    it('ignores undeclared fields and answers autopay false without autopayReason when autopay is absent', async () => {
+    it('ignores undeclared fields and answers autopay false, NO_PRODUCT, for a debt without product (not evaluated)', async () => {
       const { t, contact } = await tenantWithContact();
       const res = await postLegacy(t, debt({ foo: 'bar', paymentMethod: 'CASH', nested: { a: 1 } }));
       const data = expectCreated(res);
-      expect(Object.keys(data).sort()).to.deep.equal(sorted(LEGACY_BASE_KEYS));
-      expect(data).to.deep.include({ status: 'PENDING', amount: 150.5, currency: 'MXN', autopay: false });
+      expect(Object.keys(data).sort()).to.deep.equal(sorted(BASE_KEYS));
+      expect(data).to.deep.include({ status: 'PENDING', amount: 150.5, currency: 'MXN', autopay: false, autopayReason: 'NO_PRODUCT' });
       expect(data.contact).to.deep.equal({ contactId: contact.contactId, externalClientId: CLIENT, createdInline: false });
       expect(data.debtId).to.equal(`debt_${data.externalRequestId}`);
     });
@@ -487,7 +486,8 @@ describeEachDatabase('debts creation', ({ api }) => {
       const { t } = await tenantWithContact();
       const data = expectCreated(await postLegacy(t, debt({ paymentMethods: ['CASH', 'BANK_TRANSFER'], autopay: false })));
       expect(data.paymentMethods).to.deep.equal(['CASH', 'BANK_TRANSFER']);
-      expect(Object.keys(data).sort()).to.deep.equal(sorted([...LEGACY_BASE_KEYS, 'paymentMethods']));
+      expect(Object.keys(data).sort()).to.deep.equal(sorted([...BASE_KEYS, 'paymentMethods']));
+      expect(data).to.deep.include({ autopay: false, autopayReason: 'NO_PRODUCT' });
       expect((await getDebt(t, data.debtId as string)).body.data.paymentMethods).to.deep.equal(['CASH', 'BANK_TRANSFER']);
     });
 

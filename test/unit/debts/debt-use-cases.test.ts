@@ -313,9 +313,9 @@ describe('debts: use cases (memory)', () => {
     });
 
     describe('legacy contract', () => {
-      it('does not evaluate autopay unless asked: autopay false, no reason; keeps paymentMethods', async () => {
+      it('does not evaluate autopay unless asked: autopay false, NO_PRODUCT without a product; keeps paymentMethods', async () => {
         const { debt } = await create(draft({ evaluateAutopay: false, paymentMethods: ['CASH', 'CARD'] }), 'k1');
-        expect(debt).to.deep.include({ autopay: false, autopayReason: null, paymentMethods: ['CASH', 'CARD'] });
+        expect(debt).to.deep.include({ autopay: false, autopayReason: 'NO_PRODUCT', paymentMethods: ['CASH', 'CARD'] });
         expect((await stored('k1'))!.paymentMethods).to.deep.equal(['CASH', 'CARD']);
       });
 
