@@ -47,7 +47,7 @@ export function contactCodeFromId(id: string): string | null {
 }
 
 /** The rule between phones that a schema cannot state: at most one primary. */
-export function phonesProblem(phones: PhoneInput[], field = 'phones'): ErrorDetail | null {
+export function phonesProblem(phones: ReadonlyArray<{ primary?: unknown }>, field = 'phones'): ErrorDetail | null {
   return phones.filter((p) => p.primary === true).length > 1 ? { field, issue: 'at most one phone can be primary' } : null;
 }
 

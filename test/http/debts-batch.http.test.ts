@@ -342,6 +342,7 @@ describeEachDatabase('POST /v2/debts batch', ({ api }) => {
           item('all-3', debtor),
           item('all-4', debtor, { productId: 'prd_1', externalProductId: 'ext-1' }),
           item('all-5', debtor, { dueDate: '2099-02-30', productName: 'Gym' }),
+          { externalRequestId: 'all-6', amount: 'y', dueDate: DUE },
         ],
       }));
       expectItemDetails(details);
@@ -352,6 +353,8 @@ describeEachDatabase('POST /v2/debts batch', ({ api }) => {
         { index: 4, externalRequestId: 'all-4', field: 'externalProductId' },
         { index: 5, externalRequestId: 'all-5', field: 'productName' },
         { index: 5, externalRequestId: 'all-5', field: 'dueDate' },
+        { index: 6, externalRequestId: 'all-6', field: 'amount' },
+        { index: 6, externalRequestId: 'all-6', field: 'externalClientId' },
       ]);
     });
   });

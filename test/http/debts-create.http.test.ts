@@ -207,6 +207,16 @@ describeEachDatabase('debts creation', ({ api }) => {
       await expectEachInvalid([{ externalClientId: CLIENT, amount: 10 }], 'dueDate');
     });
 
+    it('names the schema\'s problems and the rules between fields in one 400 (v2 and legacy)', async () => {
+      const { t } = await tenantWithContact();
+      for (const post of [postV2, postLegacy]) {
+        const res = await post(t, { amount: 'x', dueDate: DUE, productId: 'prd_1', externalProductId: 'ext-1' });
+        expect(res.status, JSON.stringify(res.body)).to.equal(400);
+        expect(res.body.error.details.map((d: { field: string }) => d.field)).to.deep.equal(['amount', 'externalClientId', 'externalProductId']);
+      }
+      expect(await debtTotal(t)).to.equal(0);
+    });
+
     it('rejects amounts 0, 0.001, 1.005, "10", -5: field amount', async () => {
       await expectEachInvalid([0, 0.001, 1.005, '10', -5].map((amount) => debt({ amount })), 'amount');
     });

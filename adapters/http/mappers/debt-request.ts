@@ -28,10 +28,10 @@ export type DraftOrProblems = { draft: DebtDraft; problems?: undefined } | { dra
 
 /**
  * The rules between fields that a schema states poorly: exactly one debtor, at most one primary
- * phone in contactData, at most one product reference, autopay or paymentMethods. Problems come back as details for the caller to place
- * (a batch adds the item's index).
+ * phone in contactData, at most one product reference, autopay or paymentMethods. Safe on any
+ * object, so a body the schema refused can still be told every problem at once.
  */
-export function debtDraftFrom(body: DebtBody, contract: 'v2' | 'legacy'): DraftOrProblems {
+export function debtFieldRules(body: Record<string, unknown>): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const hasClient = body.externalClientId !== undefined;
   const hasData = body.contactData !== undefined;
@@ -41,14 +41,22 @@ export function debtDraftFrom(body: DebtBody, contract: 'v2' | 'legacy'): DraftO
       issue: hasClient ? 'must not be sent with externalClientId' : 'exactly one of externalClientId or contactData is required',
     });
   }
-  const phones = body.contactData?.phones && phonesProblem(body.contactData.phones, 'contactData.phones');
-  if (phones) problems.push(phones);
+  const phones = isObject(body.contactData) && Array.isArray(body.contactData.phones) ? body.contactData.phones.filter(isObject) : [];
+  const phone = phonesProblem(phones, 'contactData.phones');
+  if (phone) problems.push(phone);
   const productRefs = (['productId', 'externalProductId', 'productName'] as const).filter((f) => body[f] !== undefined);
   if (productRefs.length > 1) problems.push({ field: productRefs[1]!, issue: `must not be sent with ${productRefs[0]}` });
   if (body.autopay === true && body.paymentMethods !== undefined) {
     problems.push({ field: 'paymentMethods', issue: 'must not be sent with autopay true' });
   }
+  return problems;
+}
+
+/** The draft of a body the schema accepted, or the problems `debtFieldRules` finds in it (a batch adds the item's index). */
+export function debtDraftFrom(body: DebtBody, contract: 'v2' | 'legacy'): DraftOrProblems {
+  const problems = debtFieldRules(body as unknown as Record<string, unknown>);
   if (problems.length > 0) return { problems };
+  const hasClient = body.externalClientId !== undefined;
 
   const debtor: DebtorRef = hasClient ? { externalClientId: body.externalClientId! } : { contactData: body.contactData! };
   let product: ProductRef = null;
@@ -70,4 +78,9 @@ export function debtDraftFrom(body: DebtBody, contract: 'v2' | 'legacy'): DraftO
       evaluateAutopay: contract === 'v2' || body.autopay === true,
     },
   };
+}
+
+/** A JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -7,14 +7,14 @@ import { InvalidRequestError } from '../../../internal/shared/errors';
 import { centsFromAmount } from '../../../internal/shared/money';
 import type { PageRequest } from '../../../internal/shared/page';
 import type { TenantScope } from '../../../internal/shared/tenant-scope';
-import { type DebtBody, debtDraftFrom } from '../mappers/debt-request';
+import { type DebtBody, debtDraftFrom, debtFieldRules, isObject } from '../mappers/debt-request';
 import type { DebtPresenter } from '../presenters/debt.presenter';
 import { pageMeta } from '../presenters/page.presenter';
 import { type Reply, route } from '../route';
 import {
   debtSchema, externalRequestIdSchema, legacyDebtBody, listDebtsQuery, payDebtBody, updateDebtBody, v2DebtBatchBody, v2DebtBody,
 } from '../schemas/debt.schemas';
-import { type CheckedBatch, checkBatch, externalRequestIdOf, invalidRequest, itemsProblem, validateBody } from '../validation';
+import { type CheckedBatch, checkBatch, externalRequestIdOf, invalidRequest, itemsProblem, type JsonSchema, validateBody } from '../validation';
 
 const IDEMPOTENCY_KEY = new RegExp(externalRequestIdSchema.pattern as string);
 
@@ -37,7 +37,7 @@ export function debtRoutes(app: Application, present: DebtPresenter) {
       auth: 'facade', handlerBody: { oneOf: [v2DebtBody, v2DebtBatchBody] }, response: debtSchema, status: 201, errors: [400, 401, 404, 422],
       handle: async ({ body, ctx, scope }) => {
         const isBatch = body !== null && typeof body === 'object' && !Array.isArray(body) && 'debts' in body;
-        if (!isBatch) return createSingle(ctx, validateBody<DebtBody>(v2DebtBody, body ?? {}), 'v2', scope);
+        if (!isBatch) return createSingle(ctx, validateDebtBody(v2DebtBody, body ?? {}), 'v2', scope);
         const items = batchItems(checkBatch<{ debts: (DebtBody & { externalRequestId: string })[] }>(v2DebtBatchBody, body, 'debts'));
         const { batchId, outcomes } = await createDebtBatch.execute(items, scope);
         const data = outcomes.flatMap((o) => (o.debt ? [present(o.debt, scope, { creation: true })] : []));
@@ -48,10 +48,10 @@ export function debtRoutes(app: Application, present: DebtPresenter) {
         return { status, data, extra: errors.length > 0 ? { errors, batchId } : { batchId } };
       },
     }),
-    route<DebtBody>({
+    route({
       method: 'post', path: '/debts', tag: 'Debts', summary: 'Create a debt (legacy contract: productName, paymentMethods, autopay)',
-      auth: 'facade', body: legacyDebtBody, response: debtSchema, status: 201, errors: [400, 401, 404, 422],
-      handle: async ({ body, ctx, scope }) => createSingle(ctx, body, 'legacy', scope),
+      auth: 'facade', handlerBody: legacyDebtBody, response: debtSchema, status: 201, errors: [400, 401, 404, 422],
+      handle: async ({ body, ctx, scope }) => createSingle(ctx, validateDebtBody(legacyDebtBody, body ?? {}), 'legacy', scope),
     }),
     route<unknown, DebtQuery & PageRequest>({
       method: 'get', path: '/debts', tag: 'Debts', summary: 'List debts, newest first, cancelled excluded',
@@ -121,6 +121,19 @@ function idempotencyKey(ctx: Context): string | undefined {
 }
 
 /**
+ * A single debt body: the schema, and the rules between fields, in one 400 when either fails
+ * (a body the schema refused still hears that it names no debtor, say).
+ */
+function validateDebtBody(schema: JsonSchema, body: unknown): DebtBody {
+  try {
+    return validateBody<DebtBody>(schema, body);
+  } catch (error) {
+    if (!(error instanceof InvalidRequestError) || !isObject(body)) throw error;
+    throw invalidRequest([...error.details, ...debtFieldRules(body)]);
+  }
+}
+
+/**
  * Batch items after the schema: unique externalRequestIds across every item, and the rules between
  * fields for each item the schema accepted; one 400 names every invalid item.
  */
@@ -134,7 +147,11 @@ function batchItems(checked: CheckedBatch<{ debts: (DebtBody & { externalRequest
       if (first !== undefined) problems.push({ index, externalRequestId, field: 'externalRequestId', issue: `repeats item ${first}` });
       else seen.set(externalRequestId, index);
     }
-    if (checked.refused.has(index)) return null;
+    if (checked.refused.has(index)) {
+      // The schema refused it: the rules between fields still name what else is wrong with it.
+      if (isObject(item)) for (const p of debtFieldRules(item)) problems.push({ index, externalRequestId, ...p });
+      return null;
+    }
     const { externalRequestId: _key, ...body } = item;
     const result = debtDraftFrom(body, 'v2');
     for (const p of result.problems ?? []) problems.push({ index, externalRequestId, ...p });
