@@ -82,15 +82,15 @@ export interface CheckedBatch<T> {
   body: T;
   /** What the schema said about items (each naming its index and externalRequestId). */
   details: ItemDetail[];
-  /** Indexes of the items the schema refused: the rules between fields do not apply to them. */
+  /** Indexes of the items the schema refused: rules between fields must not trust their shape. */
   refused: Set<number>;
 }
 
 /**
  * Validates a `{ <key>: [...] }` batch body. A problem of the envelope (root fields, the array,
  * its size) is a 400 at once; problems inside items come back, each with its item's `index` and
- * `externalRequestId` beside the field within the item, for the caller to add the rules between
- * fields of the other items and answer one 400 naming every invalid item (see `itemsProblem`).
+ * `externalRequestId` beside the field within the item, for the caller to add what its rules
+ * between fields find and answer one 400 naming every invalid item (see `itemsProblem`).
  */
 export function checkBatch<T>(schema: JsonSchema, value: unknown, key: string): CheckedBatch<T> {
   const validate = compiled(bodyAjv, schema);
