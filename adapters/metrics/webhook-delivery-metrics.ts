@@ -18,27 +18,30 @@ export function webhookDeliveryMetrics(read: () => Promise<DeliveryStats>, now: 
     return last.stats;
   };
   return (registry) => {
-    new Gauge({
-      name: 'cf_webhook_deliveries',
-      help: 'Webhook deliveries by status (PENDING: waiting or retrying; SUCCEEDED, FAILED, CANCELLED: final), read at scrape time',
-      labelNames: ['status'],
-      registers: [registry],
-      async collect() {
-        this.reset();
-        const { deliveries } = await stats().catch(() => ({ deliveries: null }));
-        for (const [status, n] of Object.entries(deliveries ?? {})) this.set({ status }, n);
-      },
-    });
-    new Gauge({
-      name: 'cf_webhook_delivery_attempts',
-      help: 'Webhook delivery attempts by outcome (succeeded: a 2xx within 10 s; failed: anything else), read at scrape time',
-      labelNames: ['outcome'],
-      registers: [registry],
-      async collect() {
-        this.reset();
-        const { attempts } = await stats().catch(() => ({ attempts: null }));
-        for (const [outcome, n] of Object.entries(attempts ?? {})) this.set({ outcome }, n);
-      },
-    });
+    /** A gauge of one count table of the stats, one series per key, reset at every scrape. */
+    const gauge = (name: string, help: string, label: string, counts: (s: DeliveryStats) => Record<string, number>) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: [label],
+        registers: [registry],
+        async collect() {
+          this.reset();
+          const read = await stats().then(counts, () => null);
+          for (const [value, n] of Object.entries(read ?? {})) this.set({ [label]: value }, n);
+        },
+      });
+    gauge(
+      'cf_webhook_deliveries',
+      'Webhook deliveries by status (PENDING: waiting or retrying; SUCCEEDED, FAILED, CANCELLED: final), read at scrape time',
+      'status',
+      (s) => s.deliveries,
+    );
+    gauge(
+      'cf_webhook_delivery_attempts',
+      'Webhook delivery attempts by outcome (succeeded: a 2xx within 10 s; failed: anything else), read at scrape time',
+      'outcome',
+      (s) => s.attempts,
+    );
   };
 }
