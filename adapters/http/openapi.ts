@@ -36,6 +36,7 @@ export function openApiDocument(routes: Route[], serverUrl: string) {
       ...Object.entries((r.query?.properties as Record<string, object>) ?? {}).map(([name, schema]) => ({ name, in: 'query', schema })),
     ];
     (paths[path] ??= {})[r.method] = {
+      operationId: r.operationId,
       tags: [r.tag],
       summary: r.summary,
       ...(r.auth === 'facade' ? { security: [{ apiKey: [], accessToken: [] }] } : {}),

@@ -33,6 +33,8 @@ export interface Reply {
 export interface Route<B = any, Q = any> {
   method: Method;
   path: string;
+  /** Stable camelCase name of the operation: the OpenAPI operationId and the SDK's method name. */
+  operationId: string;
   tag: string;
   summary: string;
   auth: 'facade' | 'none';

@@ -18,7 +18,7 @@ export function authRoutes(app: Application, throttle?: LoginThrottle) {
   };
   return [
     route<{ clientUsername: string; password: string }>({
-      method: 'post', path: '/auth/login', tag: 'Authentication', summary: 'Log in with the login API key; returns an access and a refresh token',
+      method: 'post', path: '/auth/login', operationId: 'login', tag: 'Authentication', summary: 'Log in with the login API key; returns an access and a refresh token',
       auth: 'none', body: loginBody, response: sessionSchema, errors: throttle ? [400, 401, 429] : [400, 401],
       handle: async ({ body, ctx }) => {
         await throttle?.(ctx, body.clientUsername);
@@ -26,7 +26,7 @@ export function authRoutes(app: Application, throttle?: LoginThrottle) {
       },
     }),
     route<{ refreshToken: string }>({
-      method: 'post', path: '/auth/refresh', tag: 'Authentication', summary: 'Exchange a single-use refresh token for a new pair',
+      method: 'post', path: '/auth/refresh', operationId: 'refreshSession', tag: 'Authentication', summary: 'Exchange a single-use refresh token for a new pair',
       auth: 'none', body: refreshBody, response: sessionSchema, errors: [400, 401],
       handle: async ({ body, ctx }) =>
         send(ctx, await app.commands.refreshSession.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body })),

@@ -14,12 +14,12 @@ export function contactRoutes(app: Application) {
   const { getContact, listContacts } = app.queries;
   return [
     route<CreateContactInput>({
-      method: 'post', path: '/contacts', tag: 'Contacts', summary: 'Create a contact',
+      method: 'post', path: '/contacts', operationId: 'createContact', tag: 'Contacts', summary: 'Create a contact',
       auth: 'facade', body: createContactBody, response: contactSchema, status: 201, errors: [400, 401, 409],
       handle: async ({ body, scope }) => ({ data: presentContact(await createContact.execute(body, scope)) }),
     }),
     route<unknown, ListContactsInput & PageRequest>({
-      method: 'get', path: '/contacts', tag: 'Contacts', summary: 'List contacts (filters combine)',
+      method: 'get', path: '/contacts', operationId: 'listContacts', tag: 'Contacts', summary: 'List contacts (filters combine)',
       auth: 'facade', query: listContactsQuery, response: contactSchema, errors: [400, 401],
       handle: async ({ query, scope }) => {
         const { page, limit, ...filter } = query;
@@ -28,12 +28,12 @@ export function contactRoutes(app: Application) {
       },
     }),
     route({
-      method: 'get', path: '/contacts/:id', tag: 'Contacts', summary: 'Retrieve a contact (con_ prefix optional)',
+      method: 'get', path: '/contacts/:id', operationId: 'getContact', tag: 'Contacts', summary: 'Retrieve a contact (con_ prefix optional)',
       auth: 'facade', response: contactSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: presentContact(await getContact.execute(params.id!, scope)) }),
     }),
     route<UpdateContactInput>({
-      method: 'patch', path: '/contacts/:id', tag: 'Contacts', summary: 'Update name, email or phones',
+      method: 'patch', path: '/contacts/:id', operationId: 'updateContact', tag: 'Contacts', summary: 'Update name, email or phones',
       auth: 'facade', body: updateContactBody, response: contactSchema, errors: [400, 401, 404],
       handle: async ({ params, body, scope }) => ({ data: presentContact(await updateContact.execute(params.id!, body, scope)) }),
     }),

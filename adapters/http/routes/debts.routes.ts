@@ -33,7 +33,7 @@ export function debtRoutes(app: Application, present: DebtPresenter) {
 
   return [
     route({
-      method: 'post', path: '/v2/debts', tag: 'Debts', summary: 'Create one debt, or a batch of up to 50 with { debts: [...] }',
+      method: 'post', path: '/v2/debts', operationId: 'createDebt', tag: 'Debts', summary: 'Create one debt, or a batch of up to 50 with { debts: [...] }',
       auth: 'facade', handlerBody: { oneOf: [v2DebtBody, v2DebtBatchBody] }, response: debtSchema, status: 201, errors: [400, 401, 404, 422],
       handle: async ({ body, ctx, scope }) => {
         const isBatch = body !== null && typeof body === 'object' && !Array.isArray(body) && 'debts' in body;
@@ -49,12 +49,12 @@ export function debtRoutes(app: Application, present: DebtPresenter) {
       },
     }),
     route({
-      method: 'post', path: '/debts', tag: 'Debts', summary: 'Create a debt (legacy contract: productName, paymentMethods, autopay)',
+      method: 'post', path: '/debts', operationId: 'createLegacyDebt', tag: 'Debts', summary: 'Create a debt (legacy contract: productName, paymentMethods, autopay)',
       auth: 'facade', handlerBody: legacyDebtBody, response: debtSchema, status: 201, errors: [400, 401, 404, 422],
       handle: async ({ body, ctx, scope }) => createSingle(ctx, validateDebtBody(legacyDebtBody, body ?? {}), 'legacy', scope),
     }),
     route<unknown, DebtQuery & PageRequest>({
-      method: 'get', path: '/debts', tag: 'Debts', summary: 'List debts, newest first, cancelled excluded',
+      method: 'get', path: '/debts', operationId: 'listDebts', tag: 'Debts', summary: 'List debts, newest first, cancelled excluded',
       auth: 'facade', query: listDebtsQuery, response: debtSchema, errors: [400, 401],
       handle: async ({ query, scope }) => {
         const { page, limit } = query;
@@ -64,12 +64,12 @@ export function debtRoutes(app: Application, present: DebtPresenter) {
       },
     }),
     route({
-      method: 'get', path: '/debts/:id', tag: 'Debts', summary: 'Retrieve a debt by debtId or externalRequestId (cancelled included)',
+      method: 'get', path: '/debts/:id', operationId: 'getDebt', tag: 'Debts', summary: 'Retrieve a debt by debtId or externalRequestId (cancelled included)',
       auth: 'facade', response: debtSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: present(await getDebt.execute(params.id!, scope), scope) }),
     }),
     route<{ amount?: number; dueDate?: string }>({
-      method: 'patch', path: '/debts/:id', tag: 'Debts', summary: 'Change amount or dueDate of a PENDING debt',
+      method: 'patch', path: '/debts/:id', operationId: 'updateDebt', tag: 'Debts', summary: 'Change amount or dueDate of a PENDING debt',
       auth: 'facade', body: updateDebtBody, response: debtSchema, errors: [400, 401, 404, 422],
       handle: async ({ params, body, scope }) => {
         const input = { amountCents: body.amount === undefined ? undefined : centsFromAmount(body.amount), dueDate: body.dueDate };
@@ -77,7 +77,7 @@ export function debtRoutes(app: Application, present: DebtPresenter) {
       },
     }),
     route({
-      method: 'post', path: '/debts/:id/cancel', tag: 'Debts', summary: 'Cancel a debt (PENDING, PARTIALLY_PAID or OVERDUE); no body',
+      method: 'post', path: '/debts/:id/cancel', operationId: 'cancelDebt', tag: 'Debts', summary: 'Cancel a debt (PENDING, PARTIALLY_PAID or OVERDUE); no body',
       auth: 'facade', response: debtSchema, errors: [401, 404, 422],
       handle: async ({ params, scope }) => ({ data: present(await cancelDebt.execute(params.id!, scope), scope) }),
     }),
@@ -88,7 +88,7 @@ export function debtRoutes(app: Application, present: DebtPresenter) {
 export function debtTestHelperRoutes(app: Application, present: DebtPresenter) {
   return [
     route<{ amount?: number }>({
-      method: 'post', path: '/test-helpers/debts/:id/pay', tag: 'Sandbox test helpers', summary: 'Pay a debt (default: the remaining amount)',
+      method: 'post', path: '/test-helpers/debts/:id/pay', operationId: 'payDebt', tag: 'Sandbox test helpers', summary: 'Pay a debt (default: the remaining amount)',
       auth: 'facade', body: payDebtBody, response: debtSchema, status: 201, errors: [400, 401, 404, 422],
       handle: async ({ params, body, scope }) => {
         const amountCents = body.amount === undefined ? undefined : centsFromAmount(body.amount);

@@ -20,12 +20,12 @@ export function directDebitRoutes(app: Application) {
   const { enrollAdhesion, cancelAdhesion } = app.commands;
   return [
     route<unknown, { externalClientId: string }>({
-      method: 'get', path: '/payment-methods', tag: 'Direct debit', summary: "A user's payment method references (not paginated)",
+      method: 'get', path: '/payment-methods', operationId: 'listPaymentMethods', tag: 'Direct debit', summary: "A user's payment method references (not paginated)",
       auth: 'facade', query: listPaymentMethodsQuery, response: paymentMethodSchema, errors: [400, 401],
       handle: async ({ query, scope }) => ({ data: (await app.queries.listPaymentMethods.execute(query.externalClientId, scope)).map(presentPaymentMethod) }),
     }),
     route<AdhesionBody>({
-      method: 'post', path: '/adhesions', tag: 'Direct debit', summary: 'Enroll a user in a product (201 created or reactivated, 200 already ACTIVE)',
+      method: 'post', path: '/adhesions', operationId: 'createAdhesion', tag: 'Direct debit', summary: 'Enroll a user in a product (201 created or reactivated, 200 already ACTIVE)',
       auth: 'facade', body: adhesionBody, response: adhesionSchema, status: 201, errors: [400, 401, 404, 422],
       handle: async ({ body, scope }) => {
         const { adhesion, changed } = await enrollAdhesion.execute(body.externalClientId, adhesionProduct(body), scope);
@@ -33,7 +33,7 @@ export function directDebitRoutes(app: Application) {
       },
     }),
     route<AdhesionBody>({
-      method: 'post', path: '/adhesions/cancel', tag: 'Direct debit', summary: "Deactivate a user's adhesion to a product (status INACTIVE)",
+      method: 'post', path: '/adhesions/cancel', operationId: 'cancelAdhesion', tag: 'Direct debit', summary: "Deactivate a user's adhesion to a product (status INACTIVE)",
       auth: 'facade', body: adhesionBody, response: adhesionSchema, errors: [400, 401, 404],
       handle: async ({ body, scope }) => ({ data: presentAdhesion(await cancelAdhesion.execute(body.externalClientId, adhesionProduct(body), scope)) }),
     }),
@@ -44,7 +44,7 @@ export function directDebitRoutes(app: Application) {
 export function directDebitTestHelperRoutes(app: Application) {
   return [
     route<{ externalClientId: string; paymentMethodType: PaymentMethodType; isDefault?: boolean }>({
-      method: 'post', path: '/test-helpers/payment-methods', tag: 'Sandbox test helpers', summary: 'Register a payment method (what the enrollment page does)',
+      method: 'post', path: '/test-helpers/payment-methods', operationId: 'registerPaymentMethod', tag: 'Sandbox test helpers', summary: 'Register a payment method (what the enrollment page does)',
       auth: 'facade', body: registerPaymentMethodBody, response: paymentMethodSchema, status: 201, errors: [400, 401],
       handle: async ({ body, scope }) => {
         const input = { externalClientId: body.externalClientId, type: body.paymentMethodType, isDefault: body.isDefault };

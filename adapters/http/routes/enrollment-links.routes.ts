@@ -10,7 +10,7 @@ import { enrollmentLinkBody, enrollmentLinkSchema } from '../schemas/enrollment-
 export function enrollmentLinkRoutes(app: Application, portal: PaymentPortal) {
   return [
     route<{ externalClientId: string; currency?: Currency; expiresInSeconds?: number }>({
-      method: 'post', path: '/enrollment-links', tag: 'Direct debit', summary: 'A signed, expiring URL of the hosted enrollment page for one user',
+      method: 'post', path: '/enrollment-links', operationId: 'createEnrollmentLink', tag: 'Direct debit', summary: 'A signed, expiring URL of the hosted enrollment page for one user',
       auth: 'facade', body: enrollmentLinkBody, response: enrollmentLinkSchema, status: 201, errors: [400, 401, 422],
       handle: async ({ body, scope }) => ({ data: presentEnrollmentLink(app.commands.issueEnrollmentLink.execute(body, scope), portal) }),
     }),

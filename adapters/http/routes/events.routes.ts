@@ -12,7 +12,7 @@ export function eventRoutes(app: Application) {
   const { listEvents, getEvent } = app.queries;
   return [
     route<unknown, ListEventsInput & PageRequest>({
-      method: 'get', path: '/events', tag: 'Events', summary: 'List events, newest first',
+      method: 'get', path: '/events', operationId: 'listEvents', tag: 'Events', summary: 'List events, newest first',
       auth: 'facade', query: listEventsQuery, response: eventSchema, errors: [400, 401],
       handle: async ({ query, scope }) => {
         const { page, limit, ...filter } = query;
@@ -21,12 +21,12 @@ export function eventRoutes(app: Application) {
       },
     }),
     route({
-      method: 'get', path: '/events/:id', tag: 'Events', summary: 'Retrieve an event with its deliveries and their attempts',
+      method: 'get', path: '/events/:id', operationId: 'getEvent', tag: 'Events', summary: 'Retrieve an event with its deliveries and their attempts',
       auth: 'facade', response: eventDetailSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: presentEventDetail(await getEvent.execute(params.id!, scope)) }),
     }),
     route<{ webhookEndpointId?: string }>({
-      method: 'post', path: '/events/:id/redeliver', tag: 'Events', summary: 'Send an event again to its endpoints (or one); answers the deliveries as scheduled',
+      method: 'post', path: '/events/:id/redeliver', operationId: 'redeliverEvent', tag: 'Events', summary: 'Send an event again to its endpoints (or one); answers the deliveries as scheduled',
       auth: 'facade', body: redeliverEventBody, response: eventDetailSchema, status: 202, errors: [400, 401, 404, 422],
       handle: async ({ params, body, scope }) => ({ data: presentEventDetail(await redeliverEvent.execute(params.id!, body, scope)) }),
     }),

@@ -9,11 +9,11 @@ export interface ReadinessCheck {
 export function healthRoutes(checks: ReadinessCheck[]) {
   return [
     route({
-      method: 'get', path: '/health/live', tag: 'Operations', summary: 'The process is up',
+      method: 'get', path: '/health/live', operationId: 'getLiveness', tag: 'Operations', summary: 'The process is up',
       auth: 'none', handle: async () => ({ data: { status: 'ok' } }),
     }),
     route({
-      method: 'get', path: '/health/ready', tag: 'Operations', summary: 'The database (and Redis, when configured) answer',
+      method: 'get', path: '/health/ready', operationId: 'getReadiness', tag: 'Operations', summary: 'The database (and Redis, when configured) answer',
       auth: 'none', errors: [503],
       handle: async ({ ctx }) => {
         const results = await Promise.all(

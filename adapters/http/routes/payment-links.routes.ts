@@ -42,7 +42,7 @@ export function paymentLinkRoutes(app: Application, portal: PaymentPortal) {
   const { getPaymentLink, listPaymentLinks, listLinkPayments } = app.queries;
   return [
     route<CreateBody>({
-      method: 'post', path: '/payment-links', tag: 'Payment links', summary: 'Create a payment link and its associated debt',
+      method: 'post', path: '/payment-links', operationId: 'createPaymentLink', tag: 'Payment links', summary: 'Create a payment link and its associated debt',
       auth: 'facade', body: createPaymentLinkBody, response: paymentLinkSchema, status: 201, errors: [400, 401, 409, 422],
       handle: async ({ body, ctx, scope }) => {
         if (body.externalClientId !== undefined && body.contactData !== undefined) {
@@ -66,7 +66,7 @@ export function paymentLinkRoutes(app: Application, portal: PaymentPortal) {
       },
     }),
     route<unknown, ListPaymentLinksInput & PageRequest>({
-      method: 'get', path: '/payment-links', tag: 'Payment links', summary: 'List payment links by externalPaymentLinkId descending',
+      method: 'get', path: '/payment-links', operationId: 'listPaymentLinks', tag: 'Payment links', summary: 'List payment links by externalPaymentLinkId descending',
       auth: 'facade', query: listPaymentLinksQuery, response: paymentLinkSchema, errors: [400, 401],
       handle: async ({ query, scope }) => {
         const { page, limit, ...filter } = query;
@@ -75,12 +75,12 @@ export function paymentLinkRoutes(app: Application, portal: PaymentPortal) {
       },
     }),
     route({
-      method: 'get', path: '/payment-links/:id', tag: 'Payment links', summary: 'Retrieve a payment link',
+      method: 'get', path: '/payment-links/:id', operationId: 'getPaymentLink', tag: 'Payment links', summary: 'Retrieve a payment link',
       auth: 'facade', response: paymentLinkSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: present(await getPaymentLink.execute(params.id!, scope), scope) }),
     }),
     route({
-      method: 'patch', path: '/payment-links/:id', tag: 'Payment links', summary: 'Update description, expiresAt or metadata of an ACTIVE link',
+      method: 'patch', path: '/payment-links/:id', operationId: 'updatePaymentLink', tag: 'Payment links', summary: 'Update description, expiresAt or metadata of an ACTIVE link',
       // The body schema is applied by the use case after the state check (a PAID, EXPIRED or
       // CANCELLED link is 422 whatever the body says); it is documented here all the same.
       auth: 'facade', handlerBody: updatePaymentLinkBody, response: paymentLinkSchema, errors: [400, 401, 404, 422],
@@ -93,12 +93,12 @@ export function paymentLinkRoutes(app: Application, portal: PaymentPortal) {
       },
     }),
     route({
-      method: 'post', path: '/payment-links/:id/cancel', tag: 'Payment links', summary: 'Cancel a link and its associated debt',
+      method: 'post', path: '/payment-links/:id/cancel', operationId: 'cancelPaymentLink', tag: 'Payment links', summary: 'Cancel a link and its associated debt',
       auth: 'facade', response: paymentLinkSchema, errors: [401, 404, 422],
       handle: async ({ params, scope }) => ({ data: present(await cancelPaymentLink.execute(params.id!, scope), scope) }),
     }),
     route<unknown, DebtQuery & PageRequest>({
-      method: 'get', path: '/payment-links/:id/payments', tag: 'Payment links', summary: 'The associated debts of a link (payment records)',
+      method: 'get', path: '/payment-links/:id/payments', operationId: 'listPaymentLinkPayments', tag: 'Payment links', summary: 'The associated debts of a link (payment records)',
       auth: 'facade', query: listDebtsQuery, response: linkPaymentSchema, errors: [400, 401, 404],
       handle: async ({ params, query, scope }) => {
         const { page, limit } = query;
@@ -116,7 +116,7 @@ export function paymentLinkTestHelperRoutes(app: Application, portal: PaymentPor
   const present = paymentLinkPresenter(portal);
   return [
     route<{ amount?: number }>({
-      method: 'post', path: '/test-helpers/payment-links/:id/pay', tag: 'Sandbox test helpers', summary: 'Pay through a link (default: the link amount)',
+      method: 'post', path: '/test-helpers/payment-links/:id/pay', operationId: 'payPaymentLink', tag: 'Sandbox test helpers', summary: 'Pay through a link (default: the link amount)',
       auth: 'facade', body: payPaymentLinkBody, response: paymentLinkSchema, status: 201, errors: [400, 401, 404, 422],
       handle: async ({ params, body, scope }) => {
         const amountCents = body.amount === undefined ? undefined : centsFromAmount(body.amount);

@@ -13,12 +13,12 @@ export function productRoutes(app: Application) {
   const { getProduct, listProducts } = app.queries;
   return [
     route<CreateProductInput>({
-      method: 'post', path: '/products', tag: 'Products', summary: 'Create a product, or return the active one with that name',
+      method: 'post', path: '/products', operationId: 'createProduct', tag: 'Products', summary: 'Create a product, or return the active one with that name',
       auth: 'facade', body: createProductBody, response: productSchema, status: 201, errors: [400, 401, 409],
       handle: async ({ body, scope }) => ({ data: presentProduct(await createProduct.execute(body, scope)) }),
     }),
     route<unknown, { name?: string; active?: 'true' | 'false' } & PageRequest>({
-      method: 'get', path: '/products', tag: 'Products', summary: 'List active products, newest productId first',
+      method: 'get', path: '/products', operationId: 'listProducts', tag: 'Products', summary: 'List active products, newest productId first',
       auth: 'facade', query: listProductsQuery, response: productSchema, errors: [400, 401],
       handle: async ({ query, scope }) => {
         const { page, limit, name, active } = query;
@@ -27,17 +27,17 @@ export function productRoutes(app: Application) {
       },
     }),
     route({
-      method: 'get', path: '/products/:id', tag: 'Products', summary: 'Retrieve an active product (prd_ prefix optional)',
+      method: 'get', path: '/products/:id', operationId: 'getProduct', tag: 'Products', summary: 'Retrieve an active product (prd_ prefix optional)',
       auth: 'facade', response: productSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: presentProduct(await getProduct.execute(params.id!, scope)) }),
     }),
     route<UpdateProductInput>({
-      method: 'patch', path: '/products/:id', tag: 'Products', summary: 'Rename or deactivate a product',
+      method: 'patch', path: '/products/:id', operationId: 'updateProduct', tag: 'Products', summary: 'Rename or deactivate a product',
       auth: 'facade', body: updateProductBody, response: productSchema, errors: [400, 401, 404, 409],
       handle: async ({ params, body, scope }) => ({ data: presentProduct(await updateProduct.execute(params.id!, body, scope)) }),
     }),
     route({
-      method: 'delete', path: '/products/:id', tag: 'Products', summary: 'Deactivate a product (soft delete)',
+      method: 'delete', path: '/products/:id', operationId: 'deleteProduct', tag: 'Products', summary: 'Deactivate a product (soft delete)',
       auth: 'facade', response: productSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: presentProduct(await deleteProduct.execute(params.id!, scope)) }),
     }),

@@ -58,13 +58,13 @@ export function subscriptionRoutes(app: Application, portal: PaymentPortal, pres
   const { getSubscription, listSubscriptions, listSubscriptionDebts } = app.queries;
   const transition = (action: SubscriptionAction, summary: string) =>
     route({
-      method: 'post', path: `/subscriptions/:id/${action}`, tag: 'Subscriptions', summary,
+      method: 'post', path: `/subscriptions/:id/${action}`, operationId: `${action}Subscription`, tag: 'Subscriptions', summary,
       auth: 'facade', response: subscriptionSchema, errors: [401, 404, 422],
       handle: async ({ params, scope }) => ({ data: present(await changeSubscriptionState.execute(action, params.id!, scope), scope) }),
     });
   return [
     route<CreateBody>({
-      method: 'post', path: '/subscriptions', tag: 'Subscriptions', summary: 'Create a subscription; its cycles are generated asynchronously',
+      method: 'post', path: '/subscriptions', operationId: 'createSubscription', tag: 'Subscriptions', summary: 'Create a subscription; its cycles are generated asynchronously',
       auth: 'facade', body: createSubscriptionBody, response: subscriptionSchema, status: 201, errors: [400, 401, 409, 422],
       handle: async ({ body, scope }) => {
         const problems = [];
@@ -99,7 +99,7 @@ export function subscriptionRoutes(app: Application, portal: PaymentPortal, pres
       },
     }),
     route<unknown, { status?: SubscriptionStatus; externalClientId?: string } & PageRequest>({
-      method: 'get', path: '/subscriptions', tag: 'Subscriptions', summary: 'List subscriptions by externalSubscriptionId descending',
+      method: 'get', path: '/subscriptions', operationId: 'listSubscriptions', tag: 'Subscriptions', summary: 'List subscriptions by externalSubscriptionId descending',
       auth: 'facade', query: listSubscriptionsQuery, response: subscriptionSchema, errors: [400, 401],
       handle: async ({ query, scope }) => {
         const { page, limit, ...filter } = query;
@@ -108,12 +108,12 @@ export function subscriptionRoutes(app: Application, portal: PaymentPortal, pres
       },
     }),
     route({
-      method: 'get', path: '/subscriptions/:id', tag: 'Subscriptions', summary: 'Retrieve a subscription (sub_ prefix optional)',
+      method: 'get', path: '/subscriptions/:id', operationId: 'getSubscription', tag: 'Subscriptions', summary: 'Retrieve a subscription (sub_ prefix optional)',
       auth: 'facade', response: subscriptionSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: present(await getSubscription.execute(params.id!, scope), scope) }),
     }),
     route<UpdateBody>({
-      method: 'patch', path: '/subscriptions/:id', tag: 'Subscriptions', summary: 'Update an ACTIVE subscription; amount also reaches open debts',
+      method: 'patch', path: '/subscriptions/:id', operationId: 'updateSubscription', tag: 'Subscriptions', summary: 'Update an ACTIVE subscription; amount also reaches open debts',
       auth: 'facade', body: updateSubscriptionBody, response: subscriptionSchema, errors: [400, 401, 404, 422],
       handle: async ({ params, body, scope }) => {
         if (body.autopay === true && body.paymentMethods !== undefined) throw InvalidRequestError.field('paymentMethods', 'must not be sent with autopay true');
@@ -130,7 +130,7 @@ export function subscriptionRoutes(app: Application, portal: PaymentPortal, pres
     transition('pause', 'Pause an ACTIVE subscription (its unpaid debts are cancelled)'),
     transition('resume', 'Resume a PAUSED subscription (the remaining cycles are generated)'),
     route<unknown, DebtQuery & PageRequest>({
-      method: 'get', path: '/subscriptions/:id/debts', tag: 'Subscriptions', summary: 'The generated debts, cancelled excluded',
+      method: 'get', path: '/subscriptions/:id/debts', operationId: 'listSubscriptionDebts', tag: 'Subscriptions', summary: 'The generated debts, cancelled excluded',
       auth: 'facade', query: listDebtsQuery, response: debtSchema, errors: [400, 401, 404],
       handle: async ({ params, query, scope }) => {
         const { page, limit } = query;

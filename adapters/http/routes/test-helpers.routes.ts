@@ -13,7 +13,7 @@ export function testHelperRoutes(app: Application) {
   const { setOrganizationClock } = app.commands;
   return [
     route<{ now: string }>({
-      method: 'put', path: '/test-helpers/clock', tag: 'Sandbox test helpers', summary: "Freeze the organization's clock at an instant",
+      method: 'put', path: '/test-helpers/clock', operationId: 'setClock', tag: 'Sandbox test helpers', summary: "Freeze the organization's clock at an instant",
       auth: 'facade', body: clockBody, response: clockSchema, errors: [400, 401],
       handle: async ({ body, scope }) => {
         const instant = new Date(body.now);
@@ -23,7 +23,7 @@ export function testHelperRoutes(app: Application) {
       },
     }),
     route({
-      method: 'delete', path: '/test-helpers/clock', tag: 'Sandbox test helpers', summary: 'Back to real time',
+      method: 'delete', path: '/test-helpers/clock', operationId: 'resetClock', tag: 'Sandbox test helpers', summary: 'Back to real time',
       auth: 'facade', response: clockSchema, errors: [401],
       handle: async ({ scope }) => ({ data: present(await setOrganizationClock.execute(null, scope)) }),
     }),

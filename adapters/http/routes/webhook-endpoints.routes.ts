@@ -13,12 +13,12 @@ export function webhookEndpointRoutes(app: Application) {
   const { getWebhookEndpoint, listWebhookEndpoints } = app.queries;
   return [
     route<CreateWebhookEndpointInput>({
-      method: 'post', path: '/webhook-endpoints', tag: 'Webhooks', summary: 'Create a webhook endpoint; the answer is the only one with its signing secret',
+      method: 'post', path: '/webhook-endpoints', operationId: 'createWebhookEndpoint', tag: 'Webhooks', summary: 'Create a webhook endpoint; the answer is the only one with its signing secret',
       auth: 'facade', body: createWebhookEndpointBody, response: webhookEndpointSchema, status: 201, errors: [400, 401, 422],
       handle: async ({ body, scope }) => ({ data: presentWebhookEndpoint(await createWebhookEndpoint.execute(body, scope), { withSecret: true }) }),
     }),
     route<unknown, PageRequest>({
-      method: 'get', path: '/webhook-endpoints', tag: 'Webhooks', summary: 'List webhook endpoints, newest first',
+      method: 'get', path: '/webhook-endpoints', operationId: 'listWebhookEndpoints', tag: 'Webhooks', summary: 'List webhook endpoints, newest first',
       auth: 'facade', query: listWebhookEndpointsQuery, response: webhookEndpointSchema, errors: [400, 401],
       handle: async ({ query, scope }) => {
         const { page, limit } = query;
@@ -27,17 +27,17 @@ export function webhookEndpointRoutes(app: Application) {
       },
     }),
     route({
-      method: 'get', path: '/webhook-endpoints/:id', tag: 'Webhooks', summary: 'Retrieve a webhook endpoint (whe_ prefix optional)',
+      method: 'get', path: '/webhook-endpoints/:id', operationId: 'getWebhookEndpoint', tag: 'Webhooks', summary: 'Retrieve a webhook endpoint (whe_ prefix optional)',
       auth: 'facade', response: webhookEndpointSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: presentWebhookEndpoint(await getWebhookEndpoint.execute(params.id!, scope)) }),
     }),
     route<UpdateWebhookEndpointInput>({
-      method: 'patch', path: '/webhook-endpoints/:id', tag: 'Webhooks', summary: 'Change url, enabledEvents, enabled or description; disabling cancels pending deliveries',
+      method: 'patch', path: '/webhook-endpoints/:id', operationId: 'updateWebhookEndpoint', tag: 'Webhooks', summary: 'Change url, enabledEvents, enabled or description; disabling cancels pending deliveries',
       auth: 'facade', body: updateWebhookEndpointBody, response: webhookEndpointSchema, errors: [400, 401, 404],
       handle: async ({ params, body, scope }) => ({ data: presentWebhookEndpoint(await updateWebhookEndpoint.execute(params.id!, body, scope)) }),
     }),
     route({
-      method: 'delete', path: '/webhook-endpoints/:id', tag: 'Webhooks', summary: 'Delete a webhook endpoint; its pending deliveries are cancelled',
+      method: 'delete', path: '/webhook-endpoints/:id', operationId: 'deleteWebhookEndpoint', tag: 'Webhooks', summary: 'Delete a webhook endpoint; its pending deliveries are cancelled',
       auth: 'facade', response: webhookEndpointSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: { ...presentWebhookEndpoint(await deleteWebhookEndpoint.execute(params.id!, scope)), deleted: true } }),
     }),
