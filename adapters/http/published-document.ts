@@ -1,0 +1,31 @@
+import type { Application } from '../../internal/application';
+import type { PaymentPortal } from '../../ports/payment-portal';
+import { openApiDocument } from './openapi';
+import { apiRoutes } from './server';
+
+/**
+ * The OpenAPI document without a running service: the same route table the API mounts (sandbox
+ * helpers included, as every non-production server lists them), built over a stand-in
+ * application whose use cases are never called.
+ */
+export function publishedOpenApiDocument(serverUrl: string) {
+  const routes = apiRoutes({
+    app: unreachable('application') as Application,
+    paymentPortal: unreachable('payment portal') as PaymentPortal,
+    testHelpers: true,
+    readinessChecks: [],
+    loginThrottle: async () => undefined,
+  });
+  return openApiDocument(routes, serverUrl);
+}
+
+/** Any property is another stand-in; calling one throws: documenting routes must not run them. */
+function unreachable(name: string): unknown {
+  const stand: unknown = new Proxy(function () {}, {
+    get: (_target, property) => (property === 'then' ? undefined : stand),
+    apply: () => {
+      throw new Error(`the ${name} stand-in of the published OpenAPI document was called`);
+    },
+  });
+  return stand;
+}
