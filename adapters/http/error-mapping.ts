@@ -17,6 +17,9 @@ const STATUS_BY_CODE: Record<string, number> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
+/** Every code an error answer can carry. */
+export const ERROR_CODES = Object.keys(STATUS_BY_CODE);
+
 export interface ErrorReply {
   status: number;
   body: { code: string; message: string; details?: unknown[] };

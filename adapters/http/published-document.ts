@@ -1,18 +1,18 @@
 import type { Application } from '../../internal/application';
 import type { PaymentPortal } from '../../ports/payment-portal';
-import { openApiDocument } from './openapi';
+import { openApiDocument } from './openapi/document';
 import { apiRoutes } from './server';
 
 /**
  * The OpenAPI document without a running service: the same route table the API mounts (sandbox
- * helpers included, as every non-production server lists them), built over a stand-in
- * application whose use cases are never called.
+ * helpers included unless `testHelpers` is false, as on a production server), built over a
+ * stand-in application whose use cases are never called.
  */
-export function publishedOpenApiDocument(serverUrl: string) {
+export function publishedOpenApiDocument(serverUrl: string, options: { testHelpers?: boolean } = {}) {
   const routes = apiRoutes({
     app: unreachable('application') as Application,
     paymentPortal: unreachable('payment portal') as PaymentPortal,
-    testHelpers: true,
+    testHelpers: options.testHelpers ?? true,
     readinessChecks: [],
     loginThrottle: async () => undefined,
   });

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { TenantScope } from '../../internal/shared/tenant-scope';
 import type { Application } from '../../internal/application';
 import type { RateLimitGate } from './middleware/rate-limit';
+import type { HeaderName } from './openapi/responses';
 import { malformedJsonError } from './middleware/json-body';
 import { validateBody, validateQuery, type JsonSchema } from './validation';
 
@@ -26,9 +27,20 @@ export interface Reply {
   extra?: Record<string, unknown>;
 }
 
+/** An answer /openapi.json documents beside the generated ones (a batch's 207, a 200 beside a 201). */
+export interface Answer {
+  description: string;
+  /** The whole body. */
+  body: JsonSchema;
+  headers?: HeaderName[];
+  /** Named example bodies; without, the schema's own `examples`. */
+  examples?: Record<string, { summary: string; value: unknown }>;
+}
+
 /**
- * One endpoint: its schemas (which validate the request and feed /openapi.json) and the use
- * case it calls. `auth: 'facade'` needs the API key and access token of one organization.
+ * One endpoint: its schemas (which validate the request and feed /openapi.json), what the
+ * document says of it, and the use case it calls. `auth: 'facade'` needs the API key and
+ * access token of one organization; `'login'` the login API key; `'none'` nothing.
  */
 export interface Route<B = any, Q = any> {
   method: Method;
@@ -37,7 +49,24 @@ export interface Route<B = any, Q = any> {
   operationId: string;
   tag: string;
   summary: string;
-  auth: 'facade' | 'none';
+  /** What an integrator needs to know beyond the summary (Markdown). */
+  description: string;
+  /** What each path parameter names. */
+  params?: Record<string, string>;
+  auth: 'facade' | 'login' | 'none';
+  /** `data` is an array: one page with `meta` (`capped-page`: a count that stops at 10,000), or every item. */
+  list?: 'page' | 'capped-page' | 'all';
+  /**
+   * Whether sending the same request twice has the effect of sending it once (`x-idempotent`,
+   * which tells the SDK what it may retry after a network error). Default: GET, PUT and DELETE.
+   */
+  idempotent?: boolean;
+  /** The Idempotency-Key header: it `replays` the first answer (debts) or the key `conflicts` (409, payment links). */
+  idempotencyKey?: 'replays' | 'conflicts';
+  /** Headers of the main success answer beyond the ones every answer has. */
+  headers?: HeaderName[];
+  /** Answers beyond the main success and the error envelope, or replacing them for a status. */
+  answers?: Record<number, Answer>;
   body?: JsonSchema;
   /**
    * The body's schema when `handle` validates it itself (a state check comes first, or the body
@@ -45,7 +74,7 @@ export interface Route<B = any, Q = any> {
    */
   handlerBody?: JsonSchema;
   query?: JsonSchema;
-  /** Documented shape of `data`. */
+  /** Documented shape of `data` (of each item, for a list). */
   response?: JsonSchema;
   status?: number;
   errors?: number[];

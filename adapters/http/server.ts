@@ -18,7 +18,7 @@ import { jsonBody } from './middleware/json-body';
 import { type LoginThrottle, loginThrottle } from './middleware/login-throttle';
 import { rateLimitGate, type RateLimitOptions } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
-import { openApiDocument } from './openapi';
+import { openApiDocument } from './openapi/document';
 import { mountRoutes, type Route } from './route';
 import { authRoutes } from './routes/auth.routes';
 import { contactRoutes } from './routes/contacts.routes';

@@ -264,21 +264,25 @@ describeEachDatabase('HTTP conventions', ({ api }) => {
       expect(res.body.paths).to.include.keys('/contacts', '/contacts/{id}', '/products', '/products/{id}', '/auth/login', '/auth/refresh');
       expect(res.body.paths['/products/{id}']).to.include.keys('get', 'patch', 'delete');
       expect(res.body.paths['/contacts'].post.security).to.deep.equal([{ apiKey: [], accessToken: [] }]);
-      expect(res.body.paths['/auth/login'].post).to.not.have.property('security');
-      expect(res.body.components.securitySchemes).to.deep.equal({
-        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
-        accessToken: { type: 'apiKey', in: 'header', name: 'x-authorization-token' },
-      });
+      expect(res.body.paths['/auth/login'].post.security).to.deep.equal([{ loginApiKey: [] }]);
+      expect(res.body.paths['/health/live'].get.security).to.deep.equal([]);
+      const schemes = res.body.components.securitySchemes;
+      expect(Object.keys(schemes)).to.deep.equal(['apiKey', 'accessToken', 'loginApiKey']);
+      expect(schemes.apiKey).to.include({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+      expect(schemes.accessToken).to.include({ type: 'apiKey', in: 'header', name: 'x-authorization-token' });
+      expect(schemes.loginApiKey).to.include({ type: 'apiKey', in: 'header', name: 'x-api-key' });
     });
 
     it('documents the request bodies their handlers validate: POST /v2/debts (one debt or a batch), PATCH /payment-links/{id}', async () => {
       const { paths } = (await api().http.get('/openapi.json')).body;
       const schemaOf = (path: string, method: string) => paths[path][method].requestBody.content['application/json'].schema;
+      const { schemas } = (await api().http.get('/openapi.json')).body.components;
       const v2 = schemaOf('/v2/debts', 'post');
-      expect(v2.oneOf).to.have.length(2);
-      expect(v2.oneOf[0].required).to.include.members(['amount', 'dueDate']);
-      expect(v2.oneOf[1].required).to.deep.equal(['debts']);
-      expect(Object.keys(schemaOf('/payment-links/{id}', 'patch').properties)).to.deep.equal(['description', 'expiresAt', 'metadata']);
+      expect(v2.oneOf).to.deep.equal([{ $ref: '#/components/schemas/CreateDebtRequest' }, { $ref: '#/components/schemas/CreateDebtBatchRequest' }]);
+      expect(schemas.CreateDebtRequest.required).to.include.members(['amount', 'dueDate']);
+      expect(schemas.CreateDebtBatchRequest.required).to.deep.equal(['debts']);
+      expect(schemaOf('/payment-links/{id}', 'patch')).to.deep.equal({ $ref: '#/components/schemas/UpdatePaymentLinkRequest' });
+      expect(Object.keys(schemas.UpdatePaymentLinkRequest.properties)).to.deep.equal(['description', 'expiresAt', 'metadata', 'companyCode']);
     });
 
     it('GET /docs is an HTML page listing the routes', async () => {

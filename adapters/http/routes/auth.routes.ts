@@ -5,6 +5,8 @@ import type { LoginThrottle } from '../middleware/login-throttle';
 import { route } from '../route';
 import { loginBody, refreshBody, sessionSchema } from '../schemas/auth.schemas';
 
+const session = { description: 'The token pair (at the top level of the body)', body: sessionSchema, headers: ['CacheControlNoStore' as const] };
+
 /**
  * /auth → internal/tenancy/commands/{login,refresh-session}. The platform login answers its
  * fields at the top level (`{ accessToken, refreshToken, expiresIn }`), as decisions.md
@@ -19,7 +21,11 @@ export function authRoutes(app: Application, throttle?: LoginThrottle) {
   return [
     route<{ clientUsername: string; password: string }>({
       method: 'post', path: '/auth/login', operationId: 'login', tag: 'Authentication', summary: 'Log in with the login API key; returns an access and a refresh token',
-      auth: 'none', body: loginBody, response: sessionSchema, errors: throttle ? [400, 401, 429] : [400, 401],
+      description:
+        'Send the login API key in `x-api-key` (not the facade key). The answer is at the top level of the body: `accessToken` (send it as ' +
+        '`x-authorization-token`, valid `expiresIn` seconds) and a single-use `refreshToken`. A wrong key, user or password is the same 401. ' +
+        'Attempts are throttled per username and client address (429 with Retry-After).',
+      auth: 'login', body: loginBody, answers: { 200: session }, errors: throttle ? [400, 401, 429] : [400, 401],
       handle: async ({ body, ctx }) => {
         await throttle?.(ctx, body.clientUsername);
         return send(ctx, await app.commands.login.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body }));
@@ -27,7 +33,8 @@ export function authRoutes(app: Application, throttle?: LoginThrottle) {
     }),
     route<{ refreshToken: string }>({
       method: 'post', path: '/auth/refresh', operationId: 'refreshSession', tag: 'Authentication', summary: 'Exchange a single-use refresh token for a new pair',
-      auth: 'none', body: refreshBody, response: sessionSchema, errors: [400, 401],
+      description: 'With the login API key in `x-api-key`. The refresh token works once: the answer carries a new access token and a new refresh token; reusing one is 401.',
+      auth: 'login', body: refreshBody, answers: { 200: session }, errors: [400, 401],
       handle: async ({ body, ctx }) =>
         send(ctx, await app.commands.refreshSession.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body })),
     }),

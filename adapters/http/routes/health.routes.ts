@@ -1,4 +1,30 @@
 import { route } from '../route';
+import { requestIdSchema } from '../schemas/common.schemas';
+import { named } from '../schemas/named';
+
+const liveSchema = named('Liveness', { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } }, examples: [{ status: 'ok' }] });
+
+const readinessSchema = named('Readiness', {
+  type: 'object',
+  required: ['status', 'checks'],
+  properties: {
+    status: { type: 'string', enum: ['ok', 'unavailable'] },
+    checks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'status'],
+        properties: {
+          name: { type: 'string', description: 'database or redis' },
+          status: { type: 'string', enum: ['ok', 'unavailable'] },
+          issue: { type: 'string', description: 'Why it is unavailable' },
+        },
+      },
+    },
+  },
+  examples: [{ status: 'ok', checks: [{ name: 'database', status: 'ok' }] }],
+});
+const readinessAnswer = { type: 'object', required: ['data', 'requestId'], properties: { data: readinessSchema, requestId: requestIdSchema } };
 
 export interface ReadinessCheck {
   name: string;
@@ -10,11 +36,26 @@ export function healthRoutes(checks: ReadinessCheck[]) {
   return [
     route({
       method: 'get', path: '/health/live', operationId: 'getLiveness', tag: 'Operations', summary: 'The process is up',
-      auth: 'none', handle: async () => ({ data: { status: 'ok' } }),
+      description: 'Always 200 while the process serves requests.',
+      auth: 'none', response: liveSchema, handle: async () => ({ data: { status: 'ok' } }),
     }),
     route({
       method: 'get', path: '/health/ready', operationId: 'getReadiness', tag: 'Operations', summary: 'The database (and Redis, when configured) answer',
-      auth: 'none', errors: [503],
+      description: '200 when the database (and Redis, when configured) answer within 2 s; else 503 with Retry-After and each check.',
+      auth: 'none', response: readinessSchema,
+      answers: {
+        503: {
+          description: 'Not ready: a dependency did not answer within 2 s',
+          body: readinessAnswer,
+          headers: ['RetryAfter'],
+          examples: {
+            unavailable: {
+              summary: 'The database is away',
+              value: { data: { status: 'unavailable', checks: [{ name: 'database', status: 'unavailable', issue: 'no answer within 2000 ms' }] }, requestId: 'req_8QmZk2VbX1sN4pL7rT0yWc3d' },
+            },
+          },
+        },
+      },
       handle: async ({ ctx }) => {
         const results = await Promise.all(
           checks.map(async (c) => {

@@ -35,6 +35,8 @@ interface CreateBody {
   additionalData?: Record<string, unknown>;
 }
 
+const LINK_ID = 'The paymentLinkId (`plk_…`)';
+
 /** /payment-links → internal/payment-links/{commands,queries}. */
 export function paymentLinkRoutes(app: Application, portal: PaymentPortal) {
   const present = paymentLinkPresenter(portal);
@@ -43,6 +45,12 @@ export function paymentLinkRoutes(app: Application, portal: PaymentPortal) {
   return [
     route<CreateBody>({
       method: 'post', path: '/payment-links', operationId: 'createPaymentLink', tag: 'Payment links', summary: 'Create a payment link and its associated debt',
+      description:
+        'The link and its associated debt (due on the UTC date of expiresAt) in one step. Its key is externalPaymentLinkId, else the ' +
+        'Idempotency-Key header (the body wins when both are sent); a repeated key is 409 and creates nothing; with neither, every ' +
+        'request creates a new link. identifierValue follows the specification\'s rules 1-4; companies with private links get a short ' +
+        '`/l/<code>` URL.',
+      idempotent: true, idempotencyKey: 'conflicts',
       auth: 'facade', body: createPaymentLinkBody, response: paymentLinkSchema, status: 201, errors: [400, 401, 409, 422],
       handle: async ({ body, ctx, scope }) => {
         if (body.externalClientId !== undefined && body.contactData !== undefined) {
@@ -67,7 +75,8 @@ export function paymentLinkRoutes(app: Application, portal: PaymentPortal) {
     }),
     route<unknown, ListPaymentLinksInput & PageRequest>({
       method: 'get', path: '/payment-links', operationId: 'listPaymentLinks', tag: 'Payment links', summary: 'List payment links by externalPaymentLinkId descending',
-      auth: 'facade', query: listPaymentLinksQuery, response: paymentLinkSchema, errors: [400, 401],
+      description: 'Ordered by externalPaymentLinkId, descending. `status` is the effective one. meta.total counts up to 10,000 (then capped).',
+      auth: 'facade', query: listPaymentLinksQuery, response: paymentLinkSchema, list: 'capped-page', errors: [400, 401],
       handle: async ({ query, scope }) => {
         const { page, limit, ...filter } = query;
         const result = await listPaymentLinks.execute(filter, { page, limit }, scope);
@@ -76,11 +85,16 @@ export function paymentLinkRoutes(app: Application, portal: PaymentPortal) {
     }),
     route({
       method: 'get', path: '/payment-links/:id', operationId: 'getPaymentLink', tag: 'Payment links', summary: 'Retrieve a payment link',
+      description: 'The status is the effective one (an ACTIVE link past expiresAt reads EXPIRED).',
+      params: { id: LINK_ID },
       auth: 'facade', response: paymentLinkSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: present(await getPaymentLink.execute(params.id!, scope), scope) }),
     }),
     route({
       method: 'patch', path: '/payment-links/:id', operationId: 'updatePaymentLink', tag: 'Payment links', summary: 'Update description, expiresAt or metadata of an ACTIVE link',
+      description: 'A link that is not ACTIVE is 422 whatever the body says; then only description, expiresAt and metadata, at least one and none null (400).',
+      params: { id: LINK_ID },
+      idempotent: true,
       // The body schema is applied by the use case after the state check (a PAID, EXPIRED or
       // CANCELLED link is 422 whatever the body says); it is documented here all the same.
       auth: 'facade', handlerBody: updatePaymentLinkBody, response: paymentLinkSchema, errors: [400, 401, 404, 422],
@@ -94,12 +108,17 @@ export function paymentLinkRoutes(app: Application, portal: PaymentPortal) {
     }),
     route({
       method: 'post', path: '/payment-links/:id/cancel', operationId: 'cancelPaymentLink', tag: 'Payment links', summary: 'Cancel a link and its associated debt',
+      description: 'No body. A link that is not ACTIVE is 422.',
+      params: { id: LINK_ID },
+      idempotent: true,
       auth: 'facade', response: paymentLinkSchema, errors: [401, 404, 422],
       handle: async ({ params, scope }) => ({ data: present(await cancelPaymentLink.execute(params.id!, scope), scope) }),
     }),
     route<unknown, DebtQuery & PageRequest>({
       method: 'get', path: '/payment-links/:id/payments', operationId: 'listPaymentLinkPayments', tag: 'Payment links', summary: 'The associated debts of a link (payment records)',
-      auth: 'facade', query: listDebtsQuery, response: linkPaymentSchema, errors: [400, 401, 404],
+      description: 'One record per associated debt (a reusable link gains one per payment), with the GET /debts filters.',
+      params: { id: LINK_ID },
+      auth: 'facade', query: listDebtsQuery, response: linkPaymentSchema, list: 'page', errors: [400, 401, 404],
       handle: async ({ params, query, scope }) => {
         const { page, limit } = query;
         const input: ListDebtsInput = debtFilterFrom(query);
@@ -117,6 +136,8 @@ export function paymentLinkTestHelperRoutes(app: Application, portal: PaymentPor
   return [
     route<{ amount?: number }>({
       method: 'post', path: '/test-helpers/payment-links/:id/pay', operationId: 'payPaymentLink', tag: 'Sandbox test helpers', summary: 'Pay through a link (default: the link amount)',
+      description: 'Sandbox only. A single-use link becomes PAID; a reusable one stays ACTIVE and gains a payment record; a link that is not ACTIVE is 422.',
+      params: { id: LINK_ID },
       auth: 'facade', body: payPaymentLinkBody, response: paymentLinkSchema, status: 201, errors: [400, 401, 404, 422],
       handle: async ({ params, body, scope }) => {
         const amountCents = body.amount === undefined ? undefined : centsFromAmount(body.amount);

@@ -3,9 +3,8 @@ import { InvalidRequestError } from '../../../internal/shared/errors';
 import { isWireInstant, toIsoUtc } from '../../../internal/shared/calendar-date';
 import type { ClockState } from '../../../internal/tenancy/commands/set-organization-clock';
 import { route } from '../route';
-import { clockBody } from '../schemas/auth.schemas';
+import { clockBody, clockSchema } from '../schemas/auth.schemas';
 
-const clockSchema = { type: 'object', properties: { now: { type: 'string', format: 'date-time' }, frozen: { type: 'boolean' } } };
 const present = (state: ClockState) => ({ now: toIsoUtc(state.now), frozen: state.frozen });
 
 /** Sandbox helpers (never mounted in production) → the same use cases as real traffic. */
@@ -14,6 +13,7 @@ export function testHelperRoutes(app: Application) {
   return [
     route<{ now: string }>({
       method: 'put', path: '/test-helpers/clock', operationId: 'setClock', tag: 'Sandbox test helpers', summary: "Freeze the organization's clock at an instant",
+      description: 'Sandbox only. From now on every time rule of the organization (overdue, expiry, ended, "in the future", createdAt) uses this instant.',
       auth: 'facade', body: clockBody, response: clockSchema, errors: [400, 401],
       handle: async ({ body, scope }) => {
         const instant = new Date(body.now);
@@ -24,6 +24,7 @@ export function testHelperRoutes(app: Application) {
     }),
     route({
       method: 'delete', path: '/test-helpers/clock', operationId: 'resetClock', tag: 'Sandbox test helpers', summary: 'Back to real time',
+      description: "Sandbox only. The organization's time rules use real time again.",
       auth: 'facade', response: clockSchema, errors: [401],
       handle: async ({ scope }) => ({ data: present(await setOrganizationClock.execute(null, scope)) }),
     }),

@@ -5,7 +5,12 @@ import type { UpdateWebhookEndpointInput } from '../../../internal/webhooks/comm
 import { pageMeta } from '../presenters/page.presenter';
 import { presentWebhookEndpoint } from '../presenters/webhook.presenter';
 import { route } from '../route';
-import { createWebhookEndpointBody, listWebhookEndpointsQuery, updateWebhookEndpointBody, webhookEndpointSchema } from '../schemas/webhook.schemas';
+import {
+  createWebhookEndpointBody, deletedWebhookEndpointSchema, listWebhookEndpointsQuery, updateWebhookEndpointBody, webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
+} from '../schemas/webhook.schemas';
+
+const ENDPOINT_ID = 'The webhookEndpointId (`whe_…`, the prefix optional)';
 
 /** /webhook-endpoints → internal/webhooks/{commands,queries}. */
 export function webhookEndpointRoutes(app: Application) {
@@ -14,12 +19,22 @@ export function webhookEndpointRoutes(app: Application) {
   return [
     route<CreateWebhookEndpointInput>({
       method: 'post', path: '/webhook-endpoints', operationId: 'createWebhookEndpoint', tag: 'Webhooks', summary: 'Create a webhook endpoint; the answer is the only one with its signing secret',
-      auth: 'facade', body: createWebhookEndpointBody, response: webhookEndpointSchema, status: 201, errors: [400, 401, 422],
-      handle: async ({ body, scope }) => ({ data: presentWebhookEndpoint(await createWebhookEndpoint.execute(body, scope), { withSecret: true }) }),
+      description:
+        'Every event of the enabled types (or `*`) is POSTed to the url, signed with the secret this answer shows once (X-Signature). ' +
+        'The url must be http(s) without credentials and must not resolve to a loopback, private, link-local or metadata address; ' +
+        'in production it must be https.',
+      headers: ['CacheControlNoStore'],
+      auth: 'facade', body: createWebhookEndpointBody, response: webhookEndpointWithSecretSchema, status: 201, errors: [400, 401, 422],
+      handle: async ({ body, ctx, scope }) => {
+        const endpoint = await createWebhookEndpoint.execute(body, scope);
+        ctx.set('Cache-Control', 'no-store');
+        return { data: presentWebhookEndpoint(endpoint, { withSecret: true }) };
+      },
     }),
     route<unknown, PageRequest>({
       method: 'get', path: '/webhook-endpoints', operationId: 'listWebhookEndpoints', tag: 'Webhooks', summary: 'List webhook endpoints, newest first',
-      auth: 'facade', query: listWebhookEndpointsQuery, response: webhookEndpointSchema, errors: [400, 401],
+      description: 'Newest first; secrets are never shown again.',
+      auth: 'facade', query: listWebhookEndpointsQuery, response: webhookEndpointSchema, list: 'page', errors: [400, 401],
       handle: async ({ query, scope }) => {
         const { page, limit } = query;
         const result = await listWebhookEndpoints.execute({ page, limit }, scope);
@@ -28,17 +43,24 @@ export function webhookEndpointRoutes(app: Application) {
     }),
     route({
       method: 'get', path: '/webhook-endpoints/:id', operationId: 'getWebhookEndpoint', tag: 'Webhooks', summary: 'Retrieve a webhook endpoint (whe_ prefix optional)',
+      description: 'The endpoint without its secret.',
+      params: { id: ENDPOINT_ID },
       auth: 'facade', response: webhookEndpointSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: presentWebhookEndpoint(await getWebhookEndpoint.execute(params.id!, scope)) }),
     }),
     route<UpdateWebhookEndpointInput>({
       method: 'patch', path: '/webhook-endpoints/:id', operationId: 'updateWebhookEndpoint', tag: 'Webhooks', summary: 'Change url, enabledEvents, enabled or description; disabling cancels pending deliveries',
+      description: 'Only url, enabledEvents, enabled and description; at least one. enabled false cancels the pending deliveries.',
+      params: { id: ENDPOINT_ID },
+      idempotent: true,
       auth: 'facade', body: updateWebhookEndpointBody, response: webhookEndpointSchema, errors: [400, 401, 404],
       handle: async ({ params, body, scope }) => ({ data: presentWebhookEndpoint(await updateWebhookEndpoint.execute(params.id!, body, scope)) }),
     }),
     route({
       method: 'delete', path: '/webhook-endpoints/:id', operationId: 'deleteWebhookEndpoint', tag: 'Webhooks', summary: 'Delete a webhook endpoint; its pending deliveries are cancelled',
-      auth: 'facade', response: webhookEndpointSchema, errors: [401, 404],
+      description: 'Answers the endpoint as it was, with `deleted: true`; its pending deliveries are cancelled.',
+      params: { id: ENDPOINT_ID },
+      auth: 'facade', response: deletedWebhookEndpointSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: { ...presentWebhookEndpoint(await deleteWebhookEndpoint.execute(params.id!, scope)), deleted: true } }),
     }),
   ];

@@ -1,0 +1,78 @@
+import { EVENT_TYPES, type EventType } from '../../../internal/events/event-type';
+import { EVENT_SUBJECTS, eventVariants } from '../schemas/webhook.schemas';
+import type { JsonSchema } from '../validation';
+import type { ComponentSchemas } from './components';
+
+/** When each event is sent (decisions.md section 6). */
+const WHEN: Record<EventType, string> = {
+  'debt.created': 'A debt was created (singly, in a batch, for a payment link or as a subscription cycle).',
+  'debt.updated': 'A debt\'s amount or due date changed.',
+  'debt.partially_paid': 'A payment left part of the debt to pay.',
+  'debt.paid': 'The debt is paid in full.',
+  'debt.overdue': 'A PENDING debt passed its due date.',
+  'debt.cancelled': 'The debt was cancelled (by you, or with its link or subscription).',
+  'payment_link.created': 'A payment link was created.',
+  'payment_link.updated': 'A link\'s description, expiresAt or metadata changed, or a reusable link took a payment.',
+  'payment_link.paid': 'A single-use link was paid.',
+  'payment_link.expired': 'An ACTIVE link passed expiresAt.',
+  'payment_link.cancelled': 'The link was cancelled.',
+  'subscription.created': 'A subscription was created; its cycles follow.',
+  'subscription.cycles_generated': 'The workers generated the subscription\'s debts.',
+  'subscription.updated': 'A subscription was changed (PATCH).',
+  'subscription.paused': 'The subscription was paused; its unpaid debts were cancelled.',
+  'subscription.resumed': 'The subscription was resumed; its remaining cycles are generated.',
+  'subscription.ended': 'The subscription passed its last cycle.',
+  'subscription.cancelled': 'The subscription was cancelled with its unpaid debts.',
+  'contact.created': 'A contact was created (directly, or inline with a debt, link or subscription).',
+  'contact.updated': 'A contact\'s name, email or phones changed.',
+  'product.created': 'A product was created (directly, or by name with a link or subscription).',
+  'product.updated': 'A product was renamed or (de)activated.',
+  'product.deleted': 'A product was deactivated by DELETE.',
+  'adhesion.created': 'A user was enrolled in direct debit for a product (or re-enrolled).',
+  'adhesion.cancelled': 'An adhesion became INACTIVE.',
+  'payment_method.registered': 'A user registered a payment method on the enrollment page.',
+  'direct_debit.attempted': 'A direct debit of a debt was sent to the bank.',
+  'direct_debit.succeeded': 'The bank collected the debt.',
+  'direct_debit.failed': 'The bank refused the debit; nextAttemptOn says when it is retried (null: final).',
+};
+
+const SIGNATURE = {
+  name: 'X-Signature',
+  in: 'header',
+  required: true,
+  description:
+    '`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, ' +
+    'and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.',
+  schema: { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64})+$' },
+  example: 't=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
+};
+
+/** The OpenAPI 3.1 `webhooks` section: one entry per event type, with its payload and signature header. */
+export function webhooksSection(schemas: ComponentSchemas): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const type of EVENT_TYPES) {
+    const index = EVENT_SUBJECTS.findIndex((s) => type.startsWith(s.prefix));
+    const variant = eventVariants[index] as JsonSchema;
+    const example = { ...((variant.examples as Record<string, unknown>[])[0] as object), type };
+    out[type] = {
+      post: {
+        operationId: camel(type),
+        summary: type,
+        description: `${WHEN[type]} \`data.object\` is the ${EVENT_SUBJECTS[index]!.name === 'DirectDebit' ? 'direct-debit attempt' : 'resource'} as GET returns it at that instant.`,
+        tags: ['Webhook events'],
+        security: [],
+        parameters: [SIGNATURE],
+        requestBody: { required: true, content: { 'application/json': { schema: schemas.use(variant), examples: { [camel(type)]: { summary: type, value: example } } } } },
+        responses: {
+          '200': { description: 'Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId.' },
+        },
+      },
+    };
+  }
+  return out;
+}
+
+/** `payment_link.paid` → `paymentLinkPaidEvent`. */
+function camel(type: string): string {
+  return type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase()) + 'Event';
+}
