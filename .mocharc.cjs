@@ -4,7 +4,7 @@
 const filesNamed = process.argv.slice(2).some((arg) => /\.test\.ts$/.test(arg));
 
 module.exports = {
-  require: ['tsx/cjs'],
+  require: ['tsx/cjs', 'test/support/openapi-conformance.hooks.ts'],
   extension: ['ts'],
   spec: filesNamed ? [] : ['test/**/*.test.ts'],
   // The reliability suite is its own run: npm run test:reliability (test/reliability/.mocharc.cjs).

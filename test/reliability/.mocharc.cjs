@@ -3,7 +3,7 @@
 const filesNamed = process.argv.slice(2).some((arg) => /\.test\.ts$/.test(arg));
 
 module.exports = {
-  require: ['tsx/cjs'],
+  require: ['tsx/cjs', 'test/support/openapi-conformance.hooks.ts'],
   extension: ['ts'],
   spec: filesNamed ? [] : ['test/reliability/**/*.test.ts'],
   parallel: true,

@@ -15,6 +15,7 @@ import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../.
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../cmd/shared/webhook-dispatcher';
 import { processMetrics } from '../../cmd/shared/observability';
 import { createTestDatabase, type DatabaseKind, deleteRedisKeys, mysqlAvailable, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
+import { conformanceMiddleware } from './openapi-conformance';
 import { SwitchableJobQueue } from './switchable-queue';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
 
@@ -133,6 +134,8 @@ export async function startApi(
     rateLimit: { limiter: infra.rateLimiter, defaults: options.rateLimitDefaults === undefined ? TEST_RATE_LIMIT : options.rateLimitDefaults },
     metrics: { registry: metrics, token: options.metricsToken ?? null },
   });
+  // Every answer is held to /openapi.json (test/support/openapi-conformance.ts).
+  koa.middleware.unshift(conformanceMiddleware({ testHelpers: (options.appEnv ?? 'development') !== 'production' }));
   server.on('request', koa.callback());
   answerParserErrorsInEnvelope(server, infra.ports.ids);
   const agent = supertest.agent(server);
