@@ -86,8 +86,8 @@ export function operationRows(document: Json): OperationRow[] {
   const operations: { method: string; path: string; op: Json; shared: Json[] }[] = [];
   for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
     const pathItem = resolve(item);
-    for (const method of METHODS) {
-      if (pathItem[method]) operations.push({ method, path, op: resolve(pathItem[method]), shared: pathItem.parameters ?? [] });
+    for (const method of Object.keys(pathItem).filter((key) => (METHODS as readonly string[]).includes(key))) {
+      operations.push({ method, path, op: resolve(pathItem[method]), shared: pathItem.parameters ?? [] });
     }
   }
   const anyDeclaresKey = operations.some(({ op, shared }) => parametersOf(resolve, shared, op).some(isIdempotencyKeyHeader));
