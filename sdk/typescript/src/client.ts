@@ -79,7 +79,7 @@ const SESSION_OPERATIONS = new Set<string>(['login', 'refreshSession']);
  * ends up, and the list that finds the resource by it (POST /payment-links: the key becomes
  * `externalPaymentLinkId` when the body has none).
  */
-const CONFLICT_RECOVERY: Partial<Record<OperationId, { bodyField: string; list: OperationId; queryField: string }>> = {
+const CONFLICT_RECOVERY: Record<string, { bodyField: string; list: string; queryField: string } | undefined> = {
   createPaymentLink: { bodyField: 'externalPaymentLinkId', list: 'listPaymentLinks', queryField: 'externalPaymentLinkId' },
 };
 
@@ -232,7 +232,8 @@ export class CollectionsClient {
     const recovery = CONFLICT_RECOVERY[row.operationId];
     if (!recovery || !response.ambiguous || options.idempotencyKey !== undefined || response.idempotencyKey === null) return undefined;
     if (isObject(sentBody) && sentBody[recovery.bodyField] !== undefined && sentBody[recovery.bodyField] !== null) return undefined;
-    const list = operationTable[recovery.list] as Row;
+    const list = (operationTable as Record<string, Row | undefined>)[recovery.list];
+    if (!list) return undefined;
     const found = await this.#call(list, [], undefined, { [recovery.queryField]: response.idempotencyKey, limit: 1 }, { companyCode: options.companyCode, signal: options.signal });
     const data = isObject(found.body) && Array.isArray(found.body.data) ? found.body.data : [];
     return found.status === 200 && data.length === 1 ? data[0] : undefined;
