@@ -152,13 +152,22 @@ describe('SDK client (fake API)', () => {
     });
 
     it('refreshes before the access token expires (no 401 needed)', async () => {
-      const api = fakeApi({ expiresIn: 30 });
+      const api = fakeApi({ expiresIn: 0 });
       api.on('GET', /^\/debts\//, authenticated(api, () => ok(DEBT)));
       const c = client(api, { refreshBeforeExpirySeconds: 60 });
       await c.getDebt('a');
       await c.getDebt('b');
       expect(api.calls('GET', /^\/debts\//).map((r) => r.token)).to.deep.equal(['access-1', 'access-2']);
       expect([api.logins, api.refreshes]).to.deep.equal([1, 1]);
+    });
+
+    it('a lifetime shorter than twice the margin is renewed half way through, not on every call', async () => {
+      const api = fakeApi({ expiresIn: 30 });
+      api.on('GET', /^\/debts\//, authenticated(api, () => ok(DEBT)));
+      const c = client(api, { refreshBeforeExpirySeconds: 60 });
+      await c.getDebt('a');
+      await c.getDebt('b');
+      expect([api.logins, api.refreshes]).to.deep.equal([1, 0]);
     });
 
     it('a 401 after renewing the session is thrown (no loop), as AUTHENTICATION_FAILED', async () => {

@@ -1,4 +1,4 @@
-import { codeForStatus, CollectionsApiError, CollectionsNetworkError, CollectionsPartialUpdateError, CollectionsTimeoutError, type ErrorDetail } from './errors.js';
+import { codeForStatus, CollectionsApiError, CollectionsError, CollectionsNetworkError, CollectionsPartialUpdateError, CollectionsTimeoutError, type ErrorDetail } from './errors.js';
 import { type OperationId, operationTable } from './generated/operations.js';
 import { Session, type SessionTokens } from './session.js';
 import type { ListNamespaces, OperationMethods, QueryValue, RequestOptions } from './types.js';
@@ -241,12 +241,14 @@ export class CollectionsClient {
 
   async *#pages(row: Row, args: unknown[]): AsyncIterableIterator<unknown> {
     const { path, query, options } = this.#parse(row, args);
+    // A list without a `page` parameter is one page.
+    const paged = (row.queryParams as readonly string[]).includes('page');
     let page = typeof query?.page === 'number' ? query.page : Number(query?.page ?? 1);
     for (;;) {
-      const response = await this.#call(row, path, undefined, { ...query, page }, options);
+      const response = await this.#call(row, path, undefined, paged ? { ...query, page } : query, options);
       const result = (await this.#interpret(row, response, undefined, options)) as { data: unknown[]; meta?: { hasMore?: boolean } };
       yield result;
-      if (!result.meta?.hasMore || !Array.isArray(result.data) || result.data.length === 0) return;
+      if (!paged || !result.meta?.hasMore || !Array.isArray(result.data) || result.data.length === 0) return;
       page += 1;
     }
   }
@@ -407,7 +409,7 @@ function sessionOf(response: ApiResponse, operationId = 'login'): SessionTokens 
   if (response.status !== 200) throw apiError(operationTable[operationId as OperationId] as Row, response);
   const body = isObject(response.body) ? response.body : {};
   const source = typeof body.accessToken === 'string' ? body : isObject(body.data) ? body.data : {};
-  if (typeof source.accessToken !== 'string') throw new CollectionsNetworkError(operationId, 'the answer carries no accessToken', response.attempts);
+  if (typeof source.accessToken !== 'string') throw new CollectionsError(`${operationId}: the answer carries no accessToken`);
   return {
     accessToken: source.accessToken,
     refreshToken: typeof source.refreshToken === 'string' ? source.refreshToken : undefined,

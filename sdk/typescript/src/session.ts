@@ -1,4 +1,4 @@
-import { CollectionsApiError } from './errors.js';
+import { CollectionsApiError, CollectionsError } from './errors.js';
 
 /** An access token and the refresh token that renews it (`POST /auth/login` and `/auth/refresh`). */
 export interface SessionTokens {
@@ -28,6 +28,8 @@ export class Session {
   #refreshToken: string | null = null;
   /** Epoch milliseconds when the access token expires; null when unknown. */
   #expiresAt: number | null = null;
+  /** When to renew it: `skewMs` before it expires, or half way through a lifetime shorter than twice that. */
+  #renewAt: number | null = null;
   #inflight: Promise<void> | null = null;
   readonly #deps: SessionDeps;
 
@@ -46,8 +48,8 @@ export class Session {
   async token(): Promise<string> {
     while (this.#inflight) await this.#inflight;
     if (this.#accessToken === null) await this.#once(() => (this.#refreshToken ? this.#refreshOrLogin() : this.#login()));
-    else if (this.#expiresAt !== null && this.#deps.now() >= this.#expiresAt - this.#deps.skewMs) await this.#once(() => this.#refreshOrLogin());
-    if (this.#accessToken === null) throw new Error('no access token after logging in');
+    else if (this.#renewAt !== null && this.#deps.now() >= this.#renewAt) await this.#once(() => this.#refreshOrLogin());
+    if (this.#accessToken === null) throw new CollectionsError('no access token after logging in');
     return this.#accessToken;
   }
 
@@ -74,8 +76,15 @@ export class Session {
   adopt(tokens: SessionTokens): void {
     this.#accessToken = tokens.accessToken;
     if (tokens.refreshToken !== undefined) this.#refreshToken = tokens.refreshToken;
-    this.#expiresAt =
-      typeof tokens.expiresIn === 'number' ? this.#deps.now() + tokens.expiresIn * 1000 : jwtExpiry(tokens.accessToken);
+    const now = this.#deps.now();
+    if (typeof tokens.expiresIn === 'number') {
+      const lifetime = Math.max(0, tokens.expiresIn * 1000);
+      this.#expiresAt = now + lifetime;
+      this.#renewAt = this.#expiresAt - Math.min(this.#deps.skewMs, lifetime / 2);
+    } else {
+      this.#expiresAt = jwtExpiry(tokens.accessToken);
+      this.#renewAt = this.#expiresAt === null ? null : this.#expiresAt - this.#deps.skewMs;
+    }
   }
 
   #once(run: () => Promise<void>): Promise<void> {
@@ -89,7 +98,7 @@ export class Session {
 
   async #login(): Promise<void> {
     if (!this.#deps.login) {
-      throw new Error('the session cannot be renewed: give the client loginApiKey, clientUsername and password (or a valid refreshToken)');
+      throw new CollectionsError('the session cannot be renewed: give the client loginApiKey, clientUsername and password (or a valid refreshToken)');
     }
     this.adopt(await this.#deps.login());
   }
