@@ -314,7 +314,7 @@ export class CollectionsClient {
       }
       const { response, text } = answer;
       const parsed = parseJson(text);
-      o.onResponse?.({
+      this.#tell({
         operationId: row.operationId,
         method: row.method,
         url,
@@ -342,6 +342,15 @@ export class CollectionsClient {
         }
       }
       return { status, headers: response.headers, body: parsed, attempts: attempt, ambiguous, idempotencyKey };
+    }
+  }
+
+  /** Runs the `onResponse` hook; a hook that throws never fails the call. */
+  #tell(info: ResponseInfo): void {
+    try {
+      this.#options.onResponse?.(info);
+    } catch {
+      // A logging or metrics hook must not break a payment call.
     }
   }
 
