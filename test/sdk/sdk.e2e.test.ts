@@ -268,7 +268,11 @@ describe('SDK end to end [mysql + redis + worker process]', function () {
   it('direct debit: payment methods, adhesions, enrollment links', async () => {
     const method = await sdk.registerPaymentMethod({ externalClientId: 'ana', paymentMethodType: 'BANK_ACCOUNT' });
     expect(method).to.deep.include({ isDefault: true, status: 'ACTIVE' });
-    expect((await sdk.listPaymentMethods({ externalClientId: 'ana' })).data.map((m) => m.paymentMethodId)).to.deep.equal([method.paymentMethodId]);
+    // Not paginated (the API answers `{ data }`), though today's document gives it `meta`, so the SDK answers a page;
+    // once the exact document lands it answers the array. Read either way.
+    const methods = (await sdk.listPaymentMethods({ externalClientId: 'ana' })) as unknown;
+    const listed = (Array.isArray(methods) ? methods : (methods as { data: unknown[] }).data) as { paymentMethodId: string }[];
+    expect(listed.map((m) => m.paymentMethodId)).to.deep.equal([method.paymentMethodId]);
     const adhesion = await sdk.createAdhesion({ externalClientId: 'ana', productId });
     expect(adhesion).to.deep.include({ status: 'ACTIVE' });
     expect(await sdk.cancelAdhesion({ externalClientId: 'ana', productId })).to.deep.include({ status: 'INACTIVE' });
