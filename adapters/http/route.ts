@@ -57,8 +57,10 @@ export interface Route<B = any, Q = any> {
   /** `data` is an array: one page with `meta` (`capped-page`: a count that stops at 10,000), or every item. */
   list?: 'page' | 'capped-page' | 'all';
   /**
-   * Whether sending the same request twice has the effect of sending it once (`x-idempotent`,
-   * which tells the SDK what it may retry after a network error). Default: GET, PUT and DELETE.
+   * `x-idempotent`: whether a request sent again after a lost answer has the effect, and gets the
+   * answer, the first would have had (what the SDK may retry after a network error). Not so for
+   * a natural key (a repeat is 409) or a state change a repeat refuses (422). Default: GET, PUT
+   * and DELETE.
    */
   idempotent?: boolean;
   /** The Idempotency-Key header: it `replays` the first answer (debts) or the key `conflicts` (409, payment links). */

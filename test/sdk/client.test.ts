@@ -309,10 +309,11 @@ describe('SDK client (fake API)', () => {
     it('times out an attempt (CollectionsTimeoutError), retrying it when the operation is idempotent', async () => {
       const api = fakeApi();
       api.on('GET', /^\/debts\//, authenticated(api, (_req, nth) => (nth === 1 ? new Promise(() => undefined) : ok(DEBT))));
-      api.on('PATCH', /^\/debts\//, authenticated(api, () => new Promise(() => undefined)));
+      api.on('POST', /^\/debts\/a\/cancel$/, authenticated(api, () => new Promise(() => undefined)));
       const c = client(api, { timeoutMs: 50 });
       expect(await c.getDebt('a')).to.deep.equal(DEBT);
-      const error = await rejection(c.updateDebt('a', { amount: 5 }));
+      // A second cancel would answer 422 where the first may have succeeded: not retried.
+      const error = await rejection(c.cancelDebt('a'));
       expect(error).to.be.instanceOf(CollectionsTimeoutError).and.instanceOf(CollectionsNetworkError);
       expect(error).to.include({ timeoutMs: 50, attempts: 1 });
     });

@@ -19,6 +19,10 @@ body of POST, PATCH and PUT, in the query string otherwise.
 \`externalRequestId\`: a repeat answers the first debt and creates nothing. Payment links,
 subscriptions, contacts and products have natural keys: a repeat is 409.
 
+**Retries.** Each operation's \`x-idempotent\` says whether a request sent again after a lost
+answer has the effect, and gets the answer, the first would have had: those are safe to retry
+as they are. A natural key makes a repeat 409, and a repeated state change (cancel) 422.
+
 **Rate limits.** A token bucket per API key (\`RateLimit-*\` headers); past it, 429 with
 \`Retry-After\`. Money is in currency units with at most 2 decimals; dates are UTC.
 

@@ -16,7 +16,6 @@ export function contactRoutes(app: Application) {
     route<CreateContactInput>({
       method: 'post', path: '/contacts', operationId: 'createContact', tag: 'Contacts', summary: 'Create a contact',
       description: 'A reusable debtor keyed by your `externalClientId` (unique per organization: a repeat is 409). Undeclared fields are ignored.',
-      idempotent: true,
       auth: 'facade', body: createContactBody, response: contactSchema, status: 201, errors: [400, 401, 409],
       handle: async ({ body, scope }) => ({ data: presentContact(await createContact.execute(body, scope)) }),
     }),

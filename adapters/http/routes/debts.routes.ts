@@ -136,7 +136,6 @@ export function debtRoutes(app: Application, present: DebtPresenter) {
       method: 'post', path: '/debts/:id/cancel', operationId: 'cancelDebt', tag: 'Debts', summary: 'Cancel a debt (PENDING, PARTIALLY_PAID or OVERDUE); no body',
       description: 'No body (whatever is sent is ignored). A PAID or CANCELLED debt is 422.',
       params: { id: DEBT_ID },
-      idempotent: true,
       auth: 'facade', response: debtSchema, errors: [401, 404, 422],
       handle: async ({ params, scope }) => ({ data: present(await cancelDebt.execute(params.id!, scope), scope) }),
     }),

@@ -50,7 +50,7 @@ export function paymentLinkRoutes(app: Application, portal: PaymentPortal) {
         'Idempotency-Key header (the body wins when both are sent); a repeated key is 409 and creates nothing; with neither, every ' +
         'request creates a new link. identifierValue follows the specification\'s rules 1-4; companies with private links get a short ' +
         '`/l/<code>` URL.',
-      idempotent: true, idempotencyKey: 'conflicts',
+      idempotencyKey: 'conflicts',
       auth: 'facade', body: createPaymentLinkBody, response: paymentLinkSchema, status: 201, errors: [400, 401, 409, 422],
       handle: async ({ body, ctx, scope }) => {
         if (body.externalClientId !== undefined && body.contactData !== undefined) {
@@ -110,7 +110,6 @@ export function paymentLinkRoutes(app: Application, portal: PaymentPortal) {
       method: 'post', path: '/payment-links/:id/cancel', operationId: 'cancelPaymentLink', tag: 'Payment links', summary: 'Cancel a link and its associated debt',
       description: 'No body. A link that is not ACTIVE is 422.',
       params: { id: LINK_ID },
-      idempotent: true,
       auth: 'facade', response: paymentLinkSchema, errors: [401, 404, 422],
       handle: async ({ params, scope }) => ({ data: present(await cancelPaymentLink.execute(params.id!, scope), scope) }),
     }),

@@ -46,7 +46,8 @@ export function productRoutes(app: Application) {
     }),
     route({
       method: 'delete', path: '/products/:id', operationId: 'deleteProduct', tag: 'Products', summary: 'Deactivate a product (soft delete)',
-      description: 'Answers the product with `active: false`; its name stays taken.',
+      description: 'Answers the product with `active: false`; its name stays taken. A second DELETE is 404 (inactive products are not found).',
+      idempotent: false,
       params: { id: 'The productId (`prd_12`) or its number (`12`)' },
       auth: 'facade', response: productSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: presentProduct(await deleteProduct.execute(params.id!, scope)) }),

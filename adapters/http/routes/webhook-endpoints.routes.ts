@@ -58,7 +58,8 @@ export function webhookEndpointRoutes(app: Application) {
     }),
     route({
       method: 'delete', path: '/webhook-endpoints/:id', operationId: 'deleteWebhookEndpoint', tag: 'Webhooks', summary: 'Delete a webhook endpoint; its pending deliveries are cancelled',
-      description: 'Answers the endpoint as it was, with `deleted: true`; its pending deliveries are cancelled.',
+      description: 'Answers the endpoint as it was, with `deleted: true`; its pending deliveries are cancelled. A second DELETE is 404.',
+      idempotent: false,
       params: { id: ENDPOINT_ID },
       auth: 'facade', response: deletedWebhookEndpointSchema, errors: [401, 404],
       handle: async ({ params, scope }) => ({ data: { ...presentWebhookEndpoint(await deleteWebhookEndpoint.execute(params.id!, scope)), deleted: true } }),

@@ -6,10 +6,15 @@ import openapiTS, { astToString } from 'openapi-typescript';
  * (test/sdk/generated-drift.test.ts) regenerates them in memory from the document the API serves
  * and fails when the checked-in files differ.
  *
- * Nothing here knows a resource: every shape comes from the document. The few rules that the
- * document cannot express yet have explicit fallbacks below, each used only while the document
- * says nothing on the matter.
+ * Nothing here knows a resource: every shape and rule comes from the document (components,
+ * `x-idempotent`, the `Idempotency-Key` header parameter, the `error.code` enum).
  */
+
+/** The company context of multi-company clients: RequestOptions.companyCode, never a query argument. */
+const COMPANY_CODE = 'companyCode';
+
+/** The header of the session's access token. */
+const ACCESS_TOKEN_HEADER = 'x-authorization-token';
 
 export interface GeneratedFiles {
   /** src/generated/openapi.ts: openapi-typescript 7's types of the whole document. */
@@ -32,7 +37,7 @@ export interface OperationRow {
   paginated: boolean;
   /** POST answering 201: the SDK sends an `Idempotency-Key`. */
   create: boolean;
-  /** `x-idempotent`, else GET/PUT/DELETE/HEAD/OPTIONS true and the other methods false. */
+  /** `x-idempotent`: sent again after a lost answer, the request has the effect and the answer of the first. */
   idempotent: boolean;
   /** The server honours the `Idempotency-Key` header (a repeat has the effect of one request). */
   idempotencyKey: boolean;
@@ -47,25 +52,6 @@ export interface OperationRow {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-const SAFE_METHODS = new Set(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
-
-/**
- * Fallback while the document declares no `Idempotency-Key` header parameter on any operation:
- * the operations whose server honours the header (docs/api-decisions.md: it becomes the debt's
- * externalRequestId, or the link's externalPaymentLinkId). Once one operation declares the
- * header, the document alone decides.
- */
-const IDEMPOTENCY_KEY_FALLBACK = ['createDebt', 'createLegacyDebt', 'createPaymentLink'];
-
-/**
- * The error codes of the API (the specification's error table, decisions.md, api-decisions.md).
- * Any `enum` the document gives `error.code` is added to these.
- */
-const BASE_ERROR_CODES = [
-  'INVALID_REQUEST', 'AUTHENTICATION_FAILED', 'RESOURCE_NOT_FOUND', 'RESOURCE_CONFLICT', 'PAYLOAD_TOO_LARGE',
-  'BUSINESS_RULE_VIOLATION', 'RESOLUTION_ERROR', 'RATE_LIMITED', 'PARTIAL_UPDATE', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
-  'HEADERS_TOO_LARGE',
-];
 
 type Json = Record<string, any>;
 
@@ -74,7 +60,8 @@ const HEADER = (what: string) =>
   `// Do not edit: ${what}. test/sdk/generated-drift.test.ts fails when this file differs from a fresh generation.\n`;
 
 export async function generateFiles(document: Json): Promise<GeneratedFiles> {
-  const ast = await openapiTS(structuredClone(document) as never, { silent: true });
+  // A default is the server's, not a guarantee the caller sends the field: keep such fields optional.
+  const ast = await openapiTS(structuredClone(document) as never, { silent: true, defaultNonNullable: false });
   const openapiTs = HEADER('the types of every path, operation, schema and webhook') + '\n' + astToString(ast);
   const operationsTs = renderOperations(operationRows(document), errorCodes(document));
   return { openapiTs, operationsTs };
@@ -90,7 +77,6 @@ export function operationRows(document: Json): OperationRow[] {
       operations.push({ method, path, op: resolve(pathItem[method]), shared: pathItem.parameters ?? [] });
     }
   }
-  const anyDeclaresKey = operations.some(({ op, shared }) => parametersOf(resolve, shared, op).some(isIdempotencyKeyHeader));
   return operations.map(({ method, path, op, shared }) => {
     const operationId = op.operationId;
     if (typeof operationId !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(operationId)) {
@@ -104,29 +90,34 @@ export function operationRows(document: Json): OperationRow[] {
     const paginated = successSchemas.some((schema) => 'meta' in propertiesOf(resolve, schema));
     const body = op.requestBody ? jsonSchemaOf(resolve, op.requestBody) : null;
     const xIdempotent = op['x-idempotent'];
+    if (typeof xIdempotent !== 'boolean') throw new Error(`${operationId}: every operation needs x-idempotent (true or false)`);
     return {
       operationId,
       method: upper,
       path,
       pathParams,
-      queryParams: parameters.filter((p) => p.in === 'query').map((p) => p.name as string),
+      // companyCode is the client's (or the call's) option, placed by the SDK: not a query argument.
+      queryParams: parameters.filter((p) => p.in === 'query' && p.name !== COMPANY_CODE).map((p) => p.name as string),
       hasBody: !!op.requestBody,
       paginated,
       create: upper === 'POST' && successStatuses.includes(201),
-      idempotent: typeof xIdempotent === 'boolean' ? xIdempotent : SAFE_METHODS.has(upper),
-      idempotencyKey: anyDeclaresKey ? parameters.some(isIdempotencyKeyHeader) : IDEMPOTENCY_KEY_FALLBACK.includes(operationId),
+      idempotent: xIdempotent,
+      idempotencyKey: parameters.some(isIdempotencyKeyHeader),
       batchProperty: body ? batchPropertyOf(resolve, body) : null,
-      authenticated: (op.security ?? document.security ?? []).some((requirement: Json) => Object.keys(requirement).length > 0),
+      // Needs the session's access token: a security requirement names the x-authorization-token scheme (the login's names only the login key).
+      authenticated: (op.security ?? document.security ?? []).some((requirement: Json) =>
+        Object.keys(requirement).some((scheme) => document.components?.securitySchemes?.[scheme]?.name === ACCESS_TOKEN_HEADER),
+      ),
       namespace: paginated ? namespaceOf(operationId) : null,
       successStatuses,
     };
   });
 }
 
-/** The base codes plus every `enum` of `error.code` in the document's answers. */
+/** Every `enum` of `error.code` in the document's answers. */
 export function errorCodes(document: Json): string[] {
   const resolve = resolver(document);
-  const codes = new Set(BASE_ERROR_CODES);
+  const codes = new Set<string>();
   const visit = (schema: Json | undefined, depth: number): void => {
     if (!schema || depth > 6) return;
     const s = resolve(schema);
@@ -205,15 +196,16 @@ function propertiesOf(resolve: (n: Json) => Json, schema: Json): Json {
   return { ...branches, ...merged, ...own };
 }
 
-/** A body that is `oneOf`/`anyOf` of shapes, one of which holds a single array property: that property (`debts`). */
+/**
+ * A body that is `oneOf`/`anyOf` of shapes, one of which requires exactly one array property
+ * (beside optional context such as companyCode): that property (`debts`).
+ */
 function batchPropertyOf(resolve: (n: Json) => Json, schema: Json): string | null {
   for (const branch of [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].map(resolve)) {
     const properties = propertiesOf(resolve, branch);
-    const names = Object.keys(properties);
-    if (names.length !== 1) continue;
-    const items = resolve(properties[names[0]!]);
-    const types = ([] as unknown[]).concat(items?.type ?? []);
-    if (types.includes('array')) return names[0]!;
+    const required: string[] = branch.required ?? [];
+    const arrays = required.filter((name) => ([] as unknown[]).concat(resolve(properties[name])?.type ?? []).includes('array'));
+    if (arrays.length === 1 && required.length === 1) return arrays[0]!;
   }
   return null;
 }

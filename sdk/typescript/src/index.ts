@@ -21,8 +21,6 @@ export type {
   BatchItemError,
   BatchResult,
   ErrorCode,
-  GenericBatchItemError,
-  GenericWebhookEvent,
   ListIterators,
   ListNamespaces,
   OperationArgs,

@@ -17,8 +17,8 @@ type Defined<T> = Exclude<T, undefined>;
 /** The JSON request body of an operation (never when it takes none). */
 export type RequestBody<K extends OperationId> = Operation<K> extends { requestBody?: infer R } ? JsonOf<Defined<R>> : never;
 
-/** The query parameters of an operation (never when it has none). */
-export type QueryParams<K extends OperationId> = Operation<K>['parameters'] extends { query?: infer Q } ? Defined<Q> : never;
+/** The query parameters of an operation (never when it has none); companyCode is an option of every call instead. */
+export type QueryParams<K extends OperationId> = Operation<K>['parameters'] extends { query?: infer Q } ? Omit<Defined<Q>, 'companyCode'> : never;
 
 /** The path parameters of an operation, by name. */
 export type PathParams<K extends OperationId> = Operation<K>['parameters'] extends { path?: infer P } ? Defined<P> : never;
@@ -57,17 +57,8 @@ export interface Page<K extends OperationId> {
   requestId: string;
 }
 
-/** The error of one item of a batch (the document's, once it describes the batch answers). */
-export type BatchItemError<K extends OperationId> = [BatchErrorsOf<K>] extends [never] ? GenericBatchItemError : BatchErrorsOf<K>;
-type BatchErrorsOf<K extends OperationId> = SuccessBody<K> extends infer B ? (B extends { errors?: (infer E)[] } ? E : never) : never;
-
-/** A batch item's error until the document describes it (the specification's `errors[]` entry). */
-export interface GenericBatchItemError {
-  index: number;
-  externalRequestId?: string;
-  code: string;
-  message: string;
-}
+/** The error of one item of a batch. */
+export type BatchItemError<K extends OperationId> = SuccessBody<K> extends infer B ? (B extends { errors?: (infer E)[] } ? E : never) : never;
 
 /** The item type of a batch answer: the element of `data` (or `data` itself). */
 type BatchItem<K extends OperationId> = ResponseData<K> extends infer D ? (D extends readonly (infer E)[] ? E : D) : never;
@@ -175,12 +166,5 @@ type WebhookPayloads = {
   [E in keyof webhooks]: webhooks[E] extends { post?: infer P } ? (Defined<P> extends { requestBody?: infer R } ? JsonOf<Defined<R>> : never) : never;
 }[keyof webhooks];
 
-/**
- * An event as a webhook delivers it. From the document's `webhooks` section (a union over the
- * event types) once it has one; until then the event object `GET /events/{id}` describes,
- * without its `deliveries`.
- */
-export type WebhookEvent = {} extends webhooks ? GenericWebhookEvent : WebhookPayloads;
-
-/** The event object of `GET /events/{id}` without its `deliveries`. */
-export type GenericWebhookEvent = 'getEvent' extends OperationId ? Omit<ResponseData<'getEvent' & OperationId>, 'deliveries'> : Record<string, unknown>;
+/** An event as a webhook delivers it: a union over the event types of the document's `webhooks` section. */
+export type WebhookEvent = WebhookPayloads;

@@ -11,7 +11,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in with the login API key; returns an access and a refresh token */
+        /**
+         * Log in with the login API key; returns an access and a refresh token
+         * @description Send the login API key in `x-api-key` (not the facade key). The answer is at the top level of the body: `accessToken` (send it as `x-authorization-token`, valid `expiresIn` seconds) and a single-use `refreshToken`. A wrong key, user or password is the same 401. Attempts are throttled per username and client address (429 with Retry-After).
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -28,7 +31,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a single-use refresh token for a new pair */
+        /**
+         * Exchange a single-use refresh token for a new pair
+         * @description With the login API key in `x-api-key`. The refresh token works once: the answer carries a new access token and a new refresh token; reusing one is 401.
+         */
         post: operations["refreshSession"];
         delete?: never;
         options?: never;
@@ -45,7 +51,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create one debt, or a batch of up to 50 with { debts: [...] } */
+        /**
+         * Create one debt, or a batch of up to 50 with { debts: [...] }
+         * @description One debt: the `Idempotency-Key` header becomes its externalRequestId (generated when absent); a repeat answers the stored debt (201 with Idempotent-Replayed: true) and creates nothing, also when requests race. Undeclared fields are 400. The debtor is `externalClientId` or `contactData`; autopay is evaluated and reported (autopay, autopayReason or autopayInstrument).
+         *
+         *     A batch: `{ debts: [...] }`, 1 to 50 items each with its own externalRequestId, created independently: 201 when all were, 207 with `errors[]` when some failed, 422 when none was created. A malformed item makes the whole batch 400, naming each invalid item by `index` and `externalRequestId`. A repeated key across batches answers the stored debt for that item.
+         */
         post: operations["createDebt"];
         delete?: never;
         options?: never;
@@ -60,10 +71,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List debts, newest first, cancelled excluded */
+        /**
+         * List debts, newest first, cancelled excluded
+         * @description Newest first; cancelled debts are not listed. Filters combine. `status` is the effective one. createdAtFrom/createdAtTo take an RFC 3339 instant, or a date meaning that whole UTC day.
+         */
         get: operations["listDebts"];
         put?: never;
-        /** Create a debt (legacy contract: productName, paymentMethods, autopay) */
+        /**
+         * Create a debt (legacy contract: productName, paymentMethods, autopay)
+         * @description The legacy contract: undeclared fields are ignored; adds productName, paymentMethods and autopay. The Idempotency-Key header works as on POST /v2/debts.
+         */
         post: operations["createLegacyDebt"];
         delete?: never;
         options?: never;
@@ -78,14 +95,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a debt by debtId or externalRequestId (cancelled included) */
+        /**
+         * Retrieve a debt by debtId or externalRequestId (cancelled included)
+         * @description Cancelled debts included. The status is the effective one (a PENDING debt past its due date reads OVERDUE).
+         */
         get: operations["getDebt"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change amount or dueDate of a PENDING debt */
+        /**
+         * Change amount or dueDate of a PENDING debt
+         * @description Only amount and dueDate, at least one (anything else is 400); a debt that is not PENDING is 422.
+         */
         patch: operations["updateDebt"];
         trace?: never;
     };
@@ -98,7 +121,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a debt (PENDING, PARTIALLY_PAID or OVERDUE); no body */
+        /**
+         * Cancel a debt (PENDING, PARTIALLY_PAID or OVERDUE); no body
+         * @description No body (whatever is sent is ignored). A PAID or CANCELLED debt is 422.
+         */
         post: operations["cancelDebt"];
         delete?: never;
         options?: never;
@@ -113,10 +139,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List payment links by externalPaymentLinkId descending */
+        /**
+         * List payment links by externalPaymentLinkId descending
+         * @description Ordered by externalPaymentLinkId, descending. `status` is the effective one. meta.total counts up to 10,000 (then capped).
+         */
         get: operations["listPaymentLinks"];
         put?: never;
-        /** Create a payment link and its associated debt */
+        /**
+         * Create a payment link and its associated debt
+         * @description The link and its associated debt (due on the UTC date of expiresAt) in one step. Its key is externalPaymentLinkId, else the Idempotency-Key header (the body wins when both are sent); a repeated key is 409 and creates nothing; with neither, every request creates a new link. identifierValue follows the specification's rules 1-4; companies with private links get a short `/l/<code>` URL.
+         */
         post: operations["createPaymentLink"];
         delete?: never;
         options?: never;
@@ -131,14 +163,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a payment link */
+        /**
+         * Retrieve a payment link
+         * @description The status is the effective one (an ACTIVE link past expiresAt reads EXPIRED).
+         */
         get: operations["getPaymentLink"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update description, expiresAt or metadata of an ACTIVE link */
+        /**
+         * Update description, expiresAt or metadata of an ACTIVE link
+         * @description A link that is not ACTIVE is 422 whatever the body says; then only description, expiresAt and metadata, at least one and none null (400).
+         */
         patch: operations["updatePaymentLink"];
         trace?: never;
     };
@@ -151,7 +189,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a link and its associated debt */
+        /**
+         * Cancel a link and its associated debt
+         * @description No body. A link that is not ACTIVE is 422.
+         */
         post: operations["cancelPaymentLink"];
         delete?: never;
         options?: never;
@@ -166,7 +207,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The associated debts of a link (payment records) */
+        /**
+         * The associated debts of a link (payment records)
+         * @description One record per associated debt (a reusable link gains one per payment), with the GET /debts filters.
+         */
         get: operations["listPaymentLinkPayments"];
         put?: never;
         post?: never;
@@ -183,10 +227,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List subscriptions by externalSubscriptionId descending */
+        /**
+         * List subscriptions by externalSubscriptionId descending
+         * @description Ordered by externalSubscriptionId, descending. `status` is the effective one.
+         */
         get: operations["listSubscriptions"];
         put?: never;
-        /** Create a subscription; its cycles are generated asynchronously */
+        /**
+         * Create a subscription; its cycles are generated asynchronously
+         * @description Validated whole before anything is written; the cycles (`<externalSubscriptionId>-cycle-<n>`) are generated by the workers right after (event subscription.cycles_generated). externalSubscriptionId is unique per organization: a repeat is 409 (the Idempotency-Key header is not used). autopay true with paymentMethods is 400.
+         */
         post: operations["createSubscription"];
         delete?: never;
         options?: never;
@@ -201,14 +251,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a subscription (sub_ prefix optional) */
+        /**
+         * Retrieve a subscription (sub_ prefix optional)
+         * @description The status is the effective one (ENDED once past its last cycle).
+         */
         get: operations["getSubscription"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update an ACTIVE subscription; amount also reaches open debts */
+        /**
+         * Update an ACTIVE subscription; amount also reaches open debts
+         * @description Only amount, description, enforcePaymentOrder, allowOverduePayment, autopay, paymentMethods and additionalData; at least one. Only amount also reaches the debts already generated (partial payments kept; cancelled ones untouched). A PAUSED, ENDED or CANCELLED subscription is 422. If the subscription was updated but some generated debts could not be: 207 with `error.code` PARTIAL_UPDATE beside `data`.
+         */
         patch: operations["updateSubscription"];
         trace?: never;
     };
@@ -221,7 +277,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a subscription and its unpaid debts */
+        /**
+         * Cancel a subscription and its unpaid debts
+         * @description No body. Its unpaid debts are cancelled; a CANCELLED or ENDED subscription is 422.
+         */
         post: operations["cancelSubscription"];
         delete?: never;
         options?: never;
@@ -238,7 +297,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pause an ACTIVE subscription (its unpaid debts are cancelled) */
+        /**
+         * Pause an ACTIVE subscription (its unpaid debts are cancelled)
+         * @description No body. ACTIVE to PAUSED; its pending debts are cancelled. Any other status is 422.
+         */
         post: operations["pauseSubscription"];
         delete?: never;
         options?: never;
@@ -255,7 +317,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume a PAUSED subscription (the remaining cycles are generated) */
+        /**
+         * Resume a PAUSED subscription (the remaining cycles are generated)
+         * @description No body. PAUSED to ACTIVE; the remaining cycles are generated as `<externalSubscriptionId>-resume-<n>-cycle-<m>`. Any other status is 422.
+         */
         post: operations["resumeSubscription"];
         delete?: never;
         options?: never;
@@ -270,7 +335,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The generated debts, cancelled excluded */
+        /**
+         * The generated debts, cancelled excluded
+         * @description The debts of its cycles, with the GET /debts filters; cancelled ones excluded.
+         */
         get: operations["listSubscriptionDebts"];
         put?: never;
         post?: never;
@@ -287,10 +355,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List contacts (filters combine) */
+        /**
+         * List contacts (filters combine)
+         * @description Newest first. Filters combine. `meta.total` counts up to 10,000 matches, then reads 10,000 with `capped: true`.
+         */
         get: operations["listContacts"];
         put?: never;
-        /** Create a contact */
+        /**
+         * Create a contact
+         * @description A reusable debtor keyed by your `externalClientId` (unique per organization: a repeat is 409). Undeclared fields are ignored.
+         */
         post: operations["createContact"];
         delete?: never;
         options?: never;
@@ -305,14 +379,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a contact (con_ prefix optional) */
+        /**
+         * Retrieve a contact (con_ prefix optional)
+         * @description By contactId, with or without its `con_` prefix.
+         */
         get: operations["getContact"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update name, email or phones */
+        /**
+         * Update name, email or phones
+         * @description Only name, email and phones, at least one (any other field is 400). Phones replace the list; the email cannot be removed. externalClientId never changes.
+         */
         patch: operations["updateContact"];
         trace?: never;
     };
@@ -323,10 +403,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List active products, newest productId first */
+        /**
+         * List active products, newest productId first
+         * @description Active products only, newest first.
+         */
         get: operations["listProducts"];
         put?: never;
-        /** Create a product, or return the active one with that name */
+        /**
+         * Create a product, or return the active one with that name
+         * @description A name unique per company. When an active product has the name, it is returned (201) unless it has a different externalProductId (409); a name held by an inactive product is 409.
+         */
         post: operations["createProduct"];
         delete?: never;
         options?: never;
@@ -341,15 +427,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve an active product (prd_ prefix optional) */
+        /**
+         * Retrieve an active product (prd_ prefix optional)
+         * @description By productId or its bare number; other prefixes, non-numeric values and inactive products are 404.
+         */
         get: operations["getProduct"];
         put?: never;
         post?: never;
-        /** Deactivate a product (soft delete) */
+        /**
+         * Deactivate a product (soft delete)
+         * @description Answers the product with `active: false`; its name stays taken. A second DELETE is 404 (inactive products are not found).
+         */
         delete: operations["deleteProduct"];
         options?: never;
         head?: never;
-        /** Rename or deactivate a product */
+        /**
+         * Rename or deactivate a product
+         * @description Only name and active, at least one. A name another product holds is 409. updatedAt does not move (known limitation).
+         */
         patch: operations["updateProduct"];
         trace?: never;
     };
@@ -360,7 +455,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's payment method references (not paginated) */
+        /**
+         * A user's payment method references (not paginated)
+         * @description Every payment method the user registered on the hosted enrollment page (masked references only), default first. Not paginated.
+         */
         get: operations["listPaymentMethods"];
         put?: never;
         post?: never;
@@ -379,7 +477,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enroll a user in a product (201 created or reactivated, 200 already ACTIVE) */
+        /**
+         * Enroll a user in a product (201 created or reactivated, 200 already ACTIVE)
+         * @description Turns on automatic collection of the user's autopay debts of that product with their default payment method. Exactly one of productId or externalProductId; any other field is 400. An unknown product is 404, an inactive one 422. 201 when created or an INACTIVE adhesion was made ACTIVE again, 200 with it unchanged when it was already ACTIVE.
+         */
         post: operations["createAdhesion"];
         delete?: never;
         options?: never;
@@ -396,7 +497,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deactivate a user's adhesion to a product (status INACTIVE) */
+        /**
+         * Deactivate a user's adhesion to a product (status INACTIVE)
+         * @description The adhesion becomes INACTIVE (an INACTIVE one is answered unchanged); a user never enrolled in the product is 404. Exactly one of productId or externalProductId.
+         */
         post: operations["cancelAdhesion"];
         delete?: never;
         options?: never;
@@ -411,10 +515,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook endpoints, newest first */
+        /**
+         * List webhook endpoints, newest first
+         * @description Newest first; secrets are never shown again.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Create a webhook endpoint; the answer is the only one with its signing secret */
+        /**
+         * Create a webhook endpoint; the answer is the only one with its signing secret
+         * @description Every event of the enabled types (or `*`) is POSTed to the url, signed with the secret this answer shows once (X-Signature). The url must be http(s) without credentials and must not resolve to a loopback, private, link-local or metadata address; in production it must be https.
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -429,15 +539,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a webhook endpoint (whe_ prefix optional) */
+        /**
+         * Retrieve a webhook endpoint (whe_ prefix optional)
+         * @description The endpoint without its secret.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete a webhook endpoint; its pending deliveries are cancelled */
+        /**
+         * Delete a webhook endpoint; its pending deliveries are cancelled
+         * @description Answers the endpoint as it was, with `deleted: true`; its pending deliveries are cancelled. A second DELETE is 404.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Change url, enabledEvents, enabled or description; disabling cancels pending deliveries */
+        /**
+         * Change url, enabledEvents, enabled or description; disabling cancels pending deliveries
+         * @description Only url, enabledEvents, enabled and description; at least one. enabled false cancels the pending deliveries.
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -448,7 +567,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List events, newest first */
+        /**
+         * List events, newest first
+         * @description Every state change of the organization, newest first; each as it was delivered.
+         */
         get: operations["listEvents"];
         put?: never;
         post?: never;
@@ -465,7 +587,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve an event with its deliveries and their attempts */
+        /**
+         * Retrieve an event with its deliveries and their attempts
+         * @description The event as delivered, with its delivery to each endpoint: status, next attempt and every attempt.
+         */
         get: operations["getEvent"];
         put?: never;
         post?: never;
@@ -484,7 +609,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an event again to its endpoints (or one); answers the deliveries as scheduled */
+        /**
+         * Send an event again to its endpoints (or one); answers the deliveries as scheduled
+         * @description Schedules a new delivery now to every endpoint that subscribes to its type (or to the one named, even if it no longer subscribes); 422 when there is none or the endpoint is disabled.
+         */
         post: operations["redeliverEvent"];
         delete?: never;
         options?: never;
@@ -501,7 +629,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A signed, expiring URL of the hosted enrollment page for one user */
+        /**
+         * A signed, expiring URL of the hosted enrollment page for one user
+         * @description Send the URL to the user: the page registers a bank account (CLABE, CBU, CCI or account number, by currency) or a card for direct debit. The company needs direct debit enabled (else 422). Nothing is stored until the user completes the page.
+         */
         post: operations["createEnrollmentLink"];
         delete?: never;
         options?: never;
@@ -517,10 +648,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Freeze the organization's clock at an instant */
+        /**
+         * Freeze the organization's clock at an instant
+         * @description Sandbox only. From now on every time rule of the organization (overdue, expiry, ended, "in the future", createdAt) uses this instant.
+         */
         put: operations["setClock"];
         post?: never;
-        /** Back to real time */
+        /**
+         * Back to real time
+         * @description Sandbox only. The organization's time rules use real time again.
+         */
         delete: operations["resetClock"];
         options?: never;
         head?: never;
@@ -536,7 +673,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pay a debt (default: the remaining amount) */
+        /**
+         * Pay a debt (default: the remaining amount)
+         * @description Sandbox only. A payment through the same use case as every other: 422 for a final state, an overdue debt that forbids it, a partial payment where not allowed, more than the remaining amount, or a cycle paid out of order.
+         */
         post: operations["payDebt"];
         delete?: never;
         options?: never;
@@ -553,7 +693,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pay through a link (default: the link amount) */
+        /**
+         * Pay through a link (default: the link amount)
+         * @description Sandbox only. A single-use link becomes PAID; a reusable one stays ACTIVE and gains a payment record; a link that is not ACTIVE is 422.
+         */
         post: operations["payPaymentLink"];
         delete?: never;
         options?: never;
@@ -570,7 +713,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a payment method (what the enrollment page does) */
+        /**
+         * Register a payment method (what the enrollment page does)
+         * @description Sandbox only: registers a payment method reference for the user through the same use case as the hosted enrollment page.
+         */
         post: operations["registerPaymentMethod"];
         delete?: never;
         options?: never;
@@ -585,7 +731,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The process is up */
+        /**
+         * The process is up
+         * @description Always 200 while the process serves requests.
+         */
         get: operations["getLiveness"];
         put?: never;
         post?: never;
@@ -602,7 +751,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The database (and Redis, when configured) answer */
+        /**
+         * The database (and Redis, when configured) answer
+         * @description 200 when the database (and Redis, when configured) answer within 2 s; else 503 with Retry-After and each check.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -613,13 +765,2756 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "debt.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * debt.created
+         * @description A debt was created (singly, in a batch, for a payment link or as a subscription cycle). `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["debtCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "debt.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * debt.updated
+         * @description A debt's amount or due date changed. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["debtUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "debt.partially_paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * debt.partially_paid
+         * @description A payment left part of the debt to pay. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["debtPartiallyPaidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "debt.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * debt.paid
+         * @description The debt is paid in full. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["debtPaidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "debt.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * debt.overdue
+         * @description A PENDING debt passed its due date. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["debtOverdueEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "debt.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * debt.cancelled
+         * @description The debt was cancelled (by you, or with its link or subscription). `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["debtCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_link.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_link.created
+         * @description A payment link was created. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["paymentLinkCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_link.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_link.updated
+         * @description A link's description, expiresAt or metadata changed, or a reusable link took a payment. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["paymentLinkUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_link.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_link.paid
+         * @description A single-use link was paid. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["paymentLinkPaidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_link.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_link.expired
+         * @description An ACTIVE link passed expiresAt. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["paymentLinkExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_link.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_link.cancelled
+         * @description The link was cancelled. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["paymentLinkCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.created
+         * @description A subscription was created; its cycles follow. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["subscriptionCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.cycles_generated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.cycles_generated
+         * @description The workers generated the subscription's debts. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["subscriptionCyclesGeneratedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.updated
+         * @description A subscription was changed (PATCH). `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["subscriptionUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.paused
+         * @description The subscription was paused; its unpaid debts were cancelled. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["subscriptionPausedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.resumed
+         * @description The subscription was resumed; its remaining cycles are generated. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["subscriptionResumedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.ended
+         * @description The subscription passed its last cycle. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["subscriptionEndedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.cancelled
+         * @description The subscription was cancelled with its unpaid debts. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["subscriptionCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.created
+         * @description A contact was created (directly, or inline with a debt, link or subscription). `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["contactCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.updated
+         * @description A contact's name, email or phones changed. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["contactUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.created
+         * @description A product was created (directly, or by name with a link or subscription). `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["productCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.updated
+         * @description A product was renamed or (de)activated. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["productUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.deleted
+         * @description A product was deactivated by DELETE. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["productDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "adhesion.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * adhesion.created
+         * @description A user was enrolled in direct debit for a product (or re-enrolled). `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["adhesionCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "adhesion.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * adhesion.cancelled
+         * @description An adhesion became INACTIVE. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["adhesionCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_method.registered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_method.registered
+         * @description A user registered a payment method on the enrollment page. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["paymentMethodRegisteredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "direct_debit.attempted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * direct_debit.attempted
+         * @description A direct debit of a debt was sent to the bank. `data.object` is the direct-debit attempt as GET returns it at that instant.
+         */
+        post: operations["directDebitAttemptedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "direct_debit.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * direct_debit.succeeded
+         * @description The bank collected the debt. `data.object` is the direct-debit attempt as GET returns it at that instant.
+         */
+        post: operations["directDebitSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "direct_debit.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * direct_debit.failed
+         * @description The bank refused the debit; nextAttemptOn says when it is retried (null: final). `data.object` is the direct-debit attempt as GET returns it at that instant.
+         */
+        post: operations["directDebitFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description A flat object of string, number, boolean or null values (at most 50), stored on the debts; reserved keys: description, paymentMethods, productName, externalProductId, debtExpirationDate, overduePayment, allowPartialPayments, recurringDebt, debtReference */
+        AdditionalData: {
+            [key: string]: string | number | boolean | null;
+        };
+        /**
+         * @description A user's enrollment in automatic collection for one product.
+         * @example {
+         *       "adhesionId": "adh_2Wm8Rt5YpQ1z",
+         *       "externalClientId": "client-0001",
+         *       "product": {
+         *         "productId": "prd_12",
+         *         "name": "Tuition",
+         *         "active": true
+         *       },
+         *       "status": "ACTIVE",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "updatedAt": "2026-11-25T16:04:05.123Z"
+         *     }
+         */
+        Adhesion: {
+            adhesionId: string;
+            externalClientId: string;
+            product: components["schemas"]["AdhesionProduct"];
+            /** @enum {string} */
+            status: "ACTIVE" | "INACTIVE";
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "adhesion.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "adhesionId": "adh_2Wm8Rt5YpQ1z",
+         *           "externalClientId": "client-0001",
+         *           "product": {
+         *             "productId": "prd_12",
+         *             "name": "Tuition",
+         *             "active": true
+         *           },
+         *           "status": "ACTIVE",
+         *           "createdAt": "2026-11-25T16:04:05.123Z",
+         *           "updatedAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        AdhesionEvent: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "adhesion.created" | "adhesion.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["Adhesion"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "adhesion.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "adhesionId": "adh_2Wm8Rt5YpQ1z",
+         *           "externalClientId": "client-0001",
+         *           "product": {
+         *             "productId": "prd_12",
+         *             "name": "Tuition",
+         *             "active": true
+         *           },
+         *           "status": "ACTIVE",
+         *           "createdAt": "2026-11-25T16:04:05.123Z",
+         *           "updatedAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d",
+         *       "deliveries": []
+         *     }
+         */
+        AdhesionEventDetail: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "adhesion.created" | "adhesion.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["Adhesion"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+            /** @description The delivery to each webhook endpoint, with every attempt */
+            deliveries: components["schemas"]["EventDelivery"][];
+        };
+        AdhesionProduct: {
+            /** @description `prd_` + number; paths also accept the bare number */
+            productId: string;
+            name: string;
+            active: boolean;
+        };
+        /**
+         * @description The user and exactly one of productId or externalProductId.
+         * @example {
+         *       "externalClientId": "client-0001",
+         *       "productId": "prd_12"
+         *     }
+         */
+        AdhesionRequest: {
+            /** @description letters, digits, _ and -, 1 to 100 */
+            externalClientId: string;
+            productId?: string;
+            externalProductId?: string;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @example {
+         *       "page": 1,
+         *       "limit": 50,
+         *       "total": 1,
+         *       "hasMore": false,
+         *       "capped": false
+         *     }
+         */
+        CappedPageMeta: {
+            /** @description This page */
+            page: number;
+            /** @description Items per page */
+            limit: number;
+            /** @description Items matching the filters, counted up to 10,000 */
+            total: number;
+            /** @description Whether a later page has items */
+            hasMore: boolean;
+            /** @description True when more than 10,000 items match (total then reads 10,000) */
+            capped: boolean;
+        };
+        /**
+         * @example {
+         *       "contactId": "con_4fT9kQ2mZ8xW",
+         *       "externalClientId": "client-0003",
+         *       "name": "María López",
+         *       "email": "maria@example.mx",
+         *       "phones": [
+         *         {
+         *           "number": "+52 55 1234 5678",
+         *           "type": "MOBILE",
+         *           "primary": true,
+         *           "description": "MOBILE"
+         *         }
+         *       ],
+         *       "active": true,
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "updatedAt": "2026-11-25T16:04:05.123Z"
+         *     }
+         */
+        Contact: {
+            /** @description `con_` + alphanumeric; paths also accept it without the prefix */
+            contactId: string;
+            externalClientId: string;
+            name: string;
+            email: string | null;
+            phones: components["schemas"]["Phone"][];
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            updatedAt: string;
+        };
+        /**
+         * @description The debtor inline: an existing contact by externalClientId, or a new one created with the resource.
+         * @example {
+         *       "externalClientId": "client-0003",
+         *       "name": "María López",
+         *       "email": "maria@example.mx",
+         *       "phones": [
+         *         {
+         *           "number": "+52 55 1234 5678",
+         *           "type": "MOBILE",
+         *           "primary": true
+         *         }
+         *       ]
+         *     }
+         */
+        ContactData: {
+            /** @description The contact to use, or to create when new */
+            externalClientId: string;
+            name: string;
+            /** Format: email */
+            email: string;
+            phones?: components["schemas"]["PhoneInput"][];
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "contact.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "contactId": "con_4fT9kQ2mZ8xW",
+         *           "externalClientId": "client-0003",
+         *           "name": "María López",
+         *           "email": "maria@example.mx",
+         *           "phones": [
+         *             {
+         *               "number": "+52 55 1234 5678",
+         *               "type": "MOBILE",
+         *               "primary": true,
+         *               "description": "MOBILE"
+         *             }
+         *           ],
+         *           "active": true,
+         *           "createdAt": "2026-11-25T16:04:05.123Z",
+         *           "updatedAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        ContactEvent: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "contact.created" | "contact.updated";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["Contact"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "contact.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "contactId": "con_4fT9kQ2mZ8xW",
+         *           "externalClientId": "client-0003",
+         *           "name": "María López",
+         *           "email": "maria@example.mx",
+         *           "phones": [
+         *             {
+         *               "number": "+52 55 1234 5678",
+         *               "type": "MOBILE",
+         *               "primary": true,
+         *               "description": "MOBILE"
+         *             }
+         *           ],
+         *           "active": true,
+         *           "createdAt": "2026-11-25T16:04:05.123Z",
+         *           "updatedAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d",
+         *       "deliveries": []
+         *     }
+         */
+        ContactEventDetail: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "contact.created" | "contact.updated";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["Contact"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+            /** @description The delivery to each webhook endpoint, with every attempt */
+            deliveries: components["schemas"]["EventDelivery"][];
+        };
+        /**
+         * @example {
+         *       "externalClientId": "client-0003",
+         *       "name": "María López",
+         *       "email": "maria@example.mx",
+         *       "phones": [
+         *         {
+         *           "number": "+52 55 1234 5678",
+         *           "type": "MOBILE",
+         *           "primary": true
+         *         }
+         *       ]
+         *     }
+         */
+        CreateContactRequest: {
+            /** @description Your id of the contact, unique per organization, not modifiable */
+            externalClientId: string;
+            name: string;
+            /** Format: email */
+            email: string;
+            phones?: components["schemas"]["PhoneInput"][];
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        CreateDebtBatchItem: {
+            /** @description The debt's idempotency key, unique within the batch */
+            externalRequestId: string;
+            /** @description The debtor: an existing contact (or one of its identifiers); or send contactData */
+            externalClientId?: string;
+            contactData?: components["schemas"]["StrictContactData"];
+            /** @description In currency units, at most 2 decimals */
+            amount: number;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real calendar date (not required to be in the future)
+             */
+            dueDate: string;
+            currency?: components["schemas"]["Currency"];
+            description?: string;
+            /** @description An active product (or send externalProductId) */
+            productId?: string;
+            /** @description An active product by your own id; must not contain ' " \ or ; */
+            externalProductId?: string;
+            /** @description Default true */
+            allowPartialPayments?: boolean;
+            /** @description Default true; false: the debt cannot be paid after dueDate */
+            allowOverduePayment?: boolean;
+            additionalData?: components["schemas"]["AdditionalData"];
+        };
+        /**
+         * @description Up to 50 debts, created independently; each names its own externalRequestId (the Idempotency-Key header is not used).
+         * @example {
+         *       "debts": [
+         *         {
+         *           "externalRequestId": "inv-2026-0002",
+         *           "externalClientId": "client-0001",
+         *           "amount": 1250.5,
+         *           "dueDate": "2026-12-15",
+         *           "currency": "MXN",
+         *           "description": "Invoice 2026-0002",
+         *           "allowPartialPayments": true,
+         *           "additionalData": {
+         *             "invoiceNumber": "F-2026-0001"
+         *           }
+         *         },
+         *         {
+         *           "externalRequestId": "inv-2026-0003",
+         *           "externalClientId": "client-0002",
+         *           "amount": 99.9,
+         *           "dueDate": "2026-12-20"
+         *         }
+         *       ]
+         *     }
+         */
+        CreateDebtBatchRequest: {
+            debts: components["schemas"]["CreateDebtBatchItem"][];
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @description One debt. Exactly one debtor: externalClientId or contactData. The Idempotency-Key header becomes its externalRequestId.
+         * @example {
+         *       "externalClientId": "client-0001",
+         *       "amount": 1250.5,
+         *       "dueDate": "2026-12-15",
+         *       "currency": "MXN",
+         *       "description": "Invoice 2026-0001",
+         *       "allowPartialPayments": true,
+         *       "additionalData": {
+         *         "invoiceNumber": "F-2026-0001"
+         *       }
+         *     }
+         */
+        CreateDebtRequest: {
+            /** @description The debtor: an existing contact (or one of its identifiers); or send contactData */
+            externalClientId?: string;
+            contactData?: components["schemas"]["StrictContactData"];
+            /** @description In currency units, at most 2 decimals */
+            amount: number;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real calendar date (not required to be in the future)
+             */
+            dueDate: string;
+            currency?: components["schemas"]["Currency"];
+            description?: string;
+            /** @description An active product (or send externalProductId) */
+            productId?: string;
+            /** @description An active product by your own id; must not contain ' " \ or ; */
+            externalProductId?: string;
+            /** @description Default true */
+            allowPartialPayments?: boolean;
+            /** @description Default true; false: the debt cannot be paid after dueDate */
+            allowOverduePayment?: boolean;
+            additionalData?: components["schemas"]["AdditionalData"];
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @example {
+         *       "externalClientId": "client-0001",
+         *       "currency": "MXN",
+         *       "expiresInSeconds": 86400
+         *     }
+         */
+        CreateEnrollmentLinkRequest: {
+            /** @description The user the page enrolls; must not contain ' " \ or ; */
+            externalClientId: string;
+            /**
+             * @description which bank account the page asks for (CLABE, CBU, CCI, account number); default: the company currency, else MXN
+             * @enum {string}
+             */
+            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
+            /**
+             * @description How long the URL works
+             * @default 604800
+             */
+            expiresInSeconds?: number;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @description The legacy contract: undeclared fields are ignored; adds productName, paymentMethods and autopay.
+         * @example {
+         *       "externalClientId": "client-0001",
+         *       "amount": 1250.5,
+         *       "dueDate": "2026-12-15",
+         *       "currency": "MXN",
+         *       "description": "Invoice 2026-0001",
+         *       "allowPartialPayments": true,
+         *       "additionalData": {
+         *         "invoiceNumber": "F-2026-0001"
+         *       },
+         *       "paymentMethods": [
+         *         "CARD",
+         *         "TRANSFER"
+         *       ]
+         *     }
+         */
+        CreateLegacyDebtRequest: {
+            /** @description The debtor: an existing contact (or one of its identifiers); or send contactData */
+            externalClientId?: string;
+            contactData?: components["schemas"]["ContactData"];
+            /** @description In currency units, at most 2 decimals */
+            amount: number;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real calendar date (not required to be in the future)
+             */
+            dueDate: string;
+            currency?: components["schemas"]["Currency"];
+            description?: string;
+            /** @description An active product (or send externalProductId) */
+            productId?: string;
+            /** @description An active product by your own id; must not contain ' " \ or ; */
+            externalProductId?: string;
+            /** @description Default true */
+            allowPartialPayments?: boolean;
+            /** @description Default true; false: the debt cannot be paid after dueDate */
+            allowOverduePayment?: boolean;
+            additionalData?: components["schemas"]["AdditionalData"];
+            /** @description A product by name */
+            productName?: string;
+            paymentMethods?: components["schemas"]["PaymentMethods"];
+            /** @description Ask for automatic collection (direct debit) */
+            autopay?: boolean;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @description A link and its associated debt. The debtor is optional: externalClientId or contactData, not both.
+         * @example {
+         *       "amount": 499,
+         *       "description": "Annual membership",
+         *       "expiresAt": "2026-12-31T23:59:59Z",
+         *       "currency": "MXN",
+         *       "externalPaymentLinkId": "membership-2027-0042",
+         *       "singleUse": true,
+         *       "successUrl": "https://shop.example.mx/thanks",
+         *       "metadata": {
+         *         "campaign": "winter"
+         *       }
+         *     }
+         */
+        CreatePaymentLinkRequest: {
+            /** @description In currency units, at most 2 decimals */
+            amount: number;
+            description: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 with seconds and a zone; the associated debt is due on its UTC date
+             */
+            expiresAt: string;
+            currency?: components["schemas"]["Currency"];
+            /** @description The idempotency key of the link (else the Idempotency-Key header); a repeated key is 409 */
+            externalPaymentLinkId?: string;
+            /** @description Default true: the first payment completes the link; false: it takes many payments */
+            singleUse?: boolean;
+            /**
+             * Format: uri
+             * @description Where the payer lands after paying
+             */
+            successUrl?: string;
+            metadata?: components["schemas"]["Metadata"];
+            /** @description The public identifier of the link in its URL (rules 1-4 of the specification) */
+            identifierValue?: string;
+            externalClientId?: string;
+            contactData?: components["schemas"]["ContactData"];
+            /** @description A product by name, created when new */
+            productName?: string;
+            additionalData?: components["schemas"]["AdditionalData"];
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @example {
+         *       "name": "Tuition",
+         *       "externalProductId": "SKU-TUI-01"
+         *     }
+         */
+        CreateProductRequest: {
+            /** @description Unique per company, trimmed */
+            name: string;
+            /** @description Your own id, trimmed; must not contain ' " \ or ; */
+            externalProductId?: string;
+            /** @description Default true */
+            active?: boolean;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @description A recurring charge: one debt per cycle, all generated upfront (asynchronously). Exactly one debtor: externalClientId or contactData; at most one of totalCycles or endDate.
+         * @example {
+         *       "externalSubscriptionId": "gym-2027-client-0001",
+         *       "externalClientId": "client-0001",
+         *       "amount": 650,
+         *       "currency": "MXN",
+         *       "intervalUnit": "month",
+         *       "intervalCount": 1,
+         *       "startDate": "2027-01-05",
+         *       "totalCycles": 12,
+         *       "productName": "Gym membership",
+         *       "allowPartialPayments": false
+         *     }
+         */
+        CreateSubscriptionRequest: {
+            /** @description Your id, unique per organization (a repeat is 409); the cycles are <it>-cycle-<n> */
+            externalSubscriptionId: string;
+            externalClientId?: string;
+            contactData?: components["schemas"]["ContactData"];
+            /** @description In currency units, at most 2 decimals */
+            amount: number;
+            currency?: components["schemas"]["Currency"];
+            /** @enum {string} */
+            intervalUnit: "day" | "week" | "month" | "year";
+            intervalCount: number;
+            /**
+             * Format: date
+             * @description The first cycle's due date (YYYY-MM-DD)
+             */
+            startDate: string;
+            /** @description A product by name, created when new */
+            productName: string;
+            /** @description How many cycles (or send endDate) */
+            totalCycles?: number;
+            /**
+             * Format: date
+             * @description No cycle after this date (or send totalCycles)
+             */
+            endDate?: string;
+            /** @description The day of the month (and the month, for yearly intervals) each cycle is due; default: startDate's */
+            billingDay?: {
+                day: number;
+                month?: number;
+            };
+            /** @description A cycle cannot be paid before the earlier ones */
+            enforcePaymentOrder?: boolean;
+            allowOverduePayment?: boolean;
+            allowPartialPayments?: boolean;
+            /** @description Collect each cycle automatically (not with paymentMethods) */
+            autopay?: boolean;
+            paymentMethods?: components["schemas"]["PaymentMethods"];
+            description?: string;
+            additionalData?: components["schemas"]["AdditionalData"];
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.mx/collections",
+         *       "enabledEvents": [
+         *         "debt.paid",
+         *         "debt.overdue"
+         *       ],
+         *       "description": "ERP sync"
+         *     }
+         */
+        CreateWebhookEndpointRequest: {
+            /** @description http(s) without credentials, not resolving to a loopback, private, link-local or metadata address; https in production */
+            url: string;
+            enabledEvents: components["schemas"]["EnabledEvent"][];
+            description?: string | null;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @description ISO 4217; when omitted on creation, the organization default (else MXN)
+         * @enum {string}
+         */
+        Currency: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
+        /**
+         * @description A one-time charge to a debtor. Optional fields appear only when set; autopay and its reason or instrument only on creation answers.
+         * @example {
+         *       "debtId": "debt_inv-2026-0001",
+         *       "externalRequestId": "inv-2026-0001",
+         *       "status": "PENDING",
+         *       "amount": 1250.5,
+         *       "amountPaid": 0,
+         *       "currency": "MXN",
+         *       "dueDate": "2026-12-15",
+         *       "allowOverduePayment": true,
+         *       "allowPartialPayments": true,
+         *       "description": "Invoice 2026-0001",
+         *       "paymentUrl": "https://api.collections.example/pay/ACME/debts/debt_inv-2026-0001/Xq3v9LrT2mK8pW1s",
+         *       "contact": {
+         *         "contactId": "con_4fT9kQ2mZ8xW",
+         *         "externalClientId": "client-0001",
+         *         "createdInline": false
+         *       },
+         *       "additionalData": {
+         *         "invoiceNumber": "F-2026-0001"
+         *       },
+         *       "createdAt": "2026-11-25T16:04:05.123Z"
+         *     }
+         */
+        Debt: {
+            /** @description `debt_` + externalRequestId */
+            debtId: string;
+            /** @description The idempotency key of the debt (the Idempotency-Key header, generated when absent, or the batch item's) */
+            externalRequestId: string;
+            /**
+             * @description Effective status: a PENDING debt past its due date reads OVERDUE
+             * @enum {string}
+             */
+            status: "PENDING" | "PARTIALLY_PAID" | "PAID" | "OVERDUE" | "CANCELLED";
+            /** @description In currency units */
+            amount: number;
+            /** @description Accumulated amount paid */
+            amountPaid: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            dueDate: string;
+            allowOverduePayment: boolean;
+            allowPartialPayments: boolean;
+            /** @description Only when the debt has one */
+            description?: string;
+            /** @description Opaque deep link to pay this debt; share it as is. Null only when the portal integration fails */
+            paymentUrl: string | null;
+            /** @description The debtor; null for the debt of a payment link without a known debtor */
+            contact: components["schemas"]["EmbeddedContact"] | null;
+            /** @description Present when a product is referenced */
+            product?: components["schemas"]["EmbeddedProduct"];
+            /** @description Creation answers only: whether automatic collection is active */
+            autopay?: boolean;
+            /**
+             * @description Creation answers only, when autopay is false and the debt was evaluated
+             * @enum {string}
+             */
+            autopayReason?: "NO_PRODUCT" | "DEFAULT_PAYMENT_METHODS_DISABLED_FOR_COMPANY" | "COMPANY_WITHOUT_PRODUCT_MODALITY" | "NO_DEFAULT_PAYMENT_METHOD" | "DEFAULT_PAYMENT_METHOD_TYPE_NOT_SUPPORTED" | "ADHESION_EVENT_FAILED";
+            /** @description Creation answers only, when autopay is true: the payment method that will be charged */
+            autopayInstrument?: components["schemas"]["PaymentMethodReference"];
+            /** @description Only when set (legacy contract and subscriptions) */
+            paymentMethods?: components["schemas"]["PaymentMethods"];
+            /** @description Only when set */
+            additionalData?: components["schemas"]["AdditionalData"];
+            /** @description The batch that created it */
+            batchId?: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+        };
+        DebtBatchError: {
+            /** @description The position of the item in `debts` */
+            index: number;
+            externalRequestId: string;
+            /** @description The error code the item would have had alone (RESOURCE_NOT_FOUND, BUSINESS_RULE_VIOLATION...) */
+            code: string;
+            message: string;
+        };
+        /** @description The debts created (in item order) and, on 207 and 422, the items that failed. */
+        DebtBatchResult: {
+            data: components["schemas"]["Debt"][];
+            /** @description Filters GET /debts?batchId= */
+            batchId: string;
+            /** @description Only on 207 and 422 */
+            errors?: components["schemas"]["DebtBatchError"][];
+            requestId: string;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "debt.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "debtId": "debt_inv-2026-0001",
+         *           "externalRequestId": "inv-2026-0001",
+         *           "status": "PENDING",
+         *           "amount": 1250.5,
+         *           "amountPaid": 0,
+         *           "currency": "MXN",
+         *           "dueDate": "2026-12-15",
+         *           "allowOverduePayment": true,
+         *           "allowPartialPayments": true,
+         *           "description": "Invoice 2026-0001",
+         *           "paymentUrl": "https://api.collections.example/pay/ACME/debts/debt_inv-2026-0001/Xq3v9LrT2mK8pW1s",
+         *           "contact": {
+         *             "contactId": "con_4fT9kQ2mZ8xW",
+         *             "externalClientId": "client-0001",
+         *             "createdInline": false
+         *           },
+         *           "additionalData": {
+         *             "invoiceNumber": "F-2026-0001"
+         *           },
+         *           "createdAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        DebtEvent: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["Debt"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "debt.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "debtId": "debt_inv-2026-0001",
+         *           "externalRequestId": "inv-2026-0001",
+         *           "status": "PENDING",
+         *           "amount": 1250.5,
+         *           "amountPaid": 0,
+         *           "currency": "MXN",
+         *           "dueDate": "2026-12-15",
+         *           "allowOverduePayment": true,
+         *           "allowPartialPayments": true,
+         *           "description": "Invoice 2026-0001",
+         *           "paymentUrl": "https://api.collections.example/pay/ACME/debts/debt_inv-2026-0001/Xq3v9LrT2mK8pW1s",
+         *           "contact": {
+         *             "contactId": "con_4fT9kQ2mZ8xW",
+         *             "externalClientId": "client-0001",
+         *             "createdInline": false
+         *           },
+         *           "additionalData": {
+         *             "invoiceNumber": "F-2026-0001"
+         *           },
+         *           "createdAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d",
+         *       "deliveries": []
+         *     }
+         */
+        DebtEventDetail: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["Debt"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+            /** @description The delivery to each webhook endpoint, with every attempt */
+            deliveries: components["schemas"]["EventDelivery"][];
+        };
+        /**
+         * @example {
+         *       "webhookEndpointId": "whe_5Hs2Kq8ZrW3n",
+         *       "url": "https://hooks.example.mx/collections",
+         *       "enabledEvents": [
+         *         "debt.paid",
+         *         "debt.overdue"
+         *       ],
+         *       "enabled": true,
+         *       "description": "ERP sync",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "updatedAt": "2026-11-25T16:04:05.123Z",
+         *       "deleted": true
+         *     }
+         */
+        DeletedWebhookEndpoint: {
+            /** @description `whe_` + alphanumeric; paths also accept it without the prefix */
+            webhookEndpointId: string;
+            url: string;
+            enabledEvents: string[];
+            enabled: boolean;
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            updatedAt: string;
+            /** @constant */
+            deleted: true;
+        };
+        DeliveryAttempt: {
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            attemptedAt: string;
+            /** @description The receiver's status; null when none came */
+            statusCode: number | null;
+            /** @description Why the attempt failed; null when it succeeded */
+            error: string | null;
+            durationMs: number;
+            succeeded: boolean;
+        };
+        /**
+         * @description One attempt to collect a debt from its default payment method.
+         * @example {
+         *       "debitAttemptId": "dda_9Kd3Lx7VqP2m",
+         *       "debtId": "debt_inv-2026-0001",
+         *       "attemptNumber": 1,
+         *       "paymentMethodId": "pm_7Lq2Xv9KsT4w",
+         *       "paymentMethodStatus": "ACTIVE",
+         *       "amount": 1250.5,
+         *       "currency": "MXN",
+         *       "status": "SUCCEEDED",
+         *       "failureCode": null,
+         *       "nextAttemptOn": null,
+         *       "createdAt": "2026-12-15T09:00:00.000Z",
+         *       "completedAt": "2026-12-15T09:00:02.000Z"
+         *     }
+         */
+        DirectDebitAttempt: {
+            debitAttemptId: string;
+            debtId: string;
+            /** @description 1 on the due date, 2 and later for the dunning retries */
+            attemptNumber: number;
+            paymentMethodId: string;
+            /**
+             * @description INACTIVE once ACCOUNT_CLOSED ended it
+             * @enum {string}
+             */
+            paymentMethodStatus: "ACTIVE" | "INACTIVE";
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            /** @enum {string|null} */
+            failureCode: "INSUFFICIENT_FUNDS" | "ACCOUNT_CLOSED" | "DEBT_NOT_PAYABLE" | "PAYMENT_METHOD_INACTIVE" | null;
+            /**
+             * Format: date
+             * @description The UTC date of the retry a refusal scheduled; null when the refusal is final, and on other events
+             */
+            nextAttemptOn: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            completedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "direct_debit.attempted",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "debitAttemptId": "dda_9Kd3Lx7VqP2m",
+         *           "debtId": "debt_inv-2026-0001",
+         *           "attemptNumber": 1,
+         *           "paymentMethodId": "pm_7Lq2Xv9KsT4w",
+         *           "paymentMethodStatus": "ACTIVE",
+         *           "amount": 1250.5,
+         *           "currency": "MXN",
+         *           "status": "SUCCEEDED",
+         *           "failureCode": null,
+         *           "nextAttemptOn": null,
+         *           "createdAt": "2026-12-15T09:00:00.000Z",
+         *           "completedAt": "2026-12-15T09:00:02.000Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        DirectDebitEvent: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The direct-debit attempt as GET returns it, at the instant of the change */
+                object: components["schemas"]["DirectDebitAttempt"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "direct_debit.attempted",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "debitAttemptId": "dda_9Kd3Lx7VqP2m",
+         *           "debtId": "debt_inv-2026-0001",
+         *           "attemptNumber": 1,
+         *           "paymentMethodId": "pm_7Lq2Xv9KsT4w",
+         *           "paymentMethodStatus": "ACTIVE",
+         *           "amount": 1250.5,
+         *           "currency": "MXN",
+         *           "status": "SUCCEEDED",
+         *           "failureCode": null,
+         *           "nextAttemptOn": null,
+         *           "createdAt": "2026-12-15T09:00:00.000Z",
+         *           "completedAt": "2026-12-15T09:00:02.000Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d",
+         *       "deliveries": []
+         *     }
+         */
+        DirectDebitEventDetail: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The direct-debit attempt as GET returns it, at the instant of the change */
+                object: components["schemas"]["DirectDebitAttempt"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+            /** @description The delivery to each webhook endpoint, with every attempt */
+            deliveries: components["schemas"]["EventDelivery"][];
+        };
+        EmbeddedContact: {
+            /** @description `con_` + alphanumeric; paths also accept it without the prefix */
+            contactId: string;
+            /** @description The primary identifier, also when the contact was referenced by a secondary one */
+            externalClientId: string;
+            /** @description Whether this request created the contact from contactData */
+            createdInline: boolean;
+        };
+        EmbeddedProduct: {
+            /** @description `prd_` + number; paths also accept the bare number */
+            productId: string;
+            name: string;
+            active: boolean;
+            /** @description Whether this request created the product by name (always false for debts) */
+            createdInline: boolean;
+        };
+        /**
+         * @description An event type, or `*` (alone) for every type
+         * @enum {string}
+         */
+        EnabledEvent: "*" | "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed";
+        /**
+         * @example {
+         *       "url": "https://api.collections.example/enroll/eyJ2IjoxLCJjbyI6IkFDTUUifQ.Tq8xZ3",
+         *       "externalClientId": "client-0001",
+         *       "currency": "MXN",
+         *       "expiresAt": "2026-11-26T16:04:05.000Z"
+         *     }
+         */
+        EnrollmentLink: {
+            /**
+             * Format: uri
+             * @description Send it to the user as is: it is signed and expires
+             */
+            url: string;
+            externalClientId: string;
+            /** @enum {string} */
+            currency: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            expiresAt: string;
+        };
+        Error: {
+            /**
+             * @description Stable, machine-readable
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST" | "AUTHENTICATION_FAILED" | "RESOURCE_NOT_FOUND" | "RESOURCE_CONFLICT" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "RESOLUTION_ERROR" | "BUSINESS_RULE_VIOLATION" | "RATE_LIMITED" | "PARTIAL_UPDATE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            /** @description For people; may change */
+            message: string;
+            /** @description Only on 400 INVALID_REQUEST: every offending field */
+            details?: components["schemas"]["ErrorDetail"][];
+        };
+        /**
+         * @description One problem of a 400 answer.
+         * @example {
+         *       "field": "dueDate",
+         *       "issue": "must match format \"date\""
+         *     }
+         */
+        ErrorDetail: {
+            /** @description The field as sent (`email`, `phones[0].type`); `body` for the body as a whole, `companyCode` for the company context, `Idempotency-Key` for that header */
+            field: string;
+            /** @description What is wrong with it */
+            issue: string;
+            /** @description Batch bodies only: the position of the item in `debts` */
+            index?: number;
+            /** @description Batch bodies only: the externalRequestId of the item (null when it has none) */
+            externalRequestId?: string | null;
+        };
+        /**
+         * @description Every error answer: `{ error: { code, message, details? }, requestId }`.
+         * @example {
+         *       "error": {
+         *         "code": "RESOURCE_NOT_FOUND",
+         *         "message": "Debt not found"
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        ErrorEnvelope: {
+            error: components["schemas"]["Error"];
+            /** @description This request, for tracing (also in the X-Request-Id header) */
+            requestId: string;
+        };
+        /** @description A state change: `{ eventId, type, createdAt, companyCode, data: { object }, requestId }`, written with the change itself. */
+        Event: components["schemas"]["DebtEvent"] | components["schemas"]["PaymentLinkEvent"] | components["schemas"]["SubscriptionEvent"] | components["schemas"]["ContactEvent"] | components["schemas"]["ProductEvent"] | components["schemas"]["AdhesionEvent"] | components["schemas"]["PaymentMethodEvent"] | components["schemas"]["DirectDebitEvent"];
+        EventDelivery: {
+            webhookEndpointId: string;
+            url: string;
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            /**
+             * Format: date-time
+             * @description When PENDING: the next attempt
+             */
+            nextAttemptAt: string | null;
+            attempts: components["schemas"]["DeliveryAttempt"][];
+        };
+        /** @description An event with its delivery to each webhook endpoint. */
+        EventDetail: components["schemas"]["DebtEventDetail"] | components["schemas"]["PaymentLinkEventDetail"] | components["schemas"]["SubscriptionEventDetail"] | components["schemas"]["ContactEventDetail"] | components["schemas"]["ProductEventDetail"] | components["schemas"]["AdhesionEventDetail"] | components["schemas"]["PaymentMethodEventDetail"] | components["schemas"]["DirectDebitEventDetail"];
+        /**
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        Liveness: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        /**
+         * @example {
+         *       "clientUsername": "acme",
+         *       "password": "s3cret-pass"
+         *     }
+         */
+        LoginRequest: {
+            clientUsername: string;
+            password: string;
+        };
+        /** @description Your own flat object of string, number, boolean or null values (at most 50) */
+        Metadata: {
+            [key: string]: string | number | boolean | null;
+        };
+        /**
+         * @example {
+         *       "page": 1,
+         *       "limit": 50,
+         *       "total": 1,
+         *       "hasMore": false
+         *     }
+         */
+        PageMeta: {
+            /** @description This page */
+            page: number;
+            /** @description Items per page */
+            limit: number;
+            /** @description Items matching the filters */
+            total: number;
+            /** @description Whether a later page has items */
+            hasMore: boolean;
+        };
+        /**
+         * @example {
+         *       "amount": 250
+         *     }
+         */
+        PayDebtRequest: {
+            /** @description Default: the remaining amount */
+            amount?: number;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @description A shareable payment URL with its associated debt. Every field is present; the optional ones are null when empty.
+         * @example {
+         *       "paymentLinkId": "plk_6Rn4Tz8WqL3k",
+         *       "externalPaymentLinkId": "membership-2027-0042",
+         *       "debtId": "debt_plk_6Rn4Tz8WqL3k",
+         *       "status": "ACTIVE",
+         *       "amount": 499,
+         *       "currency": "MXN",
+         *       "description": "Annual membership",
+         *       "singleUse": true,
+         *       "expiresAt": "2026-12-31T23:59:59.000Z",
+         *       "successUrl": "https://shop.example.mx/thanks",
+         *       "metadata": {
+         *         "campaign": "winter"
+         *       },
+         *       "paymentUrl": "https://api.collections.example/l/q8ZtR2mVx7LpK4sW",
+         *       "identifierValue": null,
+         *       "contact": null,
+         *       "product": null,
+         *       "createdAt": "2026-11-25T16:04:05.123Z"
+         *     }
+         */
+        PaymentLink: {
+            paymentLinkId: string;
+            /** @description The idempotency key; null when the link was created without one */
+            externalPaymentLinkId: string | null;
+            /** @description The associated debt */
+            debtId: string;
+            /**
+             * @description Effective status: an ACTIVE link past expiresAt reads EXPIRED
+             * @enum {string}
+             */
+            status: "ACTIVE" | "PAID" | "EXPIRED" | "CANCELLED";
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            description: string;
+            singleUse: boolean;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            expiresAt: string | null;
+            successUrl: string | null;
+            metadata: components["schemas"]["Metadata"] | null;
+            /** @description Opaque URL to share as is; null only when the portal integration fails */
+            paymentUrl: string | null;
+            identifierValue: string | null;
+            /** @description Always null in this version */
+            contact: null;
+            /** @description The product, when one was named */
+            product: components["schemas"]["EmbeddedProduct"] | null;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "payment_link.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "paymentLinkId": "plk_6Rn4Tz8WqL3k",
+         *           "externalPaymentLinkId": "membership-2027-0042",
+         *           "debtId": "debt_plk_6Rn4Tz8WqL3k",
+         *           "status": "ACTIVE",
+         *           "amount": 499,
+         *           "currency": "MXN",
+         *           "description": "Annual membership",
+         *           "singleUse": true,
+         *           "expiresAt": "2026-12-31T23:59:59.000Z",
+         *           "successUrl": "https://shop.example.mx/thanks",
+         *           "metadata": {
+         *             "campaign": "winter"
+         *           },
+         *           "paymentUrl": "https://api.collections.example/l/q8ZtR2mVx7LpK4sW",
+         *           "identifierValue": null,
+         *           "contact": null,
+         *           "product": null,
+         *           "createdAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        PaymentLinkEvent: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["PaymentLink"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "payment_link.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "paymentLinkId": "plk_6Rn4Tz8WqL3k",
+         *           "externalPaymentLinkId": "membership-2027-0042",
+         *           "debtId": "debt_plk_6Rn4Tz8WqL3k",
+         *           "status": "ACTIVE",
+         *           "amount": 499,
+         *           "currency": "MXN",
+         *           "description": "Annual membership",
+         *           "singleUse": true,
+         *           "expiresAt": "2026-12-31T23:59:59.000Z",
+         *           "successUrl": "https://shop.example.mx/thanks",
+         *           "metadata": {
+         *             "campaign": "winter"
+         *           },
+         *           "paymentUrl": "https://api.collections.example/l/q8ZtR2mVx7LpK4sW",
+         *           "identifierValue": null,
+         *           "contact": null,
+         *           "product": null,
+         *           "createdAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d",
+         *       "deliveries": []
+         *     }
+         */
+        PaymentLinkEventDetail: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["PaymentLink"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+            /** @description The delivery to each webhook endpoint, with every attempt */
+            deliveries: components["schemas"]["EventDelivery"][];
+        };
+        /**
+         * @description A payment record of a link: one of its associated debts.
+         * @example {
+         *       "paymentId": "debt_1042",
+         *       "status": "PAID",
+         *       "amount": 499,
+         *       "amountPaid": 499,
+         *       "currency": "MXN",
+         *       "createdAt": "2026-11-25T16:04:05.123Z"
+         *     }
+         */
+        PaymentLinkPayment: {
+            paymentId: string;
+            /** @enum {string} */
+            status: "PENDING" | "PARTIALLY_PAID" | "PAID" | "OVERDUE" | "CANCELLED";
+            amount: number;
+            amountPaid: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "payment_method.registered",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "paymentMethodId": "pm_7Lq2Xv9KsT4w",
+         *           "paymentMethodType": "BANK_ACCOUNT",
+         *           "isDefault": true,
+         *           "status": "ACTIVE",
+         *           "maskedReference": "CLABE •••• 4321",
+         *           "createdAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        PaymentMethodEvent: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "payment_method.registered";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["PaymentMethodReference"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "payment_method.registered",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "paymentMethodId": "pm_7Lq2Xv9KsT4w",
+         *           "paymentMethodType": "BANK_ACCOUNT",
+         *           "isDefault": true,
+         *           "status": "ACTIVE",
+         *           "maskedReference": "CLABE •••• 4321",
+         *           "createdAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d",
+         *       "deliveries": []
+         *     }
+         */
+        PaymentMethodEventDetail: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "payment_method.registered";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["PaymentMethodReference"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+            /** @description The delivery to each webhook endpoint, with every attempt */
+            deliveries: components["schemas"]["EventDelivery"][];
+        };
+        /**
+         * @description A payment method a user registered on the hosted enrollment page (never the card or account number itself).
+         * @example {
+         *       "paymentMethodId": "pm_7Lq2Xv9KsT4w",
+         *       "paymentMethodType": "BANK_ACCOUNT",
+         *       "isDefault": true,
+         *       "status": "ACTIVE",
+         *       "maskedReference": "CLABE •••• 4321",
+         *       "createdAt": "2026-11-25T16:04:05.123Z"
+         *     }
+         */
+        PaymentMethodReference: {
+            paymentMethodId: string;
+            /** @enum {string} */
+            paymentMethodType: "BANK_ACCOUNT" | "CARD_TOKENIZED";
+            isDefault: boolean;
+            /** @enum {string} */
+            status: "ACTIVE" | "INACTIVE";
+            /** @description The kind and last four digits (`CLABE •••• 4321`, `VISA •••• 4242`), when the enrollment page registered them */
+            maskedReference?: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+        };
+        /** @description How the debtor may pay */
+        PaymentMethods: ("CASH" | "CARD" | "TRANSFER" | "WALLET" | "BANK_TRANSFER")[];
+        /**
+         * @example {
+         *       "amount": 499
+         *     }
+         */
+        PayPaymentLinkRequest: {
+            /** @description Default: the link amount */
+            amount?: number;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        Phone: {
+            number: string;
+            /** @enum {string} */
+            type: "MAIN" | "MOBILE" | "WORK" | "RELATIVE" | "OTHER";
+            primary: boolean;
+            /** @description The type when none was sent */
+            description: string;
+        };
+        PhoneInput: {
+            /** @description Must contain a digit */
+            number: string;
+            /** @enum {string} */
+            type: "MAIN" | "MOBILE" | "WORK" | "RELATIVE" | "OTHER";
+            /** @description Default false; at most one phone is primary */
+            primary?: boolean;
+            /** @description Default: the type */
+            description?: string;
+        };
+        /**
+         * @example {
+         *       "productId": "prd_12",
+         *       "name": "Tuition",
+         *       "externalProductId": "SKU-TUI-01",
+         *       "active": true,
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "updatedAt": "2026-11-25T16:04:05.123Z"
+         *     }
+         */
+        Product: {
+            /** @description `prd_` + number; paths also accept the bare number */
+            productId: string;
+            name: string;
+            externalProductId: string | null;
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description Null when the product was created inactive
+             */
+            createdAt: string | null;
+            /**
+             * Format: date-time
+             * @description Null when the product was created inactive; PATCH does not move it (known limitation)
+             */
+            updatedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "product.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "productId": "prd_12",
+         *           "name": "Tuition",
+         *           "externalProductId": "SKU-TUI-01",
+         *           "active": true,
+         *           "createdAt": "2026-11-25T16:04:05.123Z",
+         *           "updatedAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        ProductEvent: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "product.created" | "product.updated" | "product.deleted";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["Product"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "product.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "productId": "prd_12",
+         *           "name": "Tuition",
+         *           "externalProductId": "SKU-TUI-01",
+         *           "active": true,
+         *           "createdAt": "2026-11-25T16:04:05.123Z",
+         *           "updatedAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d",
+         *       "deliveries": []
+         *     }
+         */
+        ProductEventDetail: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "product.created" | "product.updated" | "product.deleted";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["Product"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+            /** @description The delivery to each webhook endpoint, with every attempt */
+            deliveries: components["schemas"]["EventDelivery"][];
+        };
+        /**
+         * @example {
+         *       "status": "ok",
+         *       "checks": [
+         *         {
+         *           "name": "database",
+         *           "status": "ok"
+         *         }
+         *       ]
+         *     }
+         */
+        Readiness: {
+            /** @enum {string} */
+            status: "ok" | "unavailable";
+            checks: {
+                /** @description database or redis */
+                name: string;
+                /** @enum {string} */
+                status: "ok" | "unavailable";
+                /** @description Why it is unavailable */
+                issue?: string;
+            }[];
+        };
+        /**
+         * @description Empty: every endpoint the event was delivered to (or that subscribes to it now); or one endpoint.
+         * @example {
+         *       "webhookEndpointId": "whe_5Hs2Kq8ZrW3n"
+         *     }
+         */
+        RedeliverEventRequest: {
+            webhookEndpointId?: string;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @example {
+         *       "refreshToken": "rt_9fK2mQ7xLw4ZpT8vRb3NcY6s"
+         *     }
+         */
+        RefreshSessionRequest: {
+            /** @description Single use: the answer carries its replacement */
+            refreshToken: string;
+        };
+        /**
+         * @example {
+         *       "externalClientId": "client-0001",
+         *       "paymentMethodType": "BANK_ACCOUNT",
+         *       "isDefault": true
+         *     }
+         */
+        RegisterPaymentMethodRequest: {
+            /** @description The user, as registered at enrollment; must not contain ' " \ or ; */
+            externalClientId: string;
+            /** @enum {string} */
+            paymentMethodType: "BANK_ACCOUNT" | "CARD_TOKENIZED";
+            /** @description Make it the user's default (the first one always is) */
+            isDefault?: boolean;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @example {
+         *       "now": "2026-12-16T09:00:00.000Z",
+         *       "frozen": true
+         *     }
+         */
+        SandboxClock: {
+            /**
+             * Format: date-time
+             * @description The organization's current instant
+             */
+            now: string;
+            /** @description true: every time rule of the organization uses `now`; false: real time */
+            frozen: boolean;
+        };
+        /**
+         * @description The token pair, at the top level of the body (not under data).
+         * @example {
+         *       "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwib3JnIjoxfQ.c2lnbmF0dXJl",
+         *       "refreshToken": "rt_9fK2mQ7xLw4ZpT8vRb3NcY6s",
+         *       "expiresIn": 14400,
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        Session: {
+            /** @description Send it as x-authorization-token (without Bearer) */
+            accessToken: string;
+            /** @description Single use, 30 days: POST /auth/refresh exchanges it for a new pair */
+            refreshToken: string;
+            /** @description Seconds the access token lives (14400) */
+            expiresIn: number;
+            /** @description This request, for tracing (also in the X-Request-Id header) */
+            requestId: string;
+        };
+        /**
+         * @example {
+         *       "now": "2026-12-16T09:00:00Z"
+         *     }
+         */
+        SetClockRequest: {
+            /**
+             * Format: date-time
+             * @description RFC 3339
+             */
+            now: string;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @description The debtor inline: an existing contact by externalClientId, or a new one created with the debt. Undeclared fields are refused.
+         * @example {
+         *       "externalClientId": "client-0003",
+         *       "name": "María López",
+         *       "email": "maria@example.mx",
+         *       "phones": [
+         *         {
+         *           "number": "+52 55 1234 5678",
+         *           "type": "MOBILE",
+         *           "primary": true
+         *         }
+         *       ]
+         *     }
+         */
+        StrictContactData: {
+            /** @description The contact to use, or to create when new */
+            externalClientId: string;
+            name: string;
+            /** Format: email */
+            email: string;
+            phones?: components["schemas"]["PhoneInput"][];
+        };
+        /**
+         * @description A recurring charge. paymentMethods, description and additionalData appear only when set.
+         * @example {
+         *       "subscriptionId": "sub_3Jd8Qw2XnL5v",
+         *       "externalSubscriptionId": "gym-2027-client-0001",
+         *       "status": "ACTIVE",
+         *       "scheduling": {
+         *         "intervalUnit": "month",
+         *         "intervalCount": 1,
+         *         "startDate": "2027-01-05",
+         *         "totalCycles": 12,
+         *         "endDate": null,
+         *         "billingDay": {
+         *           "day": 5
+         *         }
+         *       },
+         *       "externalClientId": "client-0001",
+         *       "amount": 650,
+         *       "currency": "MXN",
+         *       "paymentUrl": "https://api.collections.example/pay/ACME/subscriptions/sub_3Jd8Qw2XnL5v/Lw8pT3xR6kM2vQ9z",
+         *       "enforcePaymentOrder": false,
+         *       "autopay": false,
+         *       "allowOverduePayment": true,
+         *       "allowPartialPayments": false,
+         *       "contact": {
+         *         "contactId": "con_4fT9kQ2mZ8xW",
+         *         "externalClientId": "client-0001",
+         *         "createdInline": false
+         *       },
+         *       "product": {
+         *         "productId": "prd_14",
+         *         "name": "Gym membership",
+         *         "active": true,
+         *         "createdInline": true
+         *       },
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "updatedAt": "2026-11-25T16:04:05.123Z"
+         *     }
+         */
+        Subscription: {
+            /** @description `sub_` + alphanumeric; paths also accept it without the prefix */
+            subscriptionId: string;
+            externalSubscriptionId: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "PAUSED" | "ENDED" | "CANCELLED";
+            scheduling: components["schemas"]["SubscriptionScheduling"];
+            externalClientId: string;
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            /** @description Opaque URL of a page with every cycle; null only when the portal integration fails */
+            paymentUrl: string | null;
+            enforcePaymentOrder: boolean;
+            autopay: boolean;
+            allowOverduePayment: boolean;
+            allowPartialPayments: boolean;
+            /** @description Only when set */
+            paymentMethods?: components["schemas"]["PaymentMethods"];
+            /** @description Only when set */
+            description?: string;
+            /** @description Only when set */
+            additionalData?: components["schemas"]["AdditionalData"];
+            contact: components["schemas"]["EmbeddedContact"];
+            product: components["schemas"]["EmbeddedProduct"];
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "subscription.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "subscriptionId": "sub_3Jd8Qw2XnL5v",
+         *           "externalSubscriptionId": "gym-2027-client-0001",
+         *           "status": "ACTIVE",
+         *           "scheduling": {
+         *             "intervalUnit": "month",
+         *             "intervalCount": 1,
+         *             "startDate": "2027-01-05",
+         *             "totalCycles": 12,
+         *             "endDate": null,
+         *             "billingDay": {
+         *               "day": 5
+         *             }
+         *           },
+         *           "externalClientId": "client-0001",
+         *           "amount": 650,
+         *           "currency": "MXN",
+         *           "paymentUrl": "https://api.collections.example/pay/ACME/subscriptions/sub_3Jd8Qw2XnL5v/Lw8pT3xR6kM2vQ9z",
+         *           "enforcePaymentOrder": false,
+         *           "autopay": false,
+         *           "allowOverduePayment": true,
+         *           "allowPartialPayments": false,
+         *           "contact": {
+         *             "contactId": "con_4fT9kQ2mZ8xW",
+         *             "externalClientId": "client-0001",
+         *             "createdInline": false
+         *           },
+         *           "product": {
+         *             "productId": "prd_14",
+         *             "name": "Gym membership",
+         *             "active": true,
+         *             "createdInline": true
+         *           },
+         *           "createdAt": "2026-11-25T16:04:05.123Z",
+         *           "updatedAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        SubscriptionEvent: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["Subscription"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "subscription.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "subscriptionId": "sub_3Jd8Qw2XnL5v",
+         *           "externalSubscriptionId": "gym-2027-client-0001",
+         *           "status": "ACTIVE",
+         *           "scheduling": {
+         *             "intervalUnit": "month",
+         *             "intervalCount": 1,
+         *             "startDate": "2027-01-05",
+         *             "totalCycles": 12,
+         *             "endDate": null,
+         *             "billingDay": {
+         *               "day": 5
+         *             }
+         *           },
+         *           "externalClientId": "client-0001",
+         *           "amount": 650,
+         *           "currency": "MXN",
+         *           "paymentUrl": "https://api.collections.example/pay/ACME/subscriptions/sub_3Jd8Qw2XnL5v/Lw8pT3xR6kM2vQ9z",
+         *           "enforcePaymentOrder": false,
+         *           "autopay": false,
+         *           "allowOverduePayment": true,
+         *           "allowPartialPayments": false,
+         *           "contact": {
+         *             "contactId": "con_4fT9kQ2mZ8xW",
+         *             "externalClientId": "client-0001",
+         *             "createdInline": false
+         *           },
+         *           "product": {
+         *             "productId": "prd_14",
+         *             "name": "Gym membership",
+         *             "active": true,
+         *             "createdInline": true
+         *           },
+         *           "createdAt": "2026-11-25T16:04:05.123Z",
+         *           "updatedAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d",
+         *       "deliveries": []
+         *     }
+         */
+        SubscriptionEventDetail: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["Subscription"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+            /** @description The delivery to each webhook endpoint, with every attempt */
+            deliveries: components["schemas"]["EventDelivery"][];
+        };
+        SubscriptionPartialUpdate: {
+            data: components["schemas"]["Subscription"];
+            /** @description code PARTIAL_UPDATE; the message gives the number of debts not synced (no details) */
+            error: components["schemas"]["Error"];
+            /** @description This request, for tracing (also in the X-Request-Id header) */
+            requestId: string;
+        };
+        SubscriptionScheduling: {
+            /** @enum {string} */
+            intervalUnit: "day" | "week" | "month" | "year";
+            intervalCount: number;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            startDate: string;
+            totalCycles: number | null;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            endDate: string | null;
+            /** @description The effective billing day (inferred from startDate when not sent) */
+            billingDay: {
+                day: number;
+                month?: number;
+            } | null;
+        };
+        /**
+         * @description At least one field; phones replace the whole list.
+         * @example {
+         *       "email": "maria.lopez@example.mx"
+         *     }
+         */
+        UpdateContactRequest: {
+            name?: string;
+            /**
+             * Format: email
+             * @description Cannot be removed
+             */
+            email?: string;
+            phones?: components["schemas"]["PhoneInput"][];
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @description At least one of amount or dueDate.
+         * @example {
+         *       "amount": 1300,
+         *       "dueDate": "2026-12-31"
+         *     }
+         */
+        UpdateDebtRequest: {
+            /** @description In currency units, at most 2 decimals */
+            amount?: number;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            dueDate?: string;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @description At least one field; checked after the link is found ACTIVE.
+         * @example {
+         *       "expiresAt": "2027-01-15T23:59:59Z"
+         *     }
+         */
+        UpdatePaymentLinkRequest: {
+            description?: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 with seconds and a zone (Z or an offset)
+             */
+            expiresAt?: string;
+            metadata?: components["schemas"]["Metadata"];
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @example {
+         *       "name": "Tuition 2027"
+         *     }
+         */
+        UpdateProductRequest: {
+            name?: string;
+            /** @description false deactivates the product */
+            active?: boolean;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @description At least one field; only amount also reaches the debts already generated (not paid or cancelled ones).
+         * @example {
+         *       "amount": 700
+         *     }
+         */
+        UpdateSubscriptionRequest: {
+            /** @description In currency units, at most 2 decimals */
+            amount?: number;
+            description?: string;
+            enforcePaymentOrder?: boolean;
+            allowOverduePayment?: boolean;
+            autopay?: boolean;
+            paymentMethods?: components["schemas"]["PaymentMethods"];
+            additionalData?: components["schemas"]["AdditionalData"];
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @description At least one field; enabled false cancels the pending deliveries.
+         * @example {
+         *       "enabledEvents": [
+         *         "*"
+         *       ]
+         *     }
+         */
+        UpdateWebhookEndpointRequest: {
+            /** @description http(s) without credentials, not resolving to a loopback, private, link-local or metadata address; https in production */
+            url?: string;
+            enabledEvents?: components["schemas"]["EnabledEvent"][];
+            enabled?: boolean;
+            description?: string | null;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @example {
+         *       "webhookEndpointId": "whe_5Hs2Kq8ZrW3n",
+         *       "url": "https://hooks.example.mx/collections",
+         *       "enabledEvents": [
+         *         "debt.paid",
+         *         "debt.overdue"
+         *       ],
+         *       "enabled": true,
+         *       "description": "ERP sync",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "updatedAt": "2026-11-25T16:04:05.123Z"
+         *     }
+         */
+        WebhookEndpoint: {
+            /** @description `whe_` + alphanumeric; paths also accept it without the prefix */
+            webhookEndpointId: string;
+            url: string;
+            enabledEvents: string[];
+            enabled: boolean;
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "webhookEndpointId": "whe_5Hs2Kq8ZrW3n",
+         *       "url": "https://hooks.example.mx/collections",
+         *       "enabledEvents": [
+         *         "debt.paid",
+         *         "debt.overdue"
+         *       ],
+         *       "enabled": true,
+         *       "description": "ERP sync",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "updatedAt": "2026-11-25T16:04:05.123Z",
+         *       "secret": "whsec_0d5c3f1e9a7b4c2d8e6f0a1b3c5d7e9f"
+         *     }
+         */
+        WebhookEndpointWithSecret: {
+            /** @description `whe_` + alphanumeric; paths also accept it without the prefix */
+            webhookEndpointId: string;
+            url: string;
+            enabledEvents: string[];
+            enabled: boolean;
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            updatedAt: string;
+            /** @description whsec_…: signs every delivery. Shown only in this answer: store it now */
+            secret: string;
+        };
+    };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+        CompanyCode: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The `req_…` id of this request, also in the body: quote it to support */
+        XRequestId: string;
+        /** @description Capacity of the API key's token bucket (present unless the organization is not rate limited or the limiter is unavailable) */
+        RateLimitLimit: number;
+        /** @description Requests left in the bucket now */
+        RateLimitRemaining: number;
+        /** @description Seconds until the bucket is full again */
+        RateLimitReset: number;
+        /** @description Seconds to wait before trying again */
+        RetryAfter: number;
+        /** @description `true` when this answer replays the debt an earlier request with the same Idempotency-Key created (nothing new was created) */
+        IdempotentReplayed: "true";
+        /** @description `no-store`: the answer carries secrets or personal data; caches must not keep it */
+        CacheControlNoStore: "no-store";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -633,106 +3528,70 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    clientUsername: string;
-                    password: string;
-                };
+                "application/json": components["schemas"]["LoginRequest"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description The token pair (at the top level of the body) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data?: {
-                            accessToken?: string;
-                            refreshToken?: string;
-                            /** @description seconds (14400) */
-                            expiresIn?: number;
-                        };
-                        requestId?: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -746,358 +3605,203 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    refreshToken: string;
-                };
+                "application/json": components["schemas"]["RefreshSessionRequest"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description The token pair (at the top level of the body) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data?: {
-                            accessToken?: string;
-                            refreshToken?: string;
-                            /** @description seconds (14400) */
-                            expiresIn?: number;
-                        };
-                        requestId?: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
-            500: {
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     createDebt: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: {
+                /**
+                 * @description Becomes the externalRequestId of the debt (generated when absent): a repeat answers the debt the first request created, with Idempotent-Replayed: true, and creates nothing. 1 to 150 letters, digits or . _ : -, starting with a letter or digit. Not used by batches (each item names its own).
+                 * @example inv-2026-0001
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    externalClientId?: string;
-                    contactData?: {
-                        externalClientId: string;
-                        name: string;
-                        /** Format: email */
-                        email: string;
-                        phones?: {
-                            number: string;
-                            /** @enum {string} */
-                            type: "MAIN" | "MOBILE" | "WORK" | "RELATIVE" | "OTHER";
-                            primary?: boolean;
-                            description?: string;
-                        }[];
-                    };
-                    amount: number;
-                    /**
-                     * Format: date
-                     * @description YYYY-MM-DD
-                     */
-                    dueDate: string;
-                    /** @enum {string} */
-                    currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                    description?: string;
-                    productId?: string;
-                    externalProductId?: string;
-                    allowPartialPayments?: boolean;
-                    allowOverduePayment?: boolean;
-                    additionalData?: {
-                        [key: string]: string | number | boolean | null;
-                    };
-                } | {
-                    debts: {
-                        externalRequestId: string;
-                        externalClientId?: string;
-                        contactData?: {
-                            externalClientId: string;
-                            name: string;
-                            /** Format: email */
-                            email: string;
-                            phones?: {
-                                number: string;
-                                /** @enum {string} */
-                                type: "MAIN" | "MOBILE" | "WORK" | "RELATIVE" | "OTHER";
-                                primary?: boolean;
-                                description?: string;
-                            }[];
-                        };
-                        amount: number;
-                        /**
-                         * Format: date
-                         * @description YYYY-MM-DD
-                         */
-                        dueDate: string;
-                        /** @enum {string} */
-                        currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                        description?: string;
-                        productId?: string;
-                        externalProductId?: string;
-                        allowPartialPayments?: boolean;
-                        allowOverduePayment?: boolean;
-                        additionalData?: {
-                            [key: string]: string | number | boolean | null;
-                        };
-                    }[];
-                };
+                "application/json": components["schemas"]["CreateDebtRequest"] | components["schemas"]["CreateDebtBatchRequest"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Created: the debt (or, replayed, the stored one), or every item of a batch */
             201: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            debtId?: string;
-                            externalRequestId?: string;
-                            /** @enum {string} */
-                            status?: "PENDING" | "PARTIALLY_PAID" | "PAID" | "OVERDUE" | "CANCELLED";
-                            amount?: number;
-                            amountPaid?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            dueDate?: string;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            description?: string;
-                            paymentUrl?: string | null;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            autopay?: boolean;
-                            autopayReason?: string;
-                            paymentMethods?: string[];
-                            additionalData?: Record<string, never>;
-                            batchId?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        };
-                        requestId?: string;
-                    };
+                        data: components["schemas"]["Debt"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    } | components["schemas"]["DebtBatchResult"];
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description A batch where some items were created and some failed (`errors[]`) */
+            207: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DebtBatchResult"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description One debt the rules refuse (BUSINESS_RULE_VIOLATION, RESOLUTION_ERROR), or a batch where no item was created */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["DebtBatchResult"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1105,15 +3809,26 @@ export interface operations {
     listDebts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the last match is empty */
                 page?: number;
+                /** @description Items per page, 1 to 500 */
                 limit?: number;
+                /** @description The effective status (a PENDING debt past its due date is OVERDUE) */
                 status?: "PENDING" | "PARTIALLY_PAID" | "PAID" | "OVERDUE" | "CANCELLED";
+                /** @description From this instant (RFC 3339), or from the start of this UTC day (YYYY-MM-DD) */
                 createdAtFrom?: string;
+                /** @description Up to this instant (RFC 3339), or up to the end of this UTC day (YYYY-MM-DD) */
                 createdAtTo?: string;
+                /** @description Amount at least this */
                 minAmount?: number;
+                /** @description Amount at most this */
                 maxAmount?: number;
+                /** @description The debtor's externalClientId */
                 externalClientId?: string;
+                /** @description The debts created by one batch */
                 batchId?: string;
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
             };
             header?: never;
             path?: never;
@@ -1124,404 +3839,213 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            debtId?: string;
-                            externalRequestId?: string;
-                            /** @enum {string} */
-                            status?: "PENDING" | "PARTIALLY_PAID" | "PAID" | "OVERDUE" | "CANCELLED";
-                            amount?: number;
-                            amountPaid?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            dueDate?: string;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            description?: string;
-                            paymentUrl?: string | null;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            autopay?: boolean;
-                            autopayReason?: string;
-                            paymentMethods?: string[];
-                            additionalData?: Record<string, never>;
-                            batchId?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        }[];
-                        meta?: {
-                            page: number;
-                            limit: number;
-                            total: number;
-                            hasMore: boolean;
-                            capped?: boolean;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Debt"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     createLegacyDebt: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: {
+                /**
+                 * @description Becomes the externalRequestId of the debt (generated when absent): a repeat answers the debt the first request created, with Idempotent-Replayed: true, and creates nothing. 1 to 150 letters, digits or . _ : -, starting with a letter or digit. Not used by batches (each item names its own).
+                 * @example inv-2026-0001
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    externalClientId?: string;
-                    contactData?: {
-                        externalClientId: string;
-                        name: string;
-                        /** Format: email */
-                        email: string;
-                        phones?: {
-                            number: string;
-                            /** @enum {string} */
-                            type: "MAIN" | "MOBILE" | "WORK" | "RELATIVE" | "OTHER";
-                            primary?: boolean;
-                            description?: string;
-                        }[];
-                    };
-                    amount: number;
-                    /**
-                     * Format: date
-                     * @description YYYY-MM-DD
-                     */
-                    dueDate: string;
-                    /** @enum {string} */
-                    currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                    description?: string;
-                    productId?: string;
-                    externalProductId?: string;
-                    allowPartialPayments?: boolean;
-                    allowOverduePayment?: boolean;
-                    additionalData?: {
-                        [key: string]: string | number | boolean | null;
-                    };
-                    productName?: string;
-                    paymentMethods?: ("CASH" | "CARD" | "TRANSFER" | "WALLET" | "BANK_TRANSFER")[];
-                    autopay?: boolean;
-                };
+                "application/json": components["schemas"]["CreateLegacyDebtRequest"];
             };
         };
         responses: {
             /** @description Success */
             201: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            debtId?: string;
-                            externalRequestId?: string;
-                            /** @enum {string} */
-                            status?: "PENDING" | "PARTIALLY_PAID" | "PAID" | "OVERDUE" | "CANCELLED";
-                            amount?: number;
-                            amountPaid?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            dueDate?: string;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            description?: string;
-                            paymentUrl?: string | null;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            autopay?: boolean;
-                            autopayReason?: string;
-                            paymentMethods?: string[];
-                            additionalData?: Record<string, never>;
-                            batchId?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Debt"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     getDebt: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The debtId (`debt_…`) or the externalRequestId */
                 id: string;
             };
             cookie?: never;
@@ -1531,372 +4055,221 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            debtId?: string;
-                            externalRequestId?: string;
-                            /** @enum {string} */
-                            status?: "PENDING" | "PARTIALLY_PAID" | "PAID" | "OVERDUE" | "CANCELLED";
-                            amount?: number;
-                            amountPaid?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            dueDate?: string;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            description?: string;
-                            paymentUrl?: string | null;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            autopay?: boolean;
-                            autopayReason?: string;
-                            paymentMethods?: string[];
-                            additionalData?: Record<string, never>;
-                            batchId?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Debt"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     updateDebt: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The debtId (`debt_…`) or the externalRequestId */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    amount?: number;
-                    /**
-                     * Format: date
-                     * @description YYYY-MM-DD
-                     */
-                    dueDate?: string;
-                };
+                "application/json": components["schemas"]["UpdateDebtRequest"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            debtId?: string;
-                            externalRequestId?: string;
-                            /** @enum {string} */
-                            status?: "PENDING" | "PARTIALLY_PAID" | "PAID" | "OVERDUE" | "CANCELLED";
-                            amount?: number;
-                            amountPaid?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            dueDate?: string;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            description?: string;
-                            paymentUrl?: string | null;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            autopay?: boolean;
-                            autopayReason?: string;
-                            paymentMethods?: string[];
-                            additionalData?: Record<string, never>;
-                            batchId?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Debt"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     cancelDebt: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The debtId (`debt_…`) or the externalRequestId */
                 id: string;
             };
             cookie?: never;
@@ -1906,170 +4279,107 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            debtId?: string;
-                            externalRequestId?: string;
-                            /** @enum {string} */
-                            status?: "PENDING" | "PARTIALLY_PAID" | "PAID" | "OVERDUE" | "CANCELLED";
-                            amount?: number;
-                            amountPaid?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            dueDate?: string;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            description?: string;
-                            paymentUrl?: string | null;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            autopay?: boolean;
-                            autopayReason?: string;
-                            paymentMethods?: string[];
-                            additionalData?: Record<string, never>;
-                            batchId?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Debt"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2077,13 +4387,22 @@ export interface operations {
     listPaymentLinks: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the last match is empty */
                 page?: number;
+                /** @description Items per page, 1 to 500 */
                 limit?: number;
+                /** @description The effective status (an ACTIVE link past expiresAt is EXPIRED) */
                 status?: "ACTIVE" | "PAID" | "EXPIRED" | "CANCELLED";
+                /** @description Exact */
                 externalPaymentLinkId?: string;
+                /** @description The link whose associated debt this is */
                 debtId?: string;
+                /** @description From this instant (RFC 3339) */
                 createdAtFrom?: string;
+                /** @description Up to this instant (RFC 3339) */
                 createdAtTo?: string;
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
             };
             header?: never;
             path?: never;
@@ -2094,397 +4413,212 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            paymentLinkId?: string;
-                            externalPaymentLinkId?: string | null;
-                            debtId?: string;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "PAID" | "EXPIRED" | "CANCELLED";
-                            amount?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            description?: string;
-                            singleUse?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            expiresAt?: string | null;
-                            successUrl?: string | null;
-                            metadata?: Record<string, never> | null;
-                            paymentUrl?: string | null;
-                            identifierValue?: string | null;
-                            contact?: null;
-                            product?: Record<string, never> | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        }[];
-                        meta?: {
-                            page: number;
-                            limit: number;
-                            total: number;
-                            hasMore: boolean;
-                            capped?: boolean;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["PaymentLink"][];
+                        meta: components["schemas"]["CappedPageMeta"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     createPaymentLink: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: {
+                /**
+                 * @description Becomes externalPaymentLinkId when the body has none: a repeated key answers 409 RESOURCE_CONFLICT and creates nothing. At most 150 characters.
+                 * @example inv-2026-0001
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    amount: number;
-                    description: string;
-                    /** Format: zoned-date-time */
-                    expiresAt: string;
-                    /** @enum {string} */
-                    currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                    externalPaymentLinkId?: string;
-                    singleUse?: boolean;
-                    /** Format: uri */
-                    successUrl?: string;
-                    metadata?: {
-                        [key: string]: string | number | boolean | null;
-                    };
-                    identifierValue?: string;
-                    externalClientId?: string;
-                    contactData?: {
-                        externalClientId: string;
-                        name: string;
-                        /** Format: email */
-                        email: string;
-                        phones?: {
-                            number: string;
-                            /** @enum {string} */
-                            type: "MAIN" | "MOBILE" | "WORK" | "RELATIVE" | "OTHER";
-                            primary?: boolean;
-                            description?: string;
-                        }[];
-                    };
-                    productName?: string;
-                    additionalData?: {
-                        [key: string]: string | number | boolean | null;
-                    };
-                };
+                "application/json": components["schemas"]["CreatePaymentLinkRequest"];
             };
         };
         responses: {
             /** @description Success */
             201: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            paymentLinkId?: string;
-                            externalPaymentLinkId?: string | null;
-                            debtId?: string;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "PAID" | "EXPIRED" | "CANCELLED";
-                            amount?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            description?: string;
-                            singleUse?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            expiresAt?: string | null;
-                            successUrl?: string | null;
-                            metadata?: Record<string, never> | null;
-                            paymentUrl?: string | null;
-                            identifierValue?: string | null;
-                            contact?: null;
-                            product?: Record<string, never> | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["PaymentLink"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_CONFLICT */
+            /** @description RESOURCE_CONFLICT: the natural key or idempotency key is taken */
             409: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     getPaymentLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The paymentLinkId (`plk_…`) */
                 id: string;
             };
             cookie?: never;
@@ -2494,366 +4628,221 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            paymentLinkId?: string;
-                            externalPaymentLinkId?: string | null;
-                            debtId?: string;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "PAID" | "EXPIRED" | "CANCELLED";
-                            amount?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            description?: string;
-                            singleUse?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            expiresAt?: string | null;
-                            successUrl?: string | null;
-                            metadata?: Record<string, never> | null;
-                            paymentUrl?: string | null;
-                            identifierValue?: string | null;
-                            contact?: null;
-                            product?: Record<string, never> | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["PaymentLink"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     updatePaymentLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The paymentLinkId (`plk_…`) */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    description?: string;
-                    /** Format: zoned-date-time */
-                    expiresAt?: string;
-                    metadata?: {
-                        [key: string]: string | number | boolean | null;
-                    };
-                };
+                "application/json": components["schemas"]["UpdatePaymentLinkRequest"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            paymentLinkId?: string;
-                            externalPaymentLinkId?: string | null;
-                            debtId?: string;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "PAID" | "EXPIRED" | "CANCELLED";
-                            amount?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            description?: string;
-                            singleUse?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            expiresAt?: string | null;
-                            successUrl?: string | null;
-                            metadata?: Record<string, never> | null;
-                            paymentUrl?: string | null;
-                            identifierValue?: string | null;
-                            contact?: null;
-                            product?: Record<string, never> | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["PaymentLink"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     cancelPaymentLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The paymentLinkId (`plk_…`) */
                 id: string;
             };
             cookie?: never;
@@ -2863,167 +4852,107 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            paymentLinkId?: string;
-                            externalPaymentLinkId?: string | null;
-                            debtId?: string;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "PAID" | "EXPIRED" | "CANCELLED";
-                            amount?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            description?: string;
-                            singleUse?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            expiresAt?: string | null;
-                            successUrl?: string | null;
-                            metadata?: Record<string, never> | null;
-                            paymentUrl?: string | null;
-                            identifierValue?: string | null;
-                            contact?: null;
-                            product?: Record<string, never> | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["PaymentLink"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3031,18 +4960,30 @@ export interface operations {
     listPaymentLinkPayments: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the last match is empty */
                 page?: number;
+                /** @description Items per page, 1 to 500 */
                 limit?: number;
+                /** @description The effective status (a PENDING debt past its due date is OVERDUE) */
                 status?: "PENDING" | "PARTIALLY_PAID" | "PAID" | "OVERDUE" | "CANCELLED";
+                /** @description From this instant (RFC 3339), or from the start of this UTC day (YYYY-MM-DD) */
                 createdAtFrom?: string;
+                /** @description Up to this instant (RFC 3339), or up to the end of this UTC day (YYYY-MM-DD) */
                 createdAtTo?: string;
+                /** @description Amount at least this */
                 minAmount?: number;
+                /** @description Amount at most this */
                 maxAmount?: number;
+                /** @description The debtor's externalClientId */
                 externalClientId?: string;
+                /** @description The debts created by one batch */
                 batchId?: string;
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
             };
             header?: never;
             path: {
+                /** @description The paymentLinkId (`plk_…`) */
                 id: string;
             };
             cookie?: never;
@@ -3052,159 +4993,82 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            paymentId?: string;
-                            status?: string;
-                            amount?: number;
-                            amountPaid?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        }[];
-                        meta?: {
-                            page: number;
-                            limit: number;
-                            total: number;
-                            hasMore: boolean;
-                            capped?: boolean;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["PaymentLinkPayment"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3212,10 +5076,16 @@ export interface operations {
     listSubscriptions: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the last match is empty */
                 page?: number;
+                /** @description Items per page, 1 to 500 */
                 limit?: number;
+                /** @description The effective status (ENDED once past its last cycle) */
                 status?: "ACTIVE" | "PAUSED" | "ENDED" | "CANCELLED";
+                /** @description The debtor's externalClientId */
                 externalClientId?: string;
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
             };
             header?: never;
             path?: never;
@@ -3226,417 +5096,206 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            subscriptionId?: string;
-                            externalSubscriptionId?: string;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "PAUSED" | "ENDED" | "CANCELLED";
-                            scheduling?: Record<string, never>;
-                            externalClientId?: string;
-                            amount?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            paymentUrl?: string;
-                            enforcePaymentOrder?: boolean;
-                            autopay?: boolean;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            paymentMethods?: string[];
-                            description?: string;
-                            additionalData?: Record<string, never>;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        }[];
-                        meta?: {
-                            page: number;
-                            limit: number;
-                            total: number;
-                            hasMore: boolean;
-                            capped?: boolean;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Subscription"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     createSubscription: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    externalSubscriptionId: string;
-                    externalClientId?: string;
-                    contactData?: {
-                        externalClientId: string;
-                        name: string;
-                        /** Format: email */
-                        email: string;
-                        phones?: {
-                            number: string;
-                            /** @enum {string} */
-                            type: "MAIN" | "MOBILE" | "WORK" | "RELATIVE" | "OTHER";
-                            primary?: boolean;
-                            description?: string;
-                        }[];
-                    };
-                    amount: number;
-                    /** @enum {string} */
-                    currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                    /** @enum {string} */
-                    intervalUnit: "day" | "week" | "month" | "year";
-                    intervalCount: number;
-                    /**
-                     * Format: date
-                     * @description YYYY-MM-DD
-                     */
-                    startDate: string;
-                    productName: string;
-                    totalCycles?: number;
-                    /**
-                     * Format: date
-                     * @description YYYY-MM-DD
-                     */
-                    endDate?: string;
-                    billingDay?: {
-                        day: number;
-                        month?: number;
-                    };
-                    enforcePaymentOrder?: boolean;
-                    allowOverduePayment?: boolean;
-                    allowPartialPayments?: boolean;
-                    autopay?: boolean;
-                    paymentMethods?: ("CASH" | "CARD" | "TRANSFER" | "WALLET" | "BANK_TRANSFER")[];
-                    description?: string;
-                    additionalData?: {
-                        [key: string]: string | number | boolean | null;
-                    };
-                };
+                "application/json": components["schemas"]["CreateSubscriptionRequest"];
             };
         };
         responses: {
             /** @description Success */
             201: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            subscriptionId?: string;
-                            externalSubscriptionId?: string;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "PAUSED" | "ENDED" | "CANCELLED";
-                            scheduling?: Record<string, never>;
-                            externalClientId?: string;
-                            amount?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            paymentUrl?: string;
-                            enforcePaymentOrder?: boolean;
-                            autopay?: boolean;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            paymentMethods?: string[];
-                            description?: string;
-                            additionalData?: Record<string, never>;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Subscription"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_CONFLICT */
+            /** @description RESOURCE_CONFLICT: the natural key or idempotency key is taken */
             409: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     getSubscription: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The subscriptionId (`sub_…`, the prefix optional) */
                 id: string;
             };
             cookie?: never;
@@ -3646,375 +5305,234 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            subscriptionId?: string;
-                            externalSubscriptionId?: string;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "PAUSED" | "ENDED" | "CANCELLED";
-                            scheduling?: Record<string, never>;
-                            externalClientId?: string;
-                            amount?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            paymentUrl?: string;
-                            enforcePaymentOrder?: boolean;
-                            autopay?: boolean;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            paymentMethods?: string[];
-                            description?: string;
-                            additionalData?: Record<string, never>;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Subscription"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     updateSubscription: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The subscriptionId (`sub_…`, the prefix optional) */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    amount?: number;
-                    description?: string;
-                    enforcePaymentOrder?: boolean;
-                    allowOverduePayment?: boolean;
-                    autopay?: boolean;
-                    paymentMethods?: ("CASH" | "CARD" | "TRANSFER" | "WALLET" | "BANK_TRANSFER")[];
-                    additionalData?: {
-                        [key: string]: string | number | boolean | null;
-                    };
-                };
+                "application/json": components["schemas"]["UpdateSubscriptionRequest"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            subscriptionId?: string;
-                            externalSubscriptionId?: string;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "PAUSED" | "ENDED" | "CANCELLED";
-                            scheduling?: Record<string, never>;
-                            externalClientId?: string;
-                            amount?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            paymentUrl?: string;
-                            enforcePaymentOrder?: boolean;
-                            autopay?: boolean;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            paymentMethods?: string[];
-                            description?: string;
-                            additionalData?: Record<string, never>;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Subscription"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description PARTIAL_UPDATE: the subscription was updated (data) but some generated debts were not */
+            207: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionPartialUpdate"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     cancelSubscription: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The subscriptionId (`sub_…`, the prefix optional) */
                 id: string;
             };
             cookie?: never;
@@ -4024,179 +5542,120 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            subscriptionId?: string;
-                            externalSubscriptionId?: string;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "PAUSED" | "ENDED" | "CANCELLED";
-                            scheduling?: Record<string, never>;
-                            externalClientId?: string;
-                            amount?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            paymentUrl?: string;
-                            enforcePaymentOrder?: boolean;
-                            autopay?: boolean;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            paymentMethods?: string[];
-                            description?: string;
-                            additionalData?: Record<string, never>;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Subscription"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     pauseSubscription: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The subscriptionId (`sub_…`, the prefix optional) */
                 id: string;
             };
             cookie?: never;
@@ -4206,179 +5665,120 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            subscriptionId?: string;
-                            externalSubscriptionId?: string;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "PAUSED" | "ENDED" | "CANCELLED";
-                            scheduling?: Record<string, never>;
-                            externalClientId?: string;
-                            amount?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            paymentUrl?: string;
-                            enforcePaymentOrder?: boolean;
-                            autopay?: boolean;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            paymentMethods?: string[];
-                            description?: string;
-                            additionalData?: Record<string, never>;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Subscription"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     resumeSubscription: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The subscriptionId (`sub_…`, the prefix optional) */
                 id: string;
             };
             cookie?: never;
@@ -4388,170 +5788,107 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            subscriptionId?: string;
-                            externalSubscriptionId?: string;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "PAUSED" | "ENDED" | "CANCELLED";
-                            scheduling?: Record<string, never>;
-                            externalClientId?: string;
-                            amount?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            paymentUrl?: string;
-                            enforcePaymentOrder?: boolean;
-                            autopay?: boolean;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            paymentMethods?: string[];
-                            description?: string;
-                            additionalData?: Record<string, never>;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Subscription"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4559,18 +5896,30 @@ export interface operations {
     listSubscriptionDebts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the last match is empty */
                 page?: number;
+                /** @description Items per page, 1 to 500 */
                 limit?: number;
+                /** @description The effective status (a PENDING debt past its due date is OVERDUE) */
                 status?: "PENDING" | "PARTIALLY_PAID" | "PAID" | "OVERDUE" | "CANCELLED";
+                /** @description From this instant (RFC 3339), or from the start of this UTC day (YYYY-MM-DD) */
                 createdAtFrom?: string;
+                /** @description Up to this instant (RFC 3339), or up to the end of this UTC day (YYYY-MM-DD) */
                 createdAtTo?: string;
+                /** @description Amount at least this */
                 minAmount?: number;
+                /** @description Amount at most this */
                 maxAmount?: number;
+                /** @description The debtor's externalClientId */
                 externalClientId?: string;
+                /** @description The debts created by one batch */
                 batchId?: string;
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
             };
             header?: never;
             path: {
+                /** @description The subscriptionId (`sub_…`, the prefix optional) */
                 id: string;
             };
             cookie?: never;
@@ -4580,177 +5929,82 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            debtId?: string;
-                            externalRequestId?: string;
-                            /** @enum {string} */
-                            status?: "PENDING" | "PARTIALLY_PAID" | "PAID" | "OVERDUE" | "CANCELLED";
-                            amount?: number;
-                            amountPaid?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            dueDate?: string;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            description?: string;
-                            paymentUrl?: string | null;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            autopay?: boolean;
-                            autopayReason?: string;
-                            paymentMethods?: string[];
-                            additionalData?: Record<string, never>;
-                            batchId?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        }[];
-                        meta?: {
-                            page: number;
-                            limit: number;
-                            total: number;
-                            hasMore: boolean;
-                            capped?: boolean;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Debt"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4758,14 +6012,24 @@ export interface operations {
     listContacts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the last match is empty */
                 page?: number;
+                /** @description Items per page, 1 to 500 */
                 limit?: number;
+                /** @description Case- and accent-insensitive substring */
                 name?: string;
+                /** @description Exact, case-insensitive */
                 email?: string;
+                /** @description Compares digits only */
                 phone?: string;
+                /** @description The contact's identifier (today its externalClientId) */
                 identifier?: string;
+                /** @description Exact */
                 externalClientId?: string;
+                /** @description The contactId, with or without its con_ prefix */
                 contactCode?: string;
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
             };
             header?: never;
             path?: never;
@@ -4776,343 +6040,193 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            contactId?: string;
-                            externalClientId?: string;
-                            name?: string;
-                            email?: string | null;
-                            phones?: {
-                                number: string;
-                                /** @enum {string} */
-                                type: "MAIN" | "MOBILE" | "WORK" | "RELATIVE" | "OTHER";
-                                primary?: boolean;
-                                description?: string;
-                            }[];
-                            active?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        }[];
-                        meta?: {
-                            page: number;
-                            limit: number;
-                            total: number;
-                            hasMore: boolean;
-                            capped?: boolean;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Contact"][];
+                        meta: components["schemas"]["CappedPageMeta"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     createContact: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    externalClientId: string;
-                    name: string;
-                    /** Format: email */
-                    email: string;
-                    phones?: {
-                        number: string;
-                        /** @enum {string} */
-                        type: "MAIN" | "MOBILE" | "WORK" | "RELATIVE" | "OTHER";
-                        primary?: boolean;
-                        description?: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["CreateContactRequest"];
             };
         };
         responses: {
             /** @description Success */
             201: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            contactId?: string;
-                            externalClientId?: string;
-                            name?: string;
-                            email?: string | null;
-                            phones?: {
-                                number: string;
-                                /** @enum {string} */
-                                type: "MAIN" | "MOBILE" | "WORK" | "RELATIVE" | "OTHER";
-                                primary?: boolean;
-                                description?: string;
-                            }[];
-                            active?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Contact"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_CONFLICT */
+            /** @description RESOURCE_CONFLICT: the natural key or idempotency key is taken */
             409: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     getContact: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The contactId (`con_…`, the prefix optional) */
                 id: string;
             };
             cookie?: never;
@@ -5122,328 +6236,195 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            contactId?: string;
-                            externalClientId?: string;
-                            name?: string;
-                            email?: string | null;
-                            phones?: {
-                                number: string;
-                                /** @enum {string} */
-                                type: "MAIN" | "MOBILE" | "WORK" | "RELATIVE" | "OTHER";
-                                primary?: boolean;
-                                description?: string;
-                            }[];
-                            active?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Contact"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     updateContact: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The contactId (`con_…`, the prefix optional) */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    /** Format: email */
-                    email?: string;
-                    phones?: {
-                        number: string;
-                        /** @enum {string} */
-                        type: "MAIN" | "MOBILE" | "WORK" | "RELATIVE" | "OTHER";
-                        primary?: boolean;
-                        description?: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["UpdateContactRequest"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            contactId?: string;
-                            externalClientId?: string;
-                            name?: string;
-                            email?: string | null;
-                            phones?: {
-                                number: string;
-                                /** @enum {string} */
-                                type: "MAIN" | "MOBILE" | "WORK" | "RELATIVE" | "OTHER";
-                                primary?: boolean;
-                                description?: string;
-                            }[];
-                            active?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Contact"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5451,10 +6432,16 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the last match is empty */
                 page?: number;
+                /** @description Items per page, 1 to 500 */
                 limit?: number;
+                /** @description Exact name */
                 name?: string;
+                /** @description Only active products are listed: false gives an empty list */
                 active?: "true" | "false";
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
             };
             header?: never;
             path?: never;
@@ -5465,319 +6452,193 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            productId?: string;
-                            name?: string;
-                            externalProductId?: string | null;
-                            active?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string | null;
-                        }[];
-                        meta?: {
-                            page: number;
-                            limit: number;
-                            total: number;
-                            hasMore: boolean;
-                            capped?: boolean;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Product"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     createProduct: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    externalProductId?: string;
-                    active?: boolean;
-                };
+                "application/json": components["schemas"]["CreateProductRequest"];
             };
         };
         responses: {
             /** @description Success */
             201: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            productId?: string;
-                            name?: string;
-                            externalProductId?: string | null;
-                            active?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string | null;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Product"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_CONFLICT */
+            /** @description RESOURCE_CONFLICT: the natural key or idempotency key is taken */
             409: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     getProduct: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The productId (`prd_12`) or its number (`12`) */
                 id: string;
             };
             cookie?: never;
@@ -5787,139 +6648,94 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            productId?: string;
-                            name?: string;
-                            externalProductId?: string | null;
-                            active?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string | null;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Product"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     deleteProduct: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The productId (`prd_12`) or its number (`12`) */
                 id: string;
             };
             cookie?: never;
@@ -5929,337 +6745,232 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            productId?: string;
-                            name?: string;
-                            externalProductId?: string | null;
-                            active?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string | null;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Product"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     updateProduct: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The productId (`prd_12`) or its number (`12`) */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    active?: boolean;
-                };
+                "application/json": components["schemas"]["UpdateProductRequest"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            productId?: string;
-                            name?: string;
-                            externalProductId?: string | null;
-                            active?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string | null;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Product"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_CONFLICT */
+            /** @description RESOURCE_CONFLICT: the natural key or idempotency key is taken */
             409: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     listPaymentMethods: {
         parameters: {
-            query?: {
-                externalClientId?: string;
+            query: {
+                /** @description The user, as registered at enrollment; must not contain ' " \ or ; */
+                externalClientId: string;
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
             };
             header?: never;
             path?: never;
@@ -6270,510 +6981,320 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            paymentMethodId?: string;
-                            /** @enum {string} */
-                            paymentMethodType?: "BANK_ACCOUNT" | "CARD_TOKENIZED";
-                            isDefault?: boolean;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "INACTIVE";
-                            maskedReference?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        }[];
-                        meta?: {
-                            page: number;
-                            limit: number;
-                            total: number;
-                            hasMore: boolean;
-                            capped?: boolean;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["PaymentMethodReference"][];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     createAdhesion: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description letters, digits, _ and -, 1 to 100 */
-                    externalClientId: string;
-                    productId?: string;
-                    externalProductId?: string;
-                };
+                "application/json": components["schemas"]["AdhesionRequest"];
             };
         };
         responses: {
+            /** @description The adhesion was already ACTIVE: nothing changed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Adhesion"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Success */
             201: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            adhesionId?: string;
-                            externalClientId?: string;
-                            product?: Record<string, never>;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "INACTIVE";
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Adhesion"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     cancelAdhesion: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description letters, digits, _ and -, 1 to 100 */
-                    externalClientId: string;
-                    productId?: string;
-                    externalProductId?: string;
-                };
+                "application/json": components["schemas"]["AdhesionRequest"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            adhesionId?: string;
-                            externalClientId?: string;
-                            product?: Record<string, never>;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "INACTIVE";
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Adhesion"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6781,8 +7302,12 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the last match is empty */
                 page?: number;
+                /** @description Items per page, 1 to 500 */
                 limit?: number;
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
             };
             header?: never;
             path?: never;
@@ -6793,325 +7318,194 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            webhookEndpointId?: string;
-                            url?: string;
-                            enabledEvents?: string[];
-                            enabled?: boolean;
-                            description?: string | null;
-                            /** @description Only in the creation answer: whsec_… signs every delivery */
-                            secret?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        }[];
-                        meta?: {
-                            page: number;
-                            limit: number;
-                            total: number;
-                            hasMore: boolean;
-                            capped?: boolean;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["WebhookEndpoint"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     createWebhookEndpoint: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    url: string;
-                    enabledEvents: ("*" | "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed")[];
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
             };
         };
         responses: {
             /** @description Success */
             201: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            webhookEndpointId?: string;
-                            url?: string;
-                            enabledEvents?: string[];
-                            enabled?: boolean;
-                            description?: string | null;
-                            /** @description Only in the creation answer: whsec_… signs every delivery */
-                            secret?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     getWebhookEndpoint: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The webhookEndpointId (`whe_…`, the prefix optional) */
                 id: string;
             };
             cookie?: never;
@@ -7121,142 +7515,94 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            webhookEndpointId?: string;
-                            url?: string;
-                            enabledEvents?: string[];
-                            enabled?: boolean;
-                            description?: string | null;
-                            /** @description Only in the creation answer: whsec_… signs every delivery */
-                            secret?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["WebhookEndpoint"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     deleteWebhookEndpoint: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The webhookEndpointId (`whe_…`, the prefix optional) */
                 id: string;
             };
             cookie?: never;
@@ -7266,312 +7612,208 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            webhookEndpointId?: string;
-                            url?: string;
-                            enabledEvents?: string[];
-                            enabled?: boolean;
-                            description?: string | null;
-                            /** @description Only in the creation answer: whsec_… signs every delivery */
-                            secret?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["DeletedWebhookEndpoint"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     updateWebhookEndpoint: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The webhookEndpointId (`whe_…`, the prefix optional) */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    url?: string;
-                    enabledEvents?: ("*" | "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed")[];
-                    enabled?: boolean;
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            webhookEndpointId?: string;
-                            url?: string;
-                            enabledEvents?: string[];
-                            enabled?: boolean;
-                            description?: string | null;
-                            /** @description Only in the creation answer: whsec_… signs every delivery */
-                            secret?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            updatedAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["WebhookEndpoint"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7579,12 +7821,20 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the last match is empty */
                 page?: number;
+                /** @description Items per page, 1 to 500 */
                 limit?: number;
+                /** @description One event type */
                 type?: "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed";
+                /** @description The public id of the resource (debtId, paymentLinkId…) */
                 resourceId?: string;
+                /** @description From this instant (RFC 3339), or from the start of this UTC day */
                 createdAtFrom?: string;
+                /** @description Up to this instant (RFC 3339), or up to the end of this UTC day */
                 createdAtTo?: string;
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
             };
             header?: never;
             path?: never;
@@ -7595,146 +7845,82 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            eventId?: string;
-                            /** @enum {string} */
-                            type?: "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed";
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            companyCode?: string;
-                            data?: {
-                                /** @description The resource as GET returns it, at the instant of the change */
-                                object?: Record<string, never>;
-                            };
-                            requestId?: string | null;
-                        }[];
-                        meta?: {
-                            page: number;
-                            limit: number;
-                            total: number;
-                            hasMore: boolean;
-                            capped?: boolean;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Event"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     getEvent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The eventId (`evt_…`) */
                 id: string;
             };
             cookie?: never;
@@ -7744,691 +7930,427 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            eventId?: string;
-                            /** @enum {string} */
-                            type?: "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed";
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            companyCode?: string;
-                            data?: {
-                                /** @description The resource as GET returns it, at the instant of the change */
-                                object?: Record<string, never>;
-                            };
-                            requestId?: string | null;
-                            deliveries?: {
-                                webhookEndpointId?: string;
-                                url?: string;
-                                /** @enum {string} */
-                                status?: "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
-                                /**
-                                 * Format: date-time
-                                 * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                                 */
-                                nextAttemptAt?: string | null;
-                                attempts?: {
-                                    attempt?: number;
-                                    /**
-                                     * Format: date-time
-                                     * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                                     */
-                                    attemptedAt?: string;
-                                    statusCode?: number | null;
-                                    error?: string | null;
-                                    durationMs?: number;
-                                    succeeded?: boolean;
-                                }[];
-                            }[];
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["EventDetail"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     redeliverEvent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The eventId (`evt_…`) */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    webhookEndpointId?: string;
-                };
+                "application/json": components["schemas"]["RedeliverEventRequest"];
             };
         };
         responses: {
             /** @description Success */
             202: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            eventId?: string;
-                            /** @enum {string} */
-                            type?: "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed";
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                            companyCode?: string;
-                            data?: {
-                                /** @description The resource as GET returns it, at the instant of the change */
-                                object?: Record<string, never>;
-                            };
-                            requestId?: string | null;
-                            deliveries?: {
-                                webhookEndpointId?: string;
-                                url?: string;
-                                /** @enum {string} */
-                                status?: "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
-                                /**
-                                 * Format: date-time
-                                 * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                                 */
-                                nextAttemptAt?: string | null;
-                                attempts?: {
-                                    attempt?: number;
-                                    /**
-                                     * Format: date-time
-                                     * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                                     */
-                                    attemptedAt?: string;
-                                    statusCode?: number | null;
-                                    error?: string | null;
-                                    durationMs?: number;
-                                    succeeded?: boolean;
-                                }[];
-                            }[];
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["EventDetail"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     createEnrollmentLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    externalClientId: string;
-                    /**
-                     * @description which bank account the page asks for (CLABE, CBU, CCI, account number); default: the company currency, else MXN
-                     * @enum {string}
-                     */
-                    currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                    /** @default 604800 */
-                    expiresInSeconds?: number;
-                };
+                "application/json": components["schemas"]["CreateEnrollmentLinkRequest"];
             };
         };
         responses: {
             /** @description Success */
             201: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            /** Format: uri */
-                            url?: string;
-                            externalClientId?: string;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            expiresAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["EnrollmentLink"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     setClock: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: date-time */
-                    now: string;
-                };
+                "application/json": components["schemas"]["SetClockRequest"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            /** Format: date-time */
-                            now?: string;
-                            frozen?: boolean;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["SandboxClock"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     resetClock: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8438,664 +8360,433 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            /** Format: date-time */
-                            now?: string;
-                            frozen?: boolean;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["SandboxClock"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     payDebt: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The debtId (`debt_…`) or the externalRequestId */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    amount?: number;
-                };
+                "application/json": components["schemas"]["PayDebtRequest"];
             };
         };
         responses: {
             /** @description Success */
             201: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            debtId?: string;
-                            externalRequestId?: string;
-                            /** @enum {string} */
-                            status?: "PENDING" | "PARTIALLY_PAID" | "PAID" | "OVERDUE" | "CANCELLED";
-                            amount?: number;
-                            amountPaid?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            dueDate?: string;
-                            allowOverduePayment?: boolean;
-                            allowPartialPayments?: boolean;
-                            description?: string;
-                            paymentUrl?: string | null;
-                            contact?: Record<string, never>;
-                            product?: Record<string, never>;
-                            autopay?: boolean;
-                            autopayReason?: string;
-                            paymentMethods?: string[];
-                            additionalData?: Record<string, never>;
-                            batchId?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["Debt"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     payPaymentLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path: {
+                /** @description The paymentLinkId (`plk_…`) */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    amount?: number;
-                };
+                "application/json": components["schemas"]["PayPaymentLinkRequest"];
             };
         };
         responses: {
             /** @description Success */
             201: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            paymentLinkId?: string;
-                            externalPaymentLinkId?: string | null;
-                            debtId?: string;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "PAID" | "EXPIRED" | "CANCELLED";
-                            amount?: number;
-                            /** @enum {string} */
-                            currency?: "MXN" | "ARS" | "PEN" | "COP" | "CLP" | "USD";
-                            description?: string;
-                            singleUse?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            expiresAt?: string | null;
-                            successUrl?: string | null;
-                            metadata?: Record<string, never> | null;
-                            paymentUrl?: string | null;
-                            identifierValue?: string | null;
-                            contact?: null;
-                            product?: Record<string, never> | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["PaymentLink"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND */
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
             404: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BUSINESS_RULE_VIOLATION */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
     registerPaymentMethod: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    externalClientId: string;
-                    /** @enum {string} */
-                    paymentMethodType: "BANK_ACCOUNT" | "CARD_TOKENIZED";
-                    isDefault?: boolean;
-                };
+                "application/json": components["schemas"]["RegisterPaymentMethodRequest"];
             };
         };
         responses: {
             /** @description Success */
             201: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            paymentMethodId?: string;
-                            /** @enum {string} */
-                            paymentMethodType?: "BANK_ACCOUNT" | "CARD_TOKENIZED";
-                            isDefault?: boolean;
-                            /** @enum {string} */
-                            status?: "ACTIVE" | "INACTIVE";
-                            maskedReference?: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
-                             */
-                            createdAt?: string;
-                        };
-                        requestId?: string;
+                        data: components["schemas"]["PaymentMethodReference"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST */
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
             400: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTHENTICATION_FAILED */
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until a request is allowed again */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
-                    /** @description Capacity of the API key's token bucket */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -9112,32 +8803,25 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: unknown;
-                        requestId?: string;
+                        data: components["schemas"]["Liveness"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -9154,52 +8838,853 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data?: unknown;
-                        requestId?: string;
+                        data: components["schemas"]["Readiness"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
                     };
                 };
             };
-            /** @description INTERNAL_ERROR */
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not ready: a dependency did not answer within 2 s */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
+                        data: components["schemas"]["Readiness"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
                         requestId: string;
                     };
                 };
             };
-            /** @description Error */
-            503: {
+        };
+    };
+    debtCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DebtEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                field?: string;
-                                issue?: string;
-                            }[];
-                        };
-                        requestId: string;
-                    };
+                content?: never;
+            };
+        };
+    };
+    debtUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DebtEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
+                content?: never;
+            };
+        };
+    };
+    debtPartiallyPaidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DebtEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    debtPaidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DebtEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    debtOverdueEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DebtEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    debtCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DebtEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentLinkCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentLinkEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentLinkUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentLinkEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentLinkPaidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentLinkEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentLinkExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentLinkEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentLinkCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentLinkEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    subscriptionCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    subscriptionCyclesGeneratedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    subscriptionUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    subscriptionPausedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    subscriptionResumedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    subscriptionEndedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    subscriptionCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contactCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contactUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    adhesionCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdhesionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    adhesionCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdhesionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentMethodRegisteredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    directDebitAttemptedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectDebitEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    directDebitSucceededEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectDebitEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    directDebitFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectDebitEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
