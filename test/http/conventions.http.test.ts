@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type supertest from 'supertest';
+import { publishedOpenApiDocument } from '../../adapters/http/published-document';
 import { type ApiHarness, describeEachDatabase, startApi, type Tenant } from '../support/harness';
 
 const REQUEST_ID = /^req_[A-Za-z0-9]+$/;
@@ -273,6 +274,11 @@ describeEachDatabase('HTTP conventions', ({ api }) => {
       expect(schemes.loginApiKey).to.include({ type: 'apiKey', in: 'header', name: 'x-api-key' });
     });
 
+    it('serves the published document: the one the SDK is generated from and the suites are checked against', async () => {
+      const served = (await api().http.get('/openapi.json')).body;
+      expect(served).to.deep.equal(JSON.parse(JSON.stringify(publishedOpenApiDocument(api().baseUrl))));
+    });
+
     it('documents the request bodies their handlers validate: POST /v2/debts (one debt or a batch), PATCH /payment-links/{id}', async () => {
       const { paths } = (await api().http.get('/openapi.json')).body;
       const schemaOf = (path: string, method: string) => paths[path][method].requestBody.content['application/json'].schema;
@@ -400,6 +406,7 @@ describe('test helpers in production [sqlite]', function () {
 
   it('are not documented in /openapi.json', async () => {
     const res = await harness.http.get('/openapi.json');
+    expect(res.body).to.deep.equal(JSON.parse(JSON.stringify(publishedOpenApiDocument(harness.baseUrl, { testHelpers: false }))));
     expect(res.body.paths).to.include.keys('/contacts');
     expect(res.body.paths).to.not.have.property('/test-helpers/clock');
   });
