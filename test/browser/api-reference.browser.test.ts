@@ -11,7 +11,8 @@ import { expectOk } from '../support/http-expect';
  * The interactive reference (GET /docs, Scalar) in a real browser: Debian's Chromium driven by
  * playwright-core. A reader finds the createDebt operation by its path, opens its "try it",
  * pastes the two credentials of a tenant and sends POST /v2/debts; the answer (201) shows in the
- * page and the debt exists. The page is opened on another host name than PUBLIC_BASE_URL (the
+ * page and the debt exists. Logging in from "try it" sends the login key the reader adds as a
+ * header, and no resource credential. The page is opened on another host name than PUBLIC_BASE_URL (the
  * document's server): "try it" must still send to the page's own origin. Every request the page
  * makes stays on that origin, and no CSP violation, console error or script error happens.
  * Screenshots go to docs/screenshots/ when UPDATE_SCREENSHOTS=1, else to a temporary directory.
@@ -101,8 +102,47 @@ describe('API reference in Chromium (playwright-core)', function () {
     expect(document).to.have.nested.property('servers[0].url', api!.baseUrl);
     // The server Scalar offers (and puts in every curl snippet) is the page's own origin, not PUBLIC_BASE_URL.
     await page.getByText(pageOrigin, { exact: true }).first().waitFor();
+    // The download link is the document this server serves, nothing generated elsewhere.
+    const download = await page.getByRole('link', { name: /Download OpenAPI Document/i }).first().getAttribute('href');
+    expect(new URL(download!, pageOrigin).href).to.equal(`${pageOrigin}/openapi.json`);
     await page.getByRole('link', { name: 'Debts' }).or(page.getByRole('button', { name: /^Debts/ })).first().click();
     await page.getByText('List debts, newest first, cancelled excluded').first().waitFor();
+  });
+
+  it('logs in from "try it": no scheme selected on POST /auth/login, the login key added as a header', async () => {
+    const tenant: Tenant = await api!.newTenant({ organization: 'Docs Login' });
+    const page = await newPage();
+    await openReference(page);
+    await findOperation(page, 'POST', '/auth/login');
+    const operation = page.locator('section').filter({ has: page.getByText('login', { exact: true }) });
+    await operation.getByRole('button', { name: 'Test Request' }).click();
+    const client = page.getByRole('dialog');
+    await client.getByText('/auth/login').first().waitFor();
+    expect(await client.getByRole('button', { name: /^Authentication\s*Required/ }).count(), 'login requires no scheme').to.equal(0);
+
+    // A new header row: its key and value editors are the last empty ones of the Headers table;
+    // the client includes the row once it has taken the values (its checkbox then shows it).
+    const headers = client.getByRole('region', { name: /^Headers/ });
+    await headers.locator('[contenteditable=true]').nth(-2).click();
+    await page.keyboard.insertText('x-api-key');
+    await headers.locator('[contenteditable=true]').nth(-1).click();
+    await page.keyboard.insertText(tenant.loginApiKey);
+    const row = headers.locator('tr', { has: page.locator('.code-input-lite__editor', { hasText: /^x-api-key$/ }) });
+    await row.locator('input[type=checkbox]:checked').waitFor();
+    const editor = client.locator('.cm-content').last();
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.insertText(JSON.stringify({ clientUsername: tenant.clientUsername, password: tenant.password }));
+
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/auth/login'));
+    await client.getByRole('button', { name: 'Send' }).first().click();
+    const request = await sent;
+    expect(request.headers()['x-api-key']).to.equal(tenant.loginApiKey);
+    expect(request.headers()).to.not.have.property('x-authorization-token');
+    expect((await request.response())!.status()).to.equal(200);
+    await client.getByText(/^\s*200 OK\s*$/).first().waitFor();
+    await client.getByText('"accessToken"').first().waitFor();
   });
 
   it('finds createDebt, shows its curl snippet, and "try it" creates a debt with the credentials the reader pastes', async () => {
