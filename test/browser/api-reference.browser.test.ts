@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { REQUIRE_SERVICES } from '../support/databases';
 import { type ApiHarness, startApi, type Tenant } from '../support/harness';
 import { expectOk } from '../support/http-expect';
@@ -95,6 +95,30 @@ describe('API reference in Chromium (playwright-core)', function () {
     await result.first().click();
   }
 
+  /** Opens "try it" of the operation whose section shows `operationId`: the request client. */
+  async function tryIt(page: Page, operationId: string) {
+    const operation = page.locator('section').filter({ has: page.getByText(operationId, { exact: true }) });
+    await operation.getByRole('button', { name: 'Test Request' }).click();
+    return page.getByRole('dialog');
+  }
+
+  /** Pastes `value` into the client's field of the security scheme whose header is `header`. */
+  async function fillScheme(page: Page, client: Locator, header: string, value: string): Promise<void> {
+    const authentication = client.getByRole('button', { name: /^Authentication\s*Required/ });
+    if ((await authentication.getAttribute('aria-expanded')) !== 'true') await authentication.click();
+    // The value field is the row after the scheme's name.
+    const name = page.locator('.code-input-lite__editor', { hasText: new RegExp(`^${header}$`) });
+    await client.locator('tr', { has: name }).locator('xpath=following-sibling::tr[1]').locator('input').fill(value);
+  }
+
+  /** Replaces the request body (the example Scalar fills in) with `body`, typed into its editor. */
+  async function typeBody(page: Page, client: Locator, body: unknown): Promise<void> {
+    await client.locator('.cm-content').last().click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.insertText(JSON.stringify(body, null, 2));
+  }
+
   it('shows the document: its title, its operations by summary, the page origin as the server', async () => {
     const page = await newPage();
     await openReference(page);
@@ -109,31 +133,30 @@ describe('API reference in Chromium (playwright-core)', function () {
     await page.getByText('List debts, newest first, cancelled excluded').first().waitFor();
   });
 
-  it('logs in from "try it": no scheme selected on POST /auth/login, the login key added as a header', async () => {
+  it('logs in from "try it" with the login key, and no resource credential', async () => {
     const tenant: Tenant = await api!.newTenant({ organization: 'Docs Login' });
+    const login = (await api!.http.get('/openapi.json')).body.paths['/auth/login'].post;
     const page = await newPage();
     await openReference(page);
     await findOperation(page, 'POST', '/auth/login');
-    const operation = page.locator('section').filter({ has: page.getByText('login', { exact: true }) });
-    await operation.getByRole('button', { name: 'Test Request' }).click();
-    const client = page.getByRole('dialog');
+    const client = await tryIt(page, 'login');
     await client.getByText('/auth/login').first().waitFor();
-    expect(await client.getByRole('button', { name: /^Authentication\s*Required/ }).count(), 'login requires no scheme').to.equal(0);
-
-    // A new header row: its key and value editors are the last empty ones of the Headers table;
-    // the client includes the row once it has taken the values (its checkbox then shows it).
-    const headers = client.getByRole('region', { name: /^Headers/ });
-    await headers.locator('[contenteditable=true]').nth(-2).click();
-    await page.keyboard.insertText('x-api-key');
-    await headers.locator('[contenteditable=true]').nth(-1).click();
-    await page.keyboard.insertText(tenant.loginApiKey);
-    const row = headers.locator('tr', { has: page.locator('.code-input-lite__editor', { hasText: /^x-api-key$/ }) });
-    await row.locator('input[type=checkbox]:checked').waitFor();
-    const editor = client.locator('.cm-content').last();
-    await editor.click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.insertText(JSON.stringify({ clientUsername: tenant.clientUsername, password: tenant.password }));
+    if ((login.security ?? []).some((requirement: object) => Object.keys(requirement).length > 0)) {
+      // The document declares the login key as the operation's scheme: it is pasted there.
+      await fillScheme(page, client, 'x-api-key', tenant.loginApiKey);
+    } else {
+      expect(await client.getByRole('button', { name: /^Authentication\s*Required/ }).count(), 'login requires no scheme').to.equal(0);
+      // A new header row: its key and value editors are the last empty ones of the Headers table;
+      // the client includes the row once it has taken the values (its checkbox then shows it).
+      const headers = client.getByRole('region', { name: /^Headers/ });
+      await headers.locator('[contenteditable=true]').nth(-2).click();
+      await page.keyboard.insertText('x-api-key');
+      await headers.locator('[contenteditable=true]').nth(-1).click();
+      await page.keyboard.insertText(tenant.loginApiKey);
+      const row = headers.locator('tr', { has: page.locator('.code-input-lite__editor', { hasText: /^x-api-key$/ }) });
+      await row.locator('input[type=checkbox]:checked').waitFor();
+    }
+    await typeBody(page, client, { clientUsername: tenant.clientUsername, password: tenant.password });
 
     const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/auth/login'));
     await client.getByRole('button', { name: 'Send' }).first().click();
@@ -159,24 +182,13 @@ describe('API reference in Chromium (playwright-core)', function () {
     await shot(page, 'api-reference');
 
     // "Try it": the request client, with the operation's two security schemes selected.
-    await operation.getByRole('button', { name: 'Test Request' }).click();
-    const client = page.getByRole('dialog');
+    const client = await tryIt(page, 'createDebt');
     await client.getByText(`${pageOrigin}`).first().waitFor();
-    const authentication = client.getByRole('button', { name: /^Authentication\s*Required/ });
-    if ((await authentication.getAttribute('aria-expanded')) !== 'true') await authentication.click();
-    /** The value field of the scheme whose header is `header` (the row after its name). */
-    const valueOf = (header: string) =>
-      client.locator('tr', { has: page.locator('.code-input-lite__editor', { hasText: new RegExp(`^${header}$`) }) }).locator('xpath=following-sibling::tr[1]').locator('input');
-    await valueOf('x-api-key').fill(tenant.apiKey);
-    await valueOf('x-authorization-token').fill(tenant.accessToken);
-
-    // The body: the example replaced by a real debt, typed into the editor.
+    await fillScheme(page, client, 'x-api-key', tenant.apiKey);
+    await fillScheme(page, client, 'x-authorization-token', tenant.accessToken);
+    // The body: the example replaced by a real debt.
     const body = { contactData: { externalClientId: 'docs-ana', name: 'Ana', email: 'ana@example.com' }, amount: 1500, dueDate: '2031-06-15', description: 'Created from the API reference' };
-    const editor = client.locator('.cm-content').last();
-    await editor.click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.insertText(JSON.stringify(body, null, 2));
+    await typeBody(page, client, body);
 
     const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/v2/debts'));
     await client.getByRole('button', { name: 'Send' }).first().click();
