@@ -19,10 +19,10 @@ import { type LoginThrottle, loginThrottle } from './middleware/login-throttle';
 import { rateLimitGate, type RateLimitOptions } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi/document';
+import { mountApiReference } from './reference/api-reference';
 import { mountRoutes, type Route } from './route';
 import { authRoutes } from './routes/auth.routes';
 import { contactRoutes } from './routes/contacts.routes';
-import { renderDocsPage } from './routes/docs-page';
 import { healthRoutes, type ReadinessCheck } from './routes/health.routes';
 import { productRoutes } from './routes/products.routes';
 import { testHelperRoutes } from './routes/test-helpers.routes';
@@ -84,14 +84,11 @@ export function createHttpServer(options: HttpOptions): Koa {
   const rateLimit = options.rateLimit ? rateLimitGate({ ...options.rateLimit, logger: options.logger, metrics }) : undefined;
   mountRoutes(router, routes, options.app, rateLimit);
   const openApi = openApiDocument(routes, options.publicBaseUrl);
-  const docsPage = renderDocsPage(routes);
   router.get('/openapi.json', (ctx) => {
     ctx.body = openApi;
   });
-  router.get('/docs', (ctx) => {
-    ctx.type = 'html';
-    ctx.body = docsPage;
-  });
+  // GET /docs: the interactive reference of that document, and its scripts under /docs/.
+  mountApiReference(router);
 
   if (options.metrics) router.get('/metrics', metricsEndpoint(options.metrics.registry, options.metrics.token));
 

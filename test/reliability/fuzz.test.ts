@@ -102,8 +102,8 @@ describeEachDatabase('fuzzing every endpoint from its route definition', ({ api 
     this.timeout(300_000);
     const harness = api();
     const routes: Route[] = apiRoutes({ app: harness.app, testHelpers: true, readinessChecks: harness.infra.readinessChecks, paymentPortal: harness.infra.paymentPortal });
-    // The two documents the router serves beside the routes.
-    const documents = ['/openapi.json', '/docs'].map((path) => ({ method: 'get', path }) as Route);
+    // The documents the router serves beside the routes: the OpenAPI document, the reference page and its two scripts.
+    const documents = ['/openapi.json', '/docs', '/docs/reference.js', '/docs/scalar.js'].map((path) => ({ method: 'get', path }) as Route);
     const tally = new Tally(`fuzz [${harness.kind}] ${routes.length + documents.length} routes + unknown paths`);
     const targets: [string, fc.Arbitrary<FuzzRequest>][] = [
       ...[...routes, ...documents].map((r) => [`${r.method.toUpperCase()} ${r.path}`, requestOf(r, context)] as [string, fc.Arbitrary<FuzzRequest>]),
