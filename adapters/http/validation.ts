@@ -55,13 +55,31 @@ function compiled(ajv: Ajv, schema: JsonSchema): ValidateFunction {
 export function validateBody<T>(schema: JsonSchema, value: unknown): T {
   const validate = compiled(bodyAjv, schema);
   if (!validate(value)) throw invalid(validate.errors ?? [], 'body');
+  rejectNonFinite(value);
   return value as T;
 }
 
 export function validateQuery<T>(schema: JsonSchema, query: Record<string, unknown>): T {
   const validate = compiled(queryAjv, schema);
   if (!validate(query)) throw invalid(validate.errors ?? [], 'query');
+  rejectNonFinite(query);
   return query as T;
+}
+
+/**
+ * Ajv lets Infinity through `integer` and skips `minimum`/`maximum` for it; JSON.parse reads
+ * `1e400` as Infinity and the query coercion reads `Infinity` so. No field of this API takes a
+ * number that is not finite: a 400 naming each.
+ */
+function rejectNonFinite(value: unknown): void {
+  const problems: ErrorDetail[] = [];
+  const visit = (node: unknown, path: string): void => {
+    if (typeof node === 'number' && !Number.isFinite(node)) problems.push({ field: path || 'body', issue: 'must be a finite number' });
+    else if (Array.isArray(node)) node.forEach((item, i) => visit(item, `${path}[${i}]`));
+    else if (node !== null && typeof node === 'object') for (const [key, item] of Object.entries(node)) visit(item, path ? `${path}.${key}` : key);
+  };
+  visit(value, '');
+  if (problems.length > 0) throw invalidRequest(problems);
 }
 
 function invalid(errors: ErrorObject[], root: string): InvalidRequestError {
@@ -94,7 +112,10 @@ export interface CheckedBatch<T> {
  */
 export function checkBatch<T>(schema: JsonSchema, value: unknown, key: string): CheckedBatch<T> {
   const validate = compiled(bodyAjv, schema);
-  if (validate(value)) return { body: value as T, details: [], refused: new Set() };
+  if (validate(value)) {
+    rejectNonFinite(value);
+    return { body: value as T, details: [], refused: new Set() };
+  }
   const items = (value as Record<string, unknown>)[key] as unknown[];
   const itemPath = new RegExp(`^/${key}/(\\d+)(/.*)?$`);
   const envelope: ErrorDetail[] = [];

@@ -33,5 +33,22 @@ describeEachDatabase('paging bounds of every list', ({ api }) => {
         expect(res.body.error.details.map((d: { field: string }) => d.field)).to.deep.equal(['page']);
       }
     });
+
+    it(`${path}: a page or limit that is not finite (Infinity, 1e400) is 400 naming it, not a page of nulls`, async () => {
+      const t = await api().newTenant();
+      for (const [name, value] of [['page', 'Infinity'], ['page', '1e400'], ['limit', 'Infinity'], ['page', '-Infinity']]) {
+        const res = await http().get(`${path}${sep}${name}=${value}`).set(t.headers);
+        expect(res.status, `${name}=${value}: ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(res.body.error.details.map((d: { field: string }) => d.field)).to.deep.equal([name]);
+      }
+    });
   }
+
+  it('a body number that is not finite (1e400 reads as Infinity) is 400 naming the field', async () => {
+    const t = await api().newTenant();
+    const body = '{"externalSubscriptionId":"inf-1","externalClientId":"x","amount":10,"intervalUnit":"month","intervalCount":1e400,"startDate":"2031-01-01","productName":"P"}';
+    const res = await http().post('/subscriptions').set(t.headers).set('content-type', 'application/json').send(body);
+    expect(res.status, JSON.stringify(res.body)).to.equal(400);
+    expect(res.body.error.details.map((d: { field: string }) => d.field)).to.deep.equal(['intervalCount']);
+  });
 });
