@@ -25,6 +25,11 @@ export interface Config {
   webhookRetryDelaysMs?: readonly number[];
   /** WEBHOOK_DISPATCH_EVERY_MS: how often each worker process fans events out and hands due deliveries over. */
   webhookDispatchEveryMs: number;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_URLS=true: webhook urls may reach loopback and private addresses (local
+   * development and tests); refused in production. Otherwise the same address policy everywhere.
+   */
+  allowPrivateWebhookUrls: boolean;
   /** HOSTED_PAGES_SECRET: signs paymentUrls, enrollment URLs and form tokens; null derives one from the JWT secret. */
   hostedPagesSecret: string | null;
   /** Token bucket per API key when the organization has none of its own; capacity 0 turns limiting off. */
@@ -61,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     credentialCacheMs: integer(env.CREDENTIAL_CACHE_MS ?? '2000', 'CREDENTIAL_CACHE_MS'),
     webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS ? durations(env.WEBHOOK_RETRY_DELAYS, 'WEBHOOK_RETRY_DELAYS') : undefined,
     webhookDispatchEveryMs: positiveInteger(env.WEBHOOK_DISPATCH_EVERY_MS ?? '1000', 'WEBHOOK_DISPATCH_EVERY_MS'),
+    allowPrivateWebhookUrls: allowPrivateWebhookUrls(env.WEBHOOK_ALLOW_PRIVATE_URLS, appEnv),
     hostedPagesSecret: hostedPagesSecret(env.HOSTED_PAGES_SECRET),
     rateLimitCapacity: integer(env.RATE_LIMIT_CAPACITY ?? '200', 'RATE_LIMIT_CAPACITY'),
     rateLimitRefillPerSecond: positive(env.RATE_LIMIT_REFILL_PER_SECOND ?? '100', 'RATE_LIMIT_REFILL_PER_SECOND'),
@@ -81,6 +87,17 @@ export function durations(text: string, name: string): number[] {
     if (!(ms > 0)) throw new Error(`${name} must be a comma-separated list of positive durations such as 1m,5m,2h`);
     return ms;
   });
+}
+
+/**
+ * A security switch is read strictly (`true` or `false`, not "yes" or a typo read as false), and
+ * production refuses it: a production webhook must never reach the network the service runs in.
+ */
+function allowPrivateWebhookUrls(value: string | undefined, appEnv: AppEnv): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value !== 'true') throw new Error('WEBHOOK_ALLOW_PRIVATE_URLS must be true or false');
+  if (appEnv === 'production') throw new Error('WEBHOOK_ALLOW_PRIVATE_URLS=true is refused in production (local development and tests only)');
+  return true;
 }
 
 function positiveInteger(text: string, name: string): number {

@@ -59,6 +59,8 @@ export interface InfrastructureOptions {
   credentialCacheMs?: number;
   /** Waits between failed webhook attempts (WEBHOOK_RETRY_DELAYS); the three-day default otherwise. */
   webhookRetryDelaysMs?: readonly number[];
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: webhook urls may reach loopback and private addresses (default: refused). */
+  allowPrivateWebhookUrls?: boolean;
   /** HOSTED_PAGES_SECRET; absent: a key derived from the JWT secret (every process derives the same). */
   hostedPagesSecret?: string | null;
 }
@@ -106,11 +108,18 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
 }
 
 /** Everything in memory: for domain and use-case tests, and the memory leg of the contract suite. */
-export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock; appEnv?: AppEnv; webhookRetryDelaysMs?: readonly number[] } = {}): Infrastructure {
+export function memoryInfrastructure(
+  options: { clock?: FixedClock | SystemClock; appEnv?: AppEnv; webhookRetryDelaysMs?: readonly number[]; allowPrivateWebhookUrls?: boolean } = {},
+): Infrastructure {
   const store = new MemoryStore();
   const inProcessQueue = new InProcessJobQueue();
   const jwtSecret = 'memory-infrastructure-secret-0123456789abcdef';
-  const common = commonPorts({ jwtSecret, appEnv: options.appEnv ?? 'development', webhookRetryDelaysMs: options.webhookRetryDelaysMs });
+  const common = commonPorts({
+    jwtSecret,
+    appEnv: options.appEnv ?? 'development',
+    webhookRetryDelaysMs: options.webhookRetryDelaysMs,
+    allowPrivateWebhookUrls: options.allowPrivateWebhookUrls,
+  });
   const pageSigner = pageSignerOf({ jwtSecret });
   const paymentPortal = new HostedPaymentPortal(MEMORY_PUBLIC_BASE_URL, pageSigner);
   const events = eventWriting(paymentPortal, common.ids);
@@ -137,8 +146,9 @@ export function bindInProcessJobs(infra: Infrastructure, handlers: JobHandlers):
   infra.inProcessQueue?.bind(handlers);
 }
 
-function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryDelaysMs?: readonly number[] }) {
-  const production = options.appEnv === 'production';
+function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryDelaysMs?: readonly number[]; allowPrivateWebhookUrls?: boolean }) {
+  // One address policy in every environment; only the explicit opt-in lets webhooks reach private addresses.
+  const blockPrivateAddresses = options.allowPrivateWebhookUrls !== true;
   return {
     clock: new SystemClock(),
     ids: new RandomIdGenerator(),
@@ -149,8 +159,8 @@ function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryD
     tokens: new JwtTokenService(options.jwtSecret, ACCESS_TOKEN_TTL_SECONDS),
     appEnv: options.appEnv,
     webhooks: {
-      sender: new HttpWebhookSender({ blockPrivateAddresses: production }),
-      urlPolicy: new NetworkUrlPolicy({ blockPrivateAddresses: production }),
+      sender: new HttpWebhookSender({ blockPrivateAddresses }),
+      urlPolicy: new NetworkUrlPolicy({ blockPrivateAddresses }),
       retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     },
   };

@@ -64,8 +64,10 @@ export function parseEnabledEvents(value: readonly string[]): EnabledEvents {
 
 /**
  * The shape every environment requires of a webhook url: an absolute http(s) URL with a host,
- * without a fragment; production also requires https (and a public address, checked by the
- * WebhookUrlPolicy port). Returns the url as sent; throws 400 on `url`.
+ * without credentials (`https://user:pw@host`: they would travel in every delivery and show in
+ * every read of the endpoint) and without a fragment; production also requires https. Where it
+ * may point (a public address) is the WebhookUrlPolicy port's. Returns the url as sent; throws
+ * 400 on `url`.
  */
 export function parseWebhookUrl(text: string, requireHttps: boolean): string {
   const problem = (issue: string) => InvalidRequestError.field('url', issue);
@@ -79,6 +81,7 @@ export function parseWebhookUrl(text: string, requireHttps: boolean): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw problem('must be an http or https URL');
   if (requireHttps && url.protocol !== 'https:') throw problem('must be an https URL');
   if (!url.hostname) throw problem('must name a host');
+  if (url.username || url.password) throw problem('must not contain credentials (user:password@)');
   if (url.hash) throw problem('must not have a fragment');
   return text;
 }

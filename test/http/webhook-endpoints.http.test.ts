@@ -32,16 +32,19 @@ describeEachDatabase('webhook endpoints', ({ api }) => {
       expect(JSON.stringify(expectOk(await list(t)))).to.not.include(data.secret);
     });
 
-    it('accepts ["*"] and http URLs outside production (a local receiver); description defaults to null', async () => {
+    it('accepts ["*"] and http URLs outside production, and a local receiver with WEBHOOK_ALLOW_PRIVATE_URLS (the harness sets it); description defaults to null', async () => {
       const t = await api().newTenant();
       const data = await create(t, { url: 'http://127.0.0.1:9999/hooks' });
       expect(data).to.deep.include({ url: 'http://127.0.0.1:9999/hooks', enabledEvents: ['*'], description: null });
     });
 
-    it('400 naming the field: url missing, not a URL, not http(s), with a fragment, too long', async () => {
+    it('400 naming the field: url missing, not a URL, not http(s), with credentials, with a fragment, too long', async () => {
       const t = await api().newTenant();
       expectInvalid(await post(t, { enabledEvents: ['*'] }), 'url');
-      for (const url of ['not a url', '/relative', 'ftp://example.com/in', 'https://example.com/#x', `https://example.com/${'a'.repeat(2048)}`, '', 42]) {
+      const withCredentials = await post(t, { url: 'https://user:pw@hooks.example.com/in', enabledEvents: ['*'] });
+      expectInvalid(withCredentials, 'url');
+      expect(withCredentials.body.error.details[0].issue).to.match(/credentials/);
+      for (const url of ['not a url', '/relative', 'ftp://example.com/in', 'https://user@hooks.example.com/in', 'https://example.com/#x', `https://example.com/${'a'.repeat(2048)}`, '', 42]) {
         expectInvalid(await post(t, { url, enabledEvents: ['*'] }), 'url', String(url).slice(0, 30));
       }
     });
@@ -127,6 +130,7 @@ describeEachDatabase('webhook endpoints', ({ api }) => {
       expectInvalid(await patch(t, e.webhookEndpointId, {}), 'body');
       expectInvalid(await patch(t, e.webhookEndpointId, { secret: 'x' }), 'secret');
       expectInvalid(await patch(t, e.webhookEndpointId, { url: 'mailto:a@b.c' }), 'url');
+      expectInvalid(await patch(t, e.webhookEndpointId, { url: 'https://user:pw@hooks.example.com/in' }), 'url');
       expectInvalid(await patch(t, e.webhookEndpointId, { enabledEvents: ['*', 'debt.paid'] }), 'enabledEvents');
       expectInvalid(await patch(t, e.webhookEndpointId, { enabled: 'false' }), 'enabled');
       expectNotFound(await patch(t, 'whe_unknown', { enabled: false }));
@@ -207,5 +211,25 @@ describe('webhook endpoints in production [sqlite]', function () {
   it('accepts an https url on a public address', async () => {
     const t = await harness.newTenant();
     expect(expectOk(await post(t, 'https://93.184.216.34/hooks'), 201).url).to.equal('https://93.184.216.34/hooks');
+  });
+});
+
+describe('webhook endpoints in development without WEBHOOK_ALLOW_PRIVATE_URLS [sqlite]', function () {
+  this.timeout(30_000);
+  let harness: ApiHarness;
+  before(async () => {
+    harness = await startApi('sqlite', { appEnv: 'development', allowPrivateWebhookUrls: false });
+  });
+  after(async () => {
+    await harness?.close();
+  });
+
+  it('refuses what production refuses: loopback, private, metadata and IPv4-in-IPv6 addresses (400 on url); http to a public address is fine', async () => {
+    const t = await harness.newTenant();
+    const post = (url: string) => harness.http.post('/webhook-endpoints').set(t.headers).send({ url, enabledEvents: ['*'] });
+    for (const url of ['http://127.0.0.1:9/in', 'http://localhost:3000/in', 'http://10.0.0.8/in', 'http://169.254.169.254/latest', 'http://[::1]/in', 'http://[::ffff:127.0.0.1]/in', 'http://[::127.0.0.1]/in', 'http://0x7f.1/in']) {
+      expectInvalid(await post(url), 'url', url);
+    }
+    expect(expectOk(await post('http://93.184.216.34/hooks'), 201).url).to.equal('http://93.184.216.34/hooks');
   });
 });

@@ -89,9 +89,9 @@ describeEachDatabase(
       const [delivery] = detail.deliveries;
       expect(delivery).to.deep.include({ webhookEndpointId: hook.id, status: 'SUCCEEDED', nextAttemptAt: null });
       expect(delivery.attempts.map((a: Record<string, unknown>) => [a.attempt, a.statusCode, a.error, a.succeeded])).to.deep.equal([
-        [1, 500, null, false],
-        [2, 500, null, false],
-        [3, 500, null, false],
+        [1, 500, 'http_status', false],
+        [2, 500, 'http_status', false],
+        [3, 500, 'http_status', false],
         [4, 200, null, true],
       ]);
       for (const a of delivery.attempts) {

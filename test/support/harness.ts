@@ -91,6 +91,12 @@ export async function startApi(
     pageLookupLimit?: RateLimitPolicy;
     rateLimitDefaults?: RateLimitPolicy | null;
     metricsToken?: string;
+    /**
+     * WEBHOOK_ALLOW_PRIVATE_URLS for this API and its worker. The suites' receivers listen on
+     * 127.0.0.1, so the harness opts in (outside production) unless a test says false to see
+     * the policy every deployment runs with.
+     */
+    allowPrivateWebhookUrls?: boolean;
   } = {},
 ): Promise<ApiHarness> {
   const redisUrl = options.redisUrl ?? (options.worker ? TEST_REDIS_URL : null);
@@ -101,6 +107,7 @@ export async function startApi(
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const baseUrl = options.realBaseUrl ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : 'http://localhost:3000';
   const queuePrefix = `test-${crypto.randomBytes(4).toString('hex')}`;
+  const allowPrivateWebhookUrls = options.allowPrivateWebhookUrls ?? (options.appEnv ?? 'development') !== 'production';
   const infra = await openInfrastructure({
     databaseUrl: database.url,
     redisUrl,
@@ -110,6 +117,7 @@ export async function startApi(
     migrate: true,
     publicBaseUrl: baseUrl,
     webhookRetryDelaysMs: options.webhooks && durations(options.webhooks.retryDelays, 'retryDelays'),
+    allowPrivateWebhookUrls,
   });
   const queue = new SwitchableJobQueue(infra.ports.queue);
   const app = buildApplication({ ...infra.ports, queue });
@@ -137,9 +145,10 @@ export async function startApi(
   answerParserErrorsInEnvelope(server, infra.ports.ids);
   const agent = supertest.agent(server);
   // With `worker`, jobs go through BullMQ on Redis to the real worker entrypoint, a process of its own.
-  const webhookEnv: Record<string, string> = options.webhooks
-    ? { WEBHOOK_RETRY_DELAYS: options.webhooks.retryDelays, WEBHOOK_DISPATCH_EVERY_MS: String(options.webhooks.dispatchEveryMs) }
-    : {};
+  const webhookEnv: Record<string, string> = {
+    WEBHOOK_ALLOW_PRIVATE_URLS: String(allowPrivateWebhookUrls),
+    ...(options.webhooks ? { WEBHOOK_RETRY_DELAYS: options.webhooks.retryDelays, WEBHOOK_DISPATCH_EVERY_MS: String(options.webhooks.dispatchEveryMs) } : {}),
+  };
   const worker: WorkerProcess | null = options.worker
     ? await startWorkerProcess({ DATABASE_URL: database.url, REDIS_URL: redisUrl!, QUEUE_PREFIX: queuePrefix, JWT_SECRET: JWT_TEST_SECRET, ...webhookEnv })
     : null;

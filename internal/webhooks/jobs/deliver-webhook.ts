@@ -3,6 +3,7 @@ import type { IdGenerator } from '../../../ports/id-generator';
 import type { JobQueue } from '../../../ports/job-queue';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { requireDeps } from '../../shared/use-case-deps';
+import { attemptErrorOf } from '../attempt-error';
 import type { DeliveryStatus } from '../delivery';
 import { isDelivered, retryDelayAfter } from '../retry-schedule';
 import type { WebhookSettings } from '../webhook-settings';
@@ -47,7 +48,7 @@ export class DeliverWebhook {
     const response = await webhooks.sender.send({
       url: endpoint.url,
       body: JSON.stringify(event.payload),
-      secret: endpoint.secret,
+      secrets: [endpoint.secret],
       timestamp: Math.floor(startedAt.getTime() / 1000),
       eventId: event.eventId,
     });
@@ -63,7 +64,7 @@ export class DeliverWebhook {
           attempt,
           attemptedAt: startedAt,
           statusCode: response.statusCode,
-          error: response.error,
+          error: attemptErrorOf(response.statusCode, response.error),
           durationMs: Math.max(0, Math.round(response.durationMs)),
           succeeded,
         },

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { computeSignature, signatureHeader, verifySignature } from '../../../adapters/webhooks/signature';
 import { durations } from '../../../cmd/shared/config';
 import { InvalidRequestError } from '../../../internal/shared/errors';
+import { ATTEMPT_ERRORS, attemptErrorOf, storedAttemptError } from '../../../internal/webhooks/attempt-error';
 import { advanceCursor, GAP_WAIT_MS } from '../../../internal/webhooks/fan-out-cursor';
 import { DEFAULT_RETRY_DELAYS_MS, isDelivered, retryDelayAfter } from '../../../internal/webhooks/retry-schedule';
 import { parseEnabledEvents, parseWebhookUrl, subscribes } from '../../../internal/webhooks/webhook-endpoint';
@@ -161,12 +162,44 @@ describe('webhooks: endpoint fields', () => {
     expect(subscribes({ enabledEvents: ['debt.paid'] }, 'debt.created')).to.equal(false);
   });
 
-  it('url: an absolute http(s) URL with a host and no fragment; https only when required', () => {
+  it('url: an absolute http(s) URL with a host, no credentials and no fragment; https only when required', () => {
     expect(parseWebhookUrl('http://127.0.0.1:8080/hooks?x=1', false)).to.equal('http://127.0.0.1:8080/hooks?x=1');
     expect(parseWebhookUrl('https://hooks.example.com/in', true)).to.equal('https://hooks.example.com/in');
-    for (const bad of ['hooks.example.com', '/relative', 'ftp://example.com/x', 'javascript:alert(1)', 'https://example.com/#frag', `https://example.com/${'a'.repeat(2048)}`]) {
+    expect(parseWebhookUrl('https://hooks.example.com/in?user=a@b', true), 'an @ in the query is not a credential').to.equal('https://hooks.example.com/in?user=a@b');
+    for (const bad of [
+      'hooks.example.com', '/relative', 'ftp://example.com/x', 'javascript:alert(1)', 'https://example.com/#frag', `https://example.com/${'a'.repeat(2048)}`,
+      'https://user:pw@hooks.example.com/in', 'https://user@hooks.example.com/in', 'https://:pw@hooks.example.com/in',
+    ]) {
       expect(fieldOf(() => parseWebhookUrl(bad, false)), bad).to.deep.equal(['url']);
     }
     expect(fieldOf(() => parseWebhookUrl('http://hooks.example.com/in', true))).to.deep.equal(['url']);
+  });
+});
+
+describe('webhooks: attempt errors are classes', () => {
+  it('an answer that is not a 2xx is http_status; the transport\'s class otherwise; a 2xx none', () => {
+    expect(attemptErrorOf(500, null)).to.equal('http_status');
+    expect(attemptErrorOf(302, null)).to.equal('http_status');
+    expect(attemptErrorOf(204, null)).to.equal(null);
+    expect(attemptErrorOf(null, 'timeout')).to.equal('timeout');
+    expect(attemptErrorOf(null, null)).to.equal('connection_error');
+  });
+
+  it('attempts stored before (raw transport messages, no error beside a status) read as classes, never with an address', () => {
+    const read = (statusCode: number | null, succeeded: boolean, stored: string | null) => storedAttemptError(statusCode, succeeded, stored);
+    expect(read(500, false, null)).to.equal('http_status');
+    expect(read(200, true, null)).to.equal(null);
+    expect(read(null, false, 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9')).to.equal('connection_refused');
+    expect(read(null, false, 'connect ECONNREFUSED 10.0.0.7:5432')).to.equal('connection_refused');
+    expect(read(null, false, 'timed out after 10000 ms')).to.equal('timeout');
+    expect(read(null, false, 'refused: private address')).to.equal('blocked_address');
+    expect(read(null, false, 'refused: metadata.internal resolves to a private address')).to.equal('blocked_address');
+    expect(read(null, false, 'ENOTFOUND: getaddrinfo ENOTFOUND hooks.example.invalid')).to.equal('dns_error');
+    expect(read(null, false, 'EAI_AGAIN: getaddrinfo EAI_AGAIN hooks.example.com')).to.equal('dns_error');
+    expect(read(null, false, 'CERT_HAS_EXPIRED: certificate has expired')).to.equal('tls_error');
+    expect(read(null, false, 'EPROTO: 80F8:error:0A00010B:SSL routines:ssl3_get_record:wrong version number')).to.equal('tls_error');
+    expect(read(null, false, 'ECONNRESET: socket hang up')).to.equal('connection_error');
+    expect(read(null, false, 'invalid url')).to.equal('connection_error');
+    for (const cls of ATTEMPT_ERRORS) expect(read(null, false, cls)).to.equal(cls);
   });
 });
