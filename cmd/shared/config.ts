@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseSecretsKey } from '../../adapters/security/aes-gcm-secret-box';
 import { APP_ENVS, type AppEnv } from '../../internal/tenancy/credentials';
 
 /** The only reader of process.env: typed, frozen, checked at boot (decisions.md section 1). */
@@ -15,6 +16,11 @@ export interface Config {
   /** PUBLIC_BASE_URL; null means http://localhost:<the port actually bound>. */
   publicBaseUrl: string | null;
   jwtSecret: string;
+  /**
+   * SECRETS_KEY / SECRETS_KEY_FILE: the keys that encrypt secrets at rest (webhook signing
+   * secrets), newest first: the first encrypts, every one decrypts (key rotation).
+   */
+  secretsKeys: readonly Buffer[];
   logLevel: string;
   migrateOnStart: boolean;
   queuePrefix: string;
@@ -59,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     appEnv,
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
     jwtSecret: jwtSecret(env, appEnv),
+    secretsKeys: secretsKeys(env, appEnv),
     logLevel: env.LOG_LEVEL ?? 'info',
     migrateOnStart: env.MIGRATE_ON_START !== 'false',
     queuePrefix: env.QUEUE_PREFIX ?? 'cf',
@@ -148,12 +155,40 @@ function jwtSecret(env: NodeJS.ProcessEnv, appEnv: AppEnv): string {
   if (env.JWT_SECRET) return env.JWT_SECRET;
   if (env.JWT_SECRET_FILE) return fs.readFileSync(env.JWT_SECRET_FILE, 'utf8').trim();
   if (appEnv === 'production') throw new Error('JWT_SECRET (or JWT_SECRET_FILE) is required in production');
-  const file = path.resolve(env.DATA_DIR ?? './data', 'jwt-secret');
+  return generatedOnce(path.resolve(env.DATA_DIR ?? './data', 'jwt-secret'), () => crypto.randomBytes(48).toString('base64url'));
+}
+
+/**
+ * SECRETS_KEY (one key, or several separated by commas, newest first), or SECRETS_KEY_FILE (the
+ * same, commas or one per line). Each is 32 random bytes, base64 or 64 hex characters.
+ * Production refuses to start without one; elsewhere a key is generated once into DATA_DIR, so
+ * what it encrypted stays readable across restarts.
+ */
+function secretsKeys(env: NodeJS.ProcessEnv, appEnv: AppEnv): Buffer[] {
+  let text: string;
+  let name: string;
+  if (env.SECRETS_KEY) [text, name] = [env.SECRETS_KEY, 'SECRETS_KEY'];
+  else if (env.SECRETS_KEY_FILE) [text, name] = [fs.readFileSync(env.SECRETS_KEY_FILE, 'utf8'), 'SECRETS_KEY_FILE'];
+  else if (appEnv === 'production') throw new Error('SECRETS_KEY (or SECRETS_KEY_FILE) is required in production');
+  else [text, name] = [generatedOnce(path.resolve(env.DATA_DIR ?? './data', 'secrets-key'), () => crypto.randomBytes(32).toString('base64')), 'the generated secrets key'];
+  const keys = text
+    .split(/[\s,]+/)
+    .filter((part) => part !== '')
+    .map((part) => parseSecretsKey(part, name));
+  if (keys.length === 0) throw new Error(`${name} must hold at least one key`);
+  return keys.filter((key, i) => keys.findIndex((other) => other.equals(key)) === i);
+}
+
+/**
+ * A development secret kept in `file` (owner-only, in an owner-only directory), made by `make` the
+ * first time; when processes start together, the first one's wins.
+ */
+function generatedOnce(file: string, make: () => string): string {
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {
-    const secret = crypto.randomBytes(48).toString('base64url');
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const secret = make();
     try {
       fs.writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
       return secret;

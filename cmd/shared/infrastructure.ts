@@ -12,6 +12,8 @@ import { SystemClock } from '../../adapters/clock/system-clock';
 import { RandomIdGenerator } from '../../adapters/ids/random-id-generator';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
+import { resealWebhookSecrets } from '../../adapters/persistence/knex/knex-webhook-endpoint-repository';
+import { AesGcmSecretBox } from '../../adapters/security/aes-gcm-secret-box';
 import { CredentialCache } from '../../adapters/persistence/credential-cache';
 import { MemoryStore } from '../../adapters/persistence/memory/memory-store';
 import { MemoryUnitOfWork, memoryRepositories } from '../../adapters/persistence/memory/memory-unit-of-work';
@@ -27,6 +29,7 @@ import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token
 import { RedisTokenBucket } from '../../adapters/rate-limit/redis-token-bucket';
 import type { JobHandlers } from '../../ports/job-queue';
 import type { RateLimiter } from '../../ports/rate-limiter';
+import type { SecretBox } from '../../ports/secret-box';
 
 /** Real or in-memory adapters behind the same ports: the single seam tests swap. */
 export interface Infrastructure {
@@ -50,7 +53,10 @@ export interface InfrastructureOptions {
   redisUrl: string | null;
   queuePrefix: string;
   jwtSecret: string;
+  /** SECRETS_KEY: the keys sealing secrets at rest, newest first (the first seals). */
+  secretsKeys: readonly Buffer[];
   appEnv: AppEnv;
+  /** Apply migrations first, then encrypt what is still plaintext (see migrateDatabase). */
   migrate: boolean;
   /** Base of every paymentUrl and hosted page. */
   publicBaseUrl: string;
@@ -74,7 +80,8 @@ export const DEFAULT_CREDENTIAL_CACHE_MS = 2000;
 export async function openInfrastructure(options: InfrastructureOptions): Promise<Infrastructure> {
   const db = openKnex(options.databaseUrl, { poolMax: options.poolMax });
   const credentialCache = new CredentialCache(options.credentialCacheMs ?? DEFAULT_CREDENTIAL_CACHE_MS);
-  if (options.migrate) await migrateLatest(db);
+  const secrets = new AesGcmSecretBox(options.secretsKeys);
+  if (options.migrate) await migrateDatabase(db, secrets);
   const bullmqQueue = options.redisUrl ? new BullmqJobQueue(options.redisUrl, options.queuePrefix) : null;
   const inProcessQueue = bullmqQueue ? null : new InProcessJobQueue();
   const readinessChecks: ReadinessCheck[] = [{ name: 'database', check: async () => void (await db.raw('select 1')) }];
@@ -83,7 +90,7 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const pageSigner = pageSignerOf(options);
   const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl, pageSigner);
   const rateLimiter: RateLimiter = options.redisUrl ? new RedisTokenBucket(options.redisUrl, { prefix: options.queuePrefix }) : new InProcessTokenBucket();
-  const repositoryOptions = { cache: credentialCache, events: eventWriting(paymentPortal, common.ids) };
+  const repositoryOptions = { cache: credentialCache, events: eventWriting(paymentPortal, common.ids), secrets };
   return {
     ports: {
       uow: new KnexUnitOfWork(db, repositoryOptions),
@@ -140,6 +147,16 @@ export function memoryInfrastructure(
     rateLimiter: new InProcessTokenBucket(),
     close: () => inProcessQueue.close(),
   };
+}
+
+/**
+ * `npm run migrate`, and every process that migrates on start: the schema migrations, then the
+ * secrets still in plaintext (rows from before encryption) or sealed with an older SECRETS_KEY
+ * sealed again with the current key. Returns the secrets sealed.
+ */
+export async function migrateDatabase(db: Knex, secrets: SecretBox): Promise<number> {
+  await migrateLatest(db);
+  return resealWebhookSecrets(db, secrets);
 }
 
 export function bindInProcessJobs(infra: Infrastructure, handlers: JobHandlers): void {

@@ -15,8 +15,15 @@ export interface WebhookEndpoint {
   enabledEvents: EnabledEvents;
   enabled: boolean;
   description: string | null;
-  /** Signs every delivery; shown only in the creation answer. */
+  /** Signs every delivery; shown only in the creation and rotation answers. Encrypted at rest. */
   secret: string;
+  /**
+   * The secret before the last rotation: it signs beside `secret` (a second `v1`) until
+   * `previousSecretExpiresAt`, so receivers can switch without losing deliveries. Encrypted at rest.
+   */
+  previousSecret: string | null;
+  /** Real time (like the signature's timestamp), not the sandbox clock; null without a previous secret. */
+  previousSecretExpiresAt: Date | null;
   /** The event log's last row when the endpoint was created: older events are not sent to it. */
   sinceEventRowId: number;
   createdAt: Date;

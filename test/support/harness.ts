@@ -17,6 +17,7 @@ import { processMetrics } from '../../cmd/shared/observability';
 import { createTestDatabase, type DatabaseKind, deleteRedisKeys, mysqlAvailable, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
 import { SwitchableJobQueue } from './switchable-queue';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
+import { TEST_SECRETS_KEY, TEST_SECRETS_KEYS } from './secrets';
 
 export const JWT_TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -113,6 +114,7 @@ export async function startApi(
     redisUrl,
     queuePrefix,
     jwtSecret: JWT_TEST_SECRET,
+    secretsKeys: TEST_SECRETS_KEYS,
     appEnv: options.appEnv ?? 'development',
     migrate: true,
     publicBaseUrl: baseUrl,
@@ -150,7 +152,7 @@ export async function startApi(
     ...(options.webhooks ? { WEBHOOK_RETRY_DELAYS: options.webhooks.retryDelays, WEBHOOK_DISPATCH_EVERY_MS: String(options.webhooks.dispatchEveryMs) } : {}),
   };
   const worker: WorkerProcess | null = options.worker
-    ? await startWorkerProcess({ DATABASE_URL: database.url, REDIS_URL: redisUrl!, QUEUE_PREFIX: queuePrefix, JWT_SECRET: JWT_TEST_SECRET, ...webhookEnv })
+    ? await startWorkerProcess({ DATABASE_URL: database.url, REDIS_URL: redisUrl!, QUEUE_PREFIX: queuePrefix, JWT_SECRET: JWT_TEST_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, ...webhookEnv })
     : null;
   // Without a worker process the jobs run here, and so does the webhook dispatch (as in `npm start`).
   const webhooks: WebhookDispatcher | null = options.webhooks && !options.worker ? startWebhookDispatcher(app, { everyMs: options.webhooks.dispatchEveryMs }) : null;

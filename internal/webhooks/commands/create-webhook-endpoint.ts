@@ -42,6 +42,8 @@ export class CreateWebhookEndpoint {
         enabled: true,
         description: input.description ?? null,
         secret: WEBHOOK_SECRET_PREFIX + this.deps.ids.alphanumeric(WEBHOOK_SECRET_LENGTH),
+        previousSecret: null,
+        previousSecretExpiresAt: null,
         sinceEventRowId: await events.lastId(),
         createdAt: now,
         updatedAt: now,
