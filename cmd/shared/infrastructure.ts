@@ -3,7 +3,7 @@ import type { CorePorts } from '../../internal/application';
 import { ACCESS_TOKEN_TTL_SECONDS, type AppEnv } from '../../internal/tenancy/credentials';
 import type { ReadinessCheck } from '../../adapters/http/routes/health.routes';
 import { FixedClock } from '../../adapters/clock/fixed-clock';
-import { eventWriting } from '../../adapters/events/event-renderer';
+import { eventWriting, webhookTestEvents } from '../../adapters/events/event-renderer';
 import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
 import { SimulatedDirectDebitGateway } from '../../adapters/gateways/simulated-direct-debit-gateway';
 import { SandboxPaymentProcessor } from '../../adapters/gateways/sandbox-payment-processor';
@@ -166,9 +166,10 @@ export function bindInProcessJobs(infra: Infrastructure, handlers: JobHandlers):
 function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryDelaysMs?: readonly number[]; allowPrivateWebhookUrls?: boolean }) {
   // One address policy in every environment; only the explicit opt-in lets webhooks reach private addresses.
   const blockPrivateAddresses = options.allowPrivateWebhookUrls !== true;
+  const ids = new RandomIdGenerator();
   return {
     clock: new SystemClock(),
-    ids: new RandomIdGenerator(),
+    ids,
     directDebit: new SimulatedDirectDebitGateway(),
     paymentProcessor: new SandboxPaymentProcessor(),
     secrets: new Sha256SecretHasher(),
@@ -178,6 +179,7 @@ function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryD
     webhooks: {
       sender: new HttpWebhookSender({ blockPrivateAddresses }),
       urlPolicy: new NetworkUrlPolicy({ blockPrivateAddresses }),
+      testEvents: webhookTestEvents(ids),
       retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     },
   };

@@ -33,6 +33,11 @@ export interface WebhookEndpoint {
 }
 
 export const WEBHOOK_ENDPOINT_ID_PREFIX = 'whe_';
+/**
+ * The type of the event POST /webhook-endpoints/{id}/test sends. Not an event type of the log:
+ * it cannot be subscribed to, is never written, listed or retried.
+ */
+export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 export const WEBHOOK_ENDPOINT_CODE_LENGTH = 24;
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_SECRET_LENGTH = 32;

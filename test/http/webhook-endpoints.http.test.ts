@@ -148,6 +148,71 @@ describeEachDatabase('webhook endpoints', ({ api }) => {
     });
   });
 
+  describe('POST /webhook-endpoints/{id}/rotate-secret', () => {
+    const rotate = (t: Tenant, id: string, body?: Record<string, unknown>, query: Record<string, unknown> = {}) => {
+      const req = api().http.post(`/webhook-endpoints/${id}/rotate-secret`).set(t.headers).query(query);
+      return body === undefined ? req : req.send(body);
+    };
+
+    it('200 with the endpoint, a new secret (only here) and previousSecretExpiresAt 24 h on (real time), by default; GET still shows no secret', async () => {
+      const t = await api().newTenant();
+      const e = await create(t);
+      const before = Date.now();
+      const data = expectOk(await rotate(t, e.webhookEndpointId));
+      const { secret: _old, ...shown } = e;
+      expect(data).to.have.keys(...PUBLIC_KEYS, 'secret', 'previousSecretExpiresAt');
+      expect(data).to.deep.include({ ...shown, updatedAt: data.updatedAt });
+      expect(data.secret).to.match(/^whsec_[A-Za-z0-9]{32}$/).and.not.equal(e.secret);
+      expect(data.previousSecretExpiresAt).to.match(ISO_UTC_MS);
+      const expires = Date.parse(data.previousSecretExpiresAt);
+      expect(expires).to.be.within(before + 24 * 3_600_000, Date.now() + 24 * 3_600_000);
+      const read = expectOk(await get(t, e.webhookEndpointId));
+      expect(read).to.have.keys(...PUBLIC_KEYS);
+      expect(JSON.stringify(read)).to.not.include(data.secret);
+    });
+
+    it('expiresInHours: 0 (previousSecretExpiresAt null) to 168; whole hours only; anything else 400 on expiresInHours; unknown fields 400', async () => {
+      const t = await api().newTenant();
+      const e = await create(t);
+      expect(expectOk(await rotate(t, e.webhookEndpointId, { expiresInHours: 0 })).previousSecretExpiresAt).to.equal(null);
+      const week = expectOk(await rotate(t, e.webhookEndpointId, { expiresInHours: 168 }));
+      expect(Date.parse(week.previousSecretExpiresAt) - Date.now()).to.be.within(168 * 3_600_000 - 60_000, 168 * 3_600_000);
+      expect(expectOk(await rotate(t, e.webhookEndpointId, {})).previousSecretExpiresAt).to.be.a('string');
+      for (const bad of [-1, 169, 1.5, '24', null, true, 1e300]) expectInvalid(await rotate(t, e.webhookEndpointId, { expiresInHours: bad }), 'expiresInHours', String(bad));
+      expectInvalid(await rotate(t, e.webhookEndpointId, { secret: 'whsec_mine' }), 'secret');
+    });
+
+    it('404 for an unknown, deleted or other tenant\'s endpoint; a disabled endpoint rotates', async () => {
+      const t = await api().newTenant();
+      const stranger = await api().newTenant();
+      const e = await create(t);
+      expectNotFound(await rotate(stranger, e.webhookEndpointId, {}));
+      expectNotFound(await rotate(t, 'whe_unknown', {}));
+      expectOk(await patch(t, e.webhookEndpointId, { enabled: false }));
+      expect(expectOk(await rotate(t, e.webhookEndpointId, {})).enabled).to.equal(false);
+      expectOk(await del(t, e.webhookEndpointId));
+      expectNotFound(await rotate(t, e.webhookEndpointId, {}));
+    });
+  });
+
+  describe('POST /webhook-endpoints/{id}/test', () => {
+    it('404 for an unknown, deleted or other tenant\'s endpoint; 401 without credentials; a multi-company client names the company', async () => {
+      const t = await api().newTenant({ companies: ['A', 'B'] });
+      const [a, b] = t.companyCodes as [string, string];
+      const stranger = await api().newTenant();
+      const e = await create(t, { companyCode: a, url: 'http://127.0.0.1:9/unreachable' });
+      const test = (who: Tenant, id: string, query: Record<string, unknown> = {}) => api().http.post(`/webhook-endpoints/${id}/test`).set(who.headers).query(query);
+      expectNotFound(await test(stranger, e.webhookEndpointId));
+      expectNotFound(await test(t, e.webhookEndpointId, { companyCode: b }));
+      expectNotFound(await test(t, 'whe_unknown', { companyCode: a }));
+      expectError(await test(t, e.webhookEndpointId), 400, 'INVALID_REQUEST', 'companyCode');
+      expectError(await api().http.post(`/webhook-endpoints/${e.webhookEndpointId}/test`), 401, 'AUTHENTICATION_FAILED');
+      expect(expectOk(await test(t, e.webhookEndpointId, { companyCode: a }))).to.deep.include({ delivered: false, statusCode: null, error: 'connection_refused' });
+      expectOk(await del(t, e.webhookEndpointId, { companyCode: a }));
+      expectNotFound(await test(t, e.webhookEndpointId, { companyCode: a }));
+    });
+  });
+
   describe('tenancy', () => {
     it("another organization's endpoint is 404 and never listed", async () => {
       const mine = await api().newTenant();
@@ -176,7 +241,12 @@ describeEachDatabase('webhook endpoints', ({ api }) => {
 
   it('is documented in /openapi.json', async () => {
     const res = await api().http.get('/openapi.json');
-    expect(res.body.paths).to.include.keys('/webhook-endpoints', '/webhook-endpoints/{id}', '/events', '/events/{id}', '/events/{id}/redeliver');
+    expect(res.body.paths).to.include.keys(
+      '/webhook-endpoints', '/webhook-endpoints/{id}', '/webhook-endpoints/{id}/test', '/webhook-endpoints/{id}/rotate-secret', '/events', '/events/{id}', '/events/{id}/redeliver',
+    );
+    expect(res.body.paths['/webhook-endpoints/{id}/test'].post.operationId).to.equal('testWebhookEndpoint');
+    expect(res.body.paths['/webhook-endpoints/{id}/rotate-secret'].post.operationId).to.equal('rotateWebhookEndpointSecret');
+    expect(res.body.paths['/webhook-endpoints/{id}/rotate-secret'].post.tags).to.deep.equal(['Webhooks']);
   });
 });
 

@@ -6,6 +6,7 @@ import { requireDeps } from '../../shared/use-case-deps';
 import { attemptErrorOf } from '../attempt-error';
 import type { DeliveryStatus } from '../delivery';
 import { isDelivered, retryDelayAfter } from '../retry-schedule';
+import { signingSecrets } from '../secret-rotation';
 import type { WebhookSettings } from '../webhook-settings';
 import { DELIVERY_LEASE_MS, handOver } from './dispatch-webhooks';
 
@@ -48,7 +49,8 @@ export class DeliverWebhook {
     const response = await webhooks.sender.send({
       url: endpoint.url,
       body: JSON.stringify(event.payload),
-      secrets: [endpoint.secret],
+      // The secrets of this attempt's time: a rotation since the event applies to its retries.
+      secrets: signingSecrets(endpoint, startedAt),
       timestamp: Math.floor(startedAt.getTime() / 1000),
       eventId: event.eventId,
     });

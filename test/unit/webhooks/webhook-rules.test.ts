@@ -6,6 +6,7 @@ import { InvalidRequestError } from '../../../internal/shared/errors';
 import { ATTEMPT_ERRORS, attemptErrorOf, storedAttemptError } from '../../../internal/webhooks/attempt-error';
 import { advanceCursor, GAP_WAIT_MS } from '../../../internal/webhooks/fan-out-cursor';
 import { DEFAULT_RETRY_DELAYS_MS, isDelivered, retryDelayAfter } from '../../../internal/webhooks/retry-schedule';
+import { DEFAULT_SECRET_GRACE_HOURS, MAX_SECRET_GRACE_HOURS, newWebhookSecret, parseGraceHours, rotateSecret, signingSecrets } from '../../../internal/webhooks/secret-rotation';
 import { parseEnabledEvents, parseWebhookUrl, subscribes } from '../../../internal/webhooks/webhook-endpoint';
 
 /** The pure rules of webhooks: signing, the retry schedule, the fan-out cursor, endpoint fields. */
@@ -201,5 +202,49 @@ describe('webhooks: attempt errors are classes', () => {
     expect(read(null, false, 'ECONNRESET: socket hang up')).to.equal('connection_error');
     expect(read(null, false, 'invalid url')).to.equal('connection_error');
     for (const cls of ATTEMPT_ERRORS) expect(read(null, false, cls)).to.equal(cls);
+  });
+});
+
+describe('webhooks: secret rotation rules', () => {
+  const NOW = new Date('2031-05-10T15:00:00.000Z');
+  const HOUR = 3_600_000;
+
+  it('expiresInHours: absent is 24; whole hours 0..168; anything else 400 on expiresInHours', () => {
+    expect(DEFAULT_SECRET_GRACE_HOURS).to.equal(24);
+    expect(MAX_SECRET_GRACE_HOURS).to.equal(168);
+    expect(parseGraceHours(undefined)).to.equal(24);
+    for (const ok of [0, 1, 24, 168]) expect(parseGraceHours(ok)).to.equal(ok);
+    for (const bad of [-1, 169, 0.5, Number.NaN, Infinity, '24', null, true]) {
+      expect(() => parseGraceHours(bad), String(bad)).to.throw(InvalidRequestError).with.property('details').that.deep.equals([
+        { field: 'expiresInHours', issue: 'must be a whole number of hours from 0 to 168' },
+      ]);
+    }
+  });
+
+  it('rotating keeps the replaced secret for the grace period (0: none); again during it, only the one it replaces', () => {
+    expect(rotateSecret({ secret: 'whsec_a' }, 'whsec_b', 24, NOW)).to.deep.equal({ secret: 'whsec_b', previousSecret: 'whsec_a', previousSecretExpiresAt: new Date(NOW.getTime() + 24 * HOUR) });
+    expect(rotateSecret({ secret: 'whsec_a' }, 'whsec_b', 0, NOW)).to.deep.equal({ secret: 'whsec_b', previousSecret: null, previousSecretExpiresAt: null });
+    const during = { secret: 'whsec_b', previousSecret: 'whsec_a', previousSecretExpiresAt: new Date(NOW.getTime() + HOUR) };
+    expect(rotateSecret(during, 'whsec_c', 2, NOW)).to.deep.equal({ secret: 'whsec_c', previousSecret: 'whsec_b', previousSecretExpiresAt: new Date(NOW.getTime() + 2 * HOUR) });
+  });
+
+  it('signs with the current secret first and the previous one strictly before its expiry', () => {
+    const endpoint = { secret: 'whsec_b', previousSecret: 'whsec_a', previousSecretExpiresAt: new Date(NOW.getTime() + HOUR) };
+    expect(signingSecrets(endpoint, NOW)).to.deep.equal(['whsec_b', 'whsec_a']);
+    expect(signingSecrets(endpoint, new Date(NOW.getTime() + HOUR - 1))).to.deep.equal(['whsec_b', 'whsec_a']);
+    expect(signingSecrets(endpoint, new Date(NOW.getTime() + HOUR))).to.deep.equal(['whsec_b']);
+    expect(signingSecrets({ secret: 'whsec_b', previousSecret: null, previousSecretExpiresAt: null }, NOW)).to.deep.equal(['whsec_b']);
+  });
+
+  it('a new secret is whsec_ and 32 base62 characters', () => {
+    expect(newWebhookSecret({ alphanumeric: (n) => 'x'.repeat(n) })).to.equal(`whsec_${'x'.repeat(32)}`);
+  });
+
+  it('the header carries one v1 per secret; a receiver holding either secret verifies it', () => {
+    const header = signatureHeader(['whsec_new', 'whsec_old'], 1_700_000_000, '{"a":1}');
+    expect(header).to.equal(`t=1700000000,v1=${computeSignature('whsec_new', 1_700_000_000, '{"a":1}')},v1=${computeSignature('whsec_old', 1_700_000_000, '{"a":1}')}`);
+    for (const secret of ['whsec_new', 'whsec_old']) expect(verifySignature(header, secret, '{"a":1}', { nowSeconds: 1_700_000_000 }), secret).to.equal(true);
+    expect(verifySignature(header, 'whsec_other', '{"a":1}', { nowSeconds: 1_700_000_000 })).to.equal(false);
+    expect(() => signatureHeader([], 1, 'x')).to.throw();
   });
 });
