@@ -68,6 +68,8 @@ import { ListEvents } from './events/queries/list-events';
 import { CreateWebhookEndpoint } from './webhooks/commands/create-webhook-endpoint';
 import { DeleteWebhookEndpoint } from './webhooks/commands/delete-webhook-endpoint';
 import { RedeliverEvent } from './webhooks/commands/redeliver-event';
+import { RotateWebhookEndpointSecret } from './webhooks/commands/rotate-webhook-endpoint-secret';
+import { TestWebhookEndpoint } from './webhooks/commands/test-webhook-endpoint';
 import { UpdateWebhookEndpoint } from './webhooks/commands/update-webhook-endpoint';
 import { DeliverWebhook } from './webhooks/jobs/deliver-webhook';
 import { DispatchWebhooks } from './webhooks/jobs/dispatch-webhooks';
@@ -160,6 +162,8 @@ export function buildApplication(ports: CorePorts) {
       createWebhookEndpoint: new CreateWebhookEndpoint(base),
       updateWebhookEndpoint: new UpdateWebhookEndpoint(base),
       deleteWebhookEndpoint: new DeleteWebhookEndpoint(base),
+      rotateWebhookEndpointSecret: new RotateWebhookEndpointSecret(base),
+      testWebhookEndpoint: new TestWebhookEndpoint(base),
       redeliverEvent: new RedeliverEvent(base),
       payThroughPortal: new PayThroughPortal({ ...base, getPortalPage }),
       issueEnrollmentLink: new IssueEnrollmentLink(base),

@@ -8,10 +8,18 @@ export interface WebhookEndpointChanges {
   enabledEvents?: EnabledEvents;
   enabled?: boolean;
   description?: string | null;
+  /** A rotation: the new secret, and the previous one with the end of its grace period (or nulls). */
+  secret?: string;
+  previousSecret?: string | null;
+  previousSecretExpiresAt?: Date | null;
   updatedAt: Date;
 }
 
-/** Webhook endpoints of a company. Reads by code or list never return deleted endpoints. */
+/**
+ * Webhook endpoints of a company. Reads by code or list never return deleted endpoints. The
+ * signing secrets (`secret`, `previousSecret`) go in and come out in plaintext; a database
+ * adapter keeps them encrypted (SecretBox).
+ */
 export interface WebhookEndpointRepository {
   insert(endpoint: NewWebhookEndpoint): Promise<WebhookEndpoint>;
   findByCode(companyId: number, code: string): Promise<WebhookEndpoint | null>;

@@ -1,6 +1,8 @@
 import type { DomainEvent } from '../../internal/events/domain-event';
 import { toIsoUtc } from '../../internal/shared/calendar-date';
+import { WEBHOOK_TEST_EVENT_TYPE } from '../../internal/webhooks/webhook-endpoint';
 import type { PaymentPortal } from '../../ports/payment-portal';
+import type { WebhookTestEvents } from '../../ports/webhook-test-events';
 import { presentContact } from '../http/presenters/contact.presenter';
 import { debtPresenter } from '../http/presenters/debt.presenter';
 import { presentAdhesion, presentDebitAttempt, presentPaymentMethod } from '../http/presenters/direct-debit.presenter';
@@ -8,6 +10,7 @@ import { paymentLinkPresenter } from '../http/presenters/payment-link.presenter'
 import type { PresentationScope } from '../http/presenters/presentation-scope';
 import { presentProduct } from '../http/presenters/product.presenter';
 import { subscriptionPresenter } from '../http/presenters/subscription.presenter';
+import { presentWebhookEndpoint } from '../http/presenters/webhook.presenter';
 
 /** The public event object (decisions.md section 6), rendered once when the event is written. */
 export interface PublicEvent {
@@ -108,4 +111,25 @@ const EVENT_ID_LENGTH = 24;
 
 export function eventWriting(portal: PaymentPortal, ids: { alphanumeric(length: number): string }): EventWriting {
   return { render: eventRenderer(portal), newEventId: () => EVENT_ID_PREFIX + ids.alphanumeric(EVENT_ID_LENGTH) };
+}
+
+/**
+ * The `webhook.test` event (POST /webhook-endpoints/{id}/test): the event object of every other
+ * event, with a new eventId and the endpoint as GET /webhook-endpoints/{id} returns it (no secret).
+ */
+export function webhookTestEvents(ids: { alphanumeric(length: number): string }): WebhookTestEvents {
+  return {
+    render({ endpoint, company, occurredAt, requestId }) {
+      const eventId = EVENT_ID_PREFIX + ids.alphanumeric(EVENT_ID_LENGTH);
+      const payload: PublicEvent = {
+        eventId,
+        type: WEBHOOK_TEST_EVENT_TYPE,
+        createdAt: toIsoUtc(occurredAt),
+        companyCode: company.code,
+        data: { object: presentWebhookEndpoint(endpoint) },
+        requestId,
+      };
+      return { eventId, payload: payload as unknown as Record<string, unknown> };
+    },
+  };
 }

@@ -21,8 +21,6 @@ export interface Reply {
   status?: number;
   data: unknown;
   meta?: Record<string, unknown>;
-  /** The platform login answers its fields at the top level instead of under `data`. */
-  flat?: boolean;
   /** Top-level members beside `data` (a batch answer's `batchId` and `errors`). */
   extra?: Record<string, unknown>;
 }
@@ -65,7 +63,10 @@ export interface Route<B = any, Q = any> {
   idempotent?: boolean;
   /** The Idempotency-Key header: it `replays` the first answer (debts) or the key `conflicts` (409, payment links). */
   idempotencyKey?: 'replays' | 'conflicts';
-  /** Headers of the main success answer beyond the ones every answer has. */
+  /**
+   * Headers of the main success answer beyond the ones every answer has. `CacheControlNoStore`
+   * is also set by the router on that answer (it carries a secret or personal data).
+   */
   headers?: HeaderName[];
   /** Answers beyond the main success and the error envelope, or replacing them for a status. */
   answers?: Record<number, Answer>;
@@ -76,8 +77,10 @@ export interface Route<B = any, Q = any> {
    */
   handlerBody?: JsonSchema;
   query?: JsonSchema;
-  /** Documented shape of `data` (of each item, for a list). */
+  /** Documented shape of `data` (of each item, for a list); with `bare`, of the whole body. */
   response?: JsonSchema;
+  /** The answer's fields stand at the top level beside requestId, not under `data` (the platform login). */
+  bare?: boolean;
   status?: number;
   errors?: number[];
   handle(input: RouteInput<B, Q>): Promise<Reply>;
@@ -100,8 +103,9 @@ export function mountRoutes(router: Router, routes: Route[], app: Application, r
       const query = r.query ? validateQuery(r.query, rawQuery) : rawQuery;
       const reply = await r.handle({ body, query, params: ctx.params, scope, ctx });
       ctx.status = reply.status ?? r.status ?? 200;
+      if (ctx.status === (r.status ?? 200) && r.headers?.includes('CacheControlNoStore')) ctx.set('Cache-Control', 'no-store');
       const requestId = ctx.state.requestId;
-      if (reply.flat) ctx.body = { ...(reply.data as object), requestId };
+      if (r.bare) ctx.body = { ...(reply.data as object), requestId };
       else if (reply.meta) ctx.body = { data: reply.data, meta: reply.meta, requestId };
       else ctx.body = { data: reply.data, ...reply.extra, requestId };
     });

@@ -4,9 +4,10 @@ import type { WebhookUrlPolicy } from '../../ports/webhook-url-policy';
 import { hostOf, isPrivateAddress } from './private-address';
 
 /**
- * Production: the url's host must resolve, and only to public addresses (no loopback, private
- * network or cloud metadata service). Other environments accept any host (local receivers).
- * The sender checks the address again when it connects, against DNS changes since.
+ * Every environment: the url's host must resolve, and only to public addresses (no loopback,
+ * private network or cloud metadata service; private-address.ts). WEBHOOK_ALLOW_PRIVATE_URLS=true
+ * (local development and tests, refused in production) turns the check off, so a local receiver
+ * works. The sender checks the address again when it connects, against DNS changes since.
  */
 export class NetworkUrlPolicy implements WebhookUrlPolicy {
   constructor(

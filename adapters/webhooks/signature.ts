@@ -14,8 +14,14 @@ export function computeSignature(secret: string, timestamp: number, body: string
   return crypto.createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex');
 }
 
-export function signatureHeader(secret: string, timestamp: number, body: string): string {
-  return `t=${timestamp},v1=${computeSignature(secret, timestamp, body)}`;
+/**
+ * `t=<t>,v1=<hex>` with one `v1` per secret, in the order given (the current secret first; the
+ * previous one too while a rotation's grace period runs). A receiver accepts any `v1` that matches.
+ */
+export function signatureHeader(secrets: string | readonly string[], timestamp: number, body: string): string {
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
+  if (list.length === 0) throw new Error('a webhook is signed with at least one secret');
+  return [`t=${timestamp}`, ...list.map((secret) => `v1=${computeSignature(secret, timestamp, body)}`)].join(',');
 }
 
 /**

@@ -1,13 +1,18 @@
-import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
+import { openKnex } from '../../adapters/persistence/knex/connection';
+import { AesGcmSecretBox } from '../../adapters/security/aes-gcm-secret-box';
 import { loadConfig } from '../shared/config';
+import { migrateDatabase } from '../shared/infrastructure';
 
-/** `npm run migrate`: apply pending migrations and exit. */
+/**
+ * `npm run migrate`: apply pending migrations, encrypt the secrets still stored in plaintext (or
+ * sealed with an older SECRETS_KEY) and exit.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = openKnex(config.databaseUrl);
   try {
-    await migrateLatest(db);
-    process.stdout.write('migrations applied\n');
+    const sealed = await migrateDatabase(db, new AesGcmSecretBox(config.secretsKeys));
+    process.stdout.write(sealed > 0 ? `migrations applied; ${sealed} stored secrets encrypted with the current SECRETS_KEY\n` : 'migrations applied\n');
   } finally {
     await db.destroy();
   }

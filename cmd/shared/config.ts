@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseSecretsKey } from '../../adapters/security/aes-gcm-secret-box';
 import { APP_ENVS, type AppEnv } from '../../internal/tenancy/credentials';
 
 /** The only reader of process.env: typed, frozen, checked at boot (decisions.md section 1). */
@@ -15,6 +16,11 @@ export interface Config {
   /** PUBLIC_BASE_URL; null means http://localhost:<the port actually bound>. */
   publicBaseUrl: string | null;
   jwtSecret: string;
+  /**
+   * SECRETS_KEY / SECRETS_KEY_FILE: the keys that encrypt secrets at rest (webhook signing
+   * secrets), newest first: the first encrypts, every one decrypts (key rotation).
+   */
+  secretsKeys: readonly Buffer[];
   logLevel: string;
   migrateOnStart: boolean;
   queuePrefix: string;
@@ -25,6 +31,11 @@ export interface Config {
   webhookRetryDelaysMs?: readonly number[];
   /** WEBHOOK_DISPATCH_EVERY_MS: how often each worker process fans events out and hands due deliveries over. */
   webhookDispatchEveryMs: number;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_URLS=true: webhook urls may reach loopback and private addresses (local
+   * development and tests); refused in production. Otherwise the same address policy everywhere.
+   */
+  allowPrivateWebhookUrls: boolean;
   /** HOSTED_PAGES_SECRET: signs paymentUrls, enrollment URLs and form tokens; null derives one from the JWT secret. */
   hostedPagesSecret: string | null;
   /** Token bucket per API key when the organization has none of its own; capacity 0 turns limiting off. */
@@ -54,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     appEnv,
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
     jwtSecret: jwtSecret(env, appEnv),
+    secretsKeys: secretsKeys(env, appEnv),
     logLevel: env.LOG_LEVEL ?? 'info',
     migrateOnStart: env.MIGRATE_ON_START !== 'false',
     queuePrefix: env.QUEUE_PREFIX ?? 'cf',
@@ -61,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     credentialCacheMs: integer(env.CREDENTIAL_CACHE_MS ?? '2000', 'CREDENTIAL_CACHE_MS'),
     webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS ? durations(env.WEBHOOK_RETRY_DELAYS, 'WEBHOOK_RETRY_DELAYS') : undefined,
     webhookDispatchEveryMs: positiveInteger(env.WEBHOOK_DISPATCH_EVERY_MS ?? '1000', 'WEBHOOK_DISPATCH_EVERY_MS'),
+    allowPrivateWebhookUrls: allowPrivateWebhookUrls(env.WEBHOOK_ALLOW_PRIVATE_URLS, appEnv),
     hostedPagesSecret: hostedPagesSecret(env.HOSTED_PAGES_SECRET),
     rateLimitCapacity: integer(env.RATE_LIMIT_CAPACITY ?? '200', 'RATE_LIMIT_CAPACITY'),
     rateLimitRefillPerSecond: positive(env.RATE_LIMIT_REFILL_PER_SECOND ?? '100', 'RATE_LIMIT_REFILL_PER_SECOND'),
@@ -81,6 +94,17 @@ export function durations(text: string, name: string): number[] {
     if (!(ms > 0)) throw new Error(`${name} must be a comma-separated list of positive durations such as 1m,5m,2h`);
     return ms;
   });
+}
+
+/**
+ * A security switch is read strictly (`true` or `false`, not "yes" or a typo read as false), and
+ * production refuses it: a production webhook must never reach the network the service runs in.
+ */
+function allowPrivateWebhookUrls(value: string | undefined, appEnv: AppEnv): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value !== 'true') throw new Error('WEBHOOK_ALLOW_PRIVATE_URLS must be true or false');
+  if (appEnv === 'production') throw new Error('WEBHOOK_ALLOW_PRIVATE_URLS=true is refused in production (local development and tests only)');
+  return true;
 }
 
 function positiveInteger(text: string, name: string): number {
@@ -131,12 +155,40 @@ function jwtSecret(env: NodeJS.ProcessEnv, appEnv: AppEnv): string {
   if (env.JWT_SECRET) return env.JWT_SECRET;
   if (env.JWT_SECRET_FILE) return fs.readFileSync(env.JWT_SECRET_FILE, 'utf8').trim();
   if (appEnv === 'production') throw new Error('JWT_SECRET (or JWT_SECRET_FILE) is required in production');
-  const file = path.resolve(env.DATA_DIR ?? './data', 'jwt-secret');
+  return generatedOnce(path.resolve(env.DATA_DIR ?? './data', 'jwt-secret'), () => crypto.randomBytes(48).toString('base64url'));
+}
+
+/**
+ * SECRETS_KEY (one key, or several separated by commas, newest first), or SECRETS_KEY_FILE (the
+ * same, commas or one per line). Each is 32 random bytes, base64 or 64 hex characters.
+ * Production refuses to start without one; elsewhere a key is generated once into DATA_DIR, so
+ * what it encrypted stays readable across restarts.
+ */
+function secretsKeys(env: NodeJS.ProcessEnv, appEnv: AppEnv): Buffer[] {
+  let text: string;
+  let name: string;
+  if (env.SECRETS_KEY) [text, name] = [env.SECRETS_KEY, 'SECRETS_KEY'];
+  else if (env.SECRETS_KEY_FILE) [text, name] = [fs.readFileSync(env.SECRETS_KEY_FILE, 'utf8'), 'SECRETS_KEY_FILE'];
+  else if (appEnv === 'production') throw new Error('SECRETS_KEY (or SECRETS_KEY_FILE) is required in production');
+  else [text, name] = [generatedOnce(path.resolve(env.DATA_DIR ?? './data', 'secrets-key'), () => crypto.randomBytes(32).toString('base64')), 'the generated secrets key'];
+  const keys = text
+    .split(/[\s,]+/)
+    .filter((part) => part !== '')
+    .map((part) => parseSecretsKey(part, name));
+  if (keys.length === 0) throw new Error(`${name} must hold at least one key`);
+  return keys.filter((key, i) => keys.findIndex((other) => other.equals(key)) === i);
+}
+
+/**
+ * A development secret kept in `file` (owner-only, in an owner-only directory), made by `make` the
+ * first time; when processes start together, the first one's wins.
+ */
+function generatedOnce(file: string, make: () => string): string {
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {
-    const secret = crypto.randomBytes(48).toString('base64url');
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const secret = make();
     try {
       fs.writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
       return secret;

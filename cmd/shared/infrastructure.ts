@@ -3,7 +3,7 @@ import type { CorePorts } from '../../internal/application';
 import { ACCESS_TOKEN_TTL_SECONDS, type AppEnv } from '../../internal/tenancy/credentials';
 import type { ReadinessCheck } from '../../adapters/http/routes/health.routes';
 import { FixedClock } from '../../adapters/clock/fixed-clock';
-import { eventWriting } from '../../adapters/events/event-renderer';
+import { eventWriting, webhookTestEvents } from '../../adapters/events/event-renderer';
 import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
 import { SimulatedDirectDebitGateway } from '../../adapters/gateways/simulated-direct-debit-gateway';
 import { SandboxPaymentProcessor } from '../../adapters/gateways/sandbox-payment-processor';
@@ -12,6 +12,8 @@ import { SystemClock } from '../../adapters/clock/system-clock';
 import { RandomIdGenerator } from '../../adapters/ids/random-id-generator';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
+import { resealWebhookSecrets } from '../../adapters/persistence/knex/knex-webhook-endpoint-repository';
+import { AesGcmSecretBox } from '../../adapters/security/aes-gcm-secret-box';
 import { CredentialCache } from '../../adapters/persistence/credential-cache';
 import { MemoryStore } from '../../adapters/persistence/memory/memory-store';
 import { MemoryUnitOfWork, memoryRepositories } from '../../adapters/persistence/memory/memory-unit-of-work';
@@ -27,6 +29,7 @@ import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token
 import { RedisTokenBucket } from '../../adapters/rate-limit/redis-token-bucket';
 import type { JobHandlers } from '../../ports/job-queue';
 import type { RateLimiter } from '../../ports/rate-limiter';
+import type { SecretBox } from '../../ports/secret-box';
 
 /** Real or in-memory adapters behind the same ports: the single seam tests swap. */
 export interface Infrastructure {
@@ -50,7 +53,10 @@ export interface InfrastructureOptions {
   redisUrl: string | null;
   queuePrefix: string;
   jwtSecret: string;
+  /** SECRETS_KEY: the keys sealing secrets at rest, newest first (the first seals). */
+  secretsKeys: readonly Buffer[];
   appEnv: AppEnv;
+  /** Apply migrations first, then encrypt what is still plaintext (see migrateDatabase). */
   migrate: boolean;
   /** Base of every paymentUrl and hosted page. */
   publicBaseUrl: string;
@@ -59,6 +65,8 @@ export interface InfrastructureOptions {
   credentialCacheMs?: number;
   /** Waits between failed webhook attempts (WEBHOOK_RETRY_DELAYS); the three-day default otherwise. */
   webhookRetryDelaysMs?: readonly number[];
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: webhook urls may reach loopback and private addresses (default: refused). */
+  allowPrivateWebhookUrls?: boolean;
   /** HOSTED_PAGES_SECRET; absent: a key derived from the JWT secret (every process derives the same). */
   hostedPagesSecret?: string | null;
 }
@@ -72,7 +80,8 @@ export const DEFAULT_CREDENTIAL_CACHE_MS = 2000;
 export async function openInfrastructure(options: InfrastructureOptions): Promise<Infrastructure> {
   const db = openKnex(options.databaseUrl, { poolMax: options.poolMax });
   const credentialCache = new CredentialCache(options.credentialCacheMs ?? DEFAULT_CREDENTIAL_CACHE_MS);
-  if (options.migrate) await migrateLatest(db);
+  const secrets = new AesGcmSecretBox(options.secretsKeys);
+  if (options.migrate) await migrateDatabase(db, secrets);
   const bullmqQueue = options.redisUrl ? new BullmqJobQueue(options.redisUrl, options.queuePrefix) : null;
   const inProcessQueue = bullmqQueue ? null : new InProcessJobQueue();
   const readinessChecks: ReadinessCheck[] = [{ name: 'database', check: async () => void (await db.raw('select 1')) }];
@@ -81,7 +90,7 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const pageSigner = pageSignerOf(options);
   const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl, pageSigner);
   const rateLimiter: RateLimiter = options.redisUrl ? new RedisTokenBucket(options.redisUrl, { prefix: options.queuePrefix }) : new InProcessTokenBucket();
-  const repositoryOptions = { cache: credentialCache, events: eventWriting(paymentPortal, common.ids) };
+  const repositoryOptions = { cache: credentialCache, events: eventWriting(paymentPortal, common.ids), secrets };
   return {
     ports: {
       uow: new KnexUnitOfWork(db, repositoryOptions),
@@ -106,11 +115,18 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
 }
 
 /** Everything in memory: for domain and use-case tests, and the memory leg of the contract suite. */
-export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock; appEnv?: AppEnv; webhookRetryDelaysMs?: readonly number[] } = {}): Infrastructure {
+export function memoryInfrastructure(
+  options: { clock?: FixedClock | SystemClock; appEnv?: AppEnv; webhookRetryDelaysMs?: readonly number[]; allowPrivateWebhookUrls?: boolean } = {},
+): Infrastructure {
   const store = new MemoryStore();
   const inProcessQueue = new InProcessJobQueue();
   const jwtSecret = 'memory-infrastructure-secret-0123456789abcdef';
-  const common = commonPorts({ jwtSecret, appEnv: options.appEnv ?? 'development', webhookRetryDelaysMs: options.webhookRetryDelaysMs });
+  const common = commonPorts({
+    jwtSecret,
+    appEnv: options.appEnv ?? 'development',
+    webhookRetryDelaysMs: options.webhookRetryDelaysMs,
+    allowPrivateWebhookUrls: options.allowPrivateWebhookUrls,
+  });
   const pageSigner = pageSignerOf({ jwtSecret });
   const paymentPortal = new HostedPaymentPortal(MEMORY_PUBLIC_BASE_URL, pageSigner);
   const events = eventWriting(paymentPortal, common.ids);
@@ -133,15 +149,27 @@ export function memoryInfrastructure(options: { clock?: FixedClock | SystemClock
   };
 }
 
+/**
+ * `npm run migrate`, and every process that migrates on start: the schema migrations, then the
+ * secrets still in plaintext (rows from before encryption) or sealed with an older SECRETS_KEY
+ * sealed again with the current key. Returns the secrets sealed.
+ */
+export async function migrateDatabase(db: Knex, secrets: SecretBox): Promise<number> {
+  await migrateLatest(db);
+  return resealWebhookSecrets(db, secrets);
+}
+
 export function bindInProcessJobs(infra: Infrastructure, handlers: JobHandlers): void {
   infra.inProcessQueue?.bind(handlers);
 }
 
-function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryDelaysMs?: readonly number[] }) {
-  const production = options.appEnv === 'production';
+function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryDelaysMs?: readonly number[]; allowPrivateWebhookUrls?: boolean }) {
+  // One address policy in every environment; only the explicit opt-in lets webhooks reach private addresses.
+  const blockPrivateAddresses = options.allowPrivateWebhookUrls !== true;
+  const ids = new RandomIdGenerator();
   return {
     clock: new SystemClock(),
-    ids: new RandomIdGenerator(),
+    ids,
     directDebit: new SimulatedDirectDebitGateway(),
     paymentProcessor: new SandboxPaymentProcessor(),
     secrets: new Sha256SecretHasher(),
@@ -149,8 +177,9 @@ function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryD
     tokens: new JwtTokenService(options.jwtSecret, ACCESS_TOKEN_TTL_SECONDS),
     appEnv: options.appEnv,
     webhooks: {
-      sender: new HttpWebhookSender({ blockPrivateAddresses: production }),
-      urlPolicy: new NetworkUrlPolicy({ blockPrivateAddresses: production }),
+      sender: new HttpWebhookSender({ blockPrivateAddresses }),
+      urlPolicy: new NetworkUrlPolicy({ blockPrivateAddresses }),
+      testEvents: webhookTestEvents(ids),
       retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     },
   };

@@ -4,9 +4,19 @@ import pino, { type Logger } from 'pino';
  * Structured JSON logs on stdout (one line per event), or stderr for the CLI. Writes are
  * asynchronous so a log line per request stays off the hot path; `flushLogs` runs at shutdown.
  */
-export function createLogger(level: string, name: string, destination: 1 | 2 = 1): Logger {
-  return pino({ level, name, base: { service: name } }, pino.destination({ dest: destination, sync: false }));
+export function createLogger(level: string, name: string, destination: 1 | 2 = 1, stream?: pino.DestinationStream): Logger {
+  return pino({ level, name, base: { service: name }, redact: REDACT }, stream ?? pino.destination({ dest: destination, sync: false }));
 }
+
+/**
+ * Nothing logs secrets on purpose (attempts carry error classes, jobs carry ids); should an
+ * object carrying one ever be logged (a webhook endpoint, a request body), these fields are
+ * censored, up to two levels deep.
+ */
+export const REDACT: pino.redactOptions = {
+  paths: ['secret', 'previousSecret', 'secrets', 'password', '*.secret', '*.previousSecret', '*.secrets', '*.password', '*.*.secret', '*.*.previousSecret', '*.*.secrets', '*.*.password'],
+  censor: '[redacted]',
+};
 
 export function flushLogs(logger: Logger): Promise<void> {
   return new Promise((resolve) => logger.flush(() => resolve()));

@@ -1,3 +1,5 @@
+import type { AttemptError } from './attempt-error';
+
 /**
  * One event's delivery to one endpoint. PENDING until an attempt gets a 2xx (SUCCEEDED), the
  * retry schedule is used up (FAILED), or the endpoint is disabled or deleted (CANCELLED).
@@ -37,7 +39,8 @@ export interface DeliveryAttempt {
   attemptedAt: Date;
   /** The answer's status; null when none came (timeout, refused connection, bad address). */
   statusCode: number | null;
-  error: string | null;
+  /** Why it failed, as a class (never the transport's message); null when it succeeded. */
+  error: AttemptError | null;
   durationMs: number;
   succeeded: boolean;
 }

@@ -15,8 +15,15 @@ export interface WebhookEndpoint {
   enabledEvents: EnabledEvents;
   enabled: boolean;
   description: string | null;
-  /** Signs every delivery; shown only in the creation answer. */
+  /** Signs every delivery; shown only in the creation and rotation answers. Encrypted at rest. */
   secret: string;
+  /**
+   * The secret before the last rotation: it signs beside `secret` (a second `v1`) until
+   * `previousSecretExpiresAt`, so receivers can switch without losing deliveries. Encrypted at rest.
+   */
+  previousSecret: string | null;
+  /** Real time (like the signature's timestamp), not the sandbox clock; null without a previous secret. */
+  previousSecretExpiresAt: Date | null;
   /** The event log's last row when the endpoint was created: older events are not sent to it. */
   sinceEventRowId: number;
   createdAt: Date;
@@ -26,6 +33,11 @@ export interface WebhookEndpoint {
 }
 
 export const WEBHOOK_ENDPOINT_ID_PREFIX = 'whe_';
+/**
+ * The type of the event POST /webhook-endpoints/{id}/test sends. Not an event type of the log:
+ * it cannot be subscribed to, is never written, listed or retried.
+ */
+export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 export const WEBHOOK_ENDPOINT_CODE_LENGTH = 24;
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_SECRET_LENGTH = 32;
@@ -64,8 +76,10 @@ export function parseEnabledEvents(value: readonly string[]): EnabledEvents {
 
 /**
  * The shape every environment requires of a webhook url: an absolute http(s) URL with a host,
- * without a fragment; production also requires https (and a public address, checked by the
- * WebhookUrlPolicy port). Returns the url as sent; throws 400 on `url`.
+ * without credentials (`https://user:pw@host`: they would travel in every delivery and show in
+ * every read of the endpoint) and without a fragment; production also requires https. Where it
+ * may point (a public address) is the WebhookUrlPolicy port's. Returns the url as sent; throws
+ * 400 on `url`.
  */
 export function parseWebhookUrl(text: string, requireHttps: boolean): string {
   const problem = (issue: string) => InvalidRequestError.field('url', issue);
@@ -79,6 +93,7 @@ export function parseWebhookUrl(text: string, requireHttps: boolean): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw problem('must be an http or https URL');
   if (requireHttps && url.protocol !== 'https:') throw problem('must be an https URL');
   if (!url.hostname) throw problem('must name a host');
+  if (url.username || url.password) throw problem('must not contain credentials (user:password@)');
   if (url.hash) throw problem('must not have a fragment');
   return text;
 }

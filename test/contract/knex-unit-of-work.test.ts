@@ -6,6 +6,7 @@ import type { Repositories } from '../../ports/unit-of-work';
 import { createTestDatabase, mysqlAvailable, type DatabaseKind, type TestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
 import { newContact, newDebt, newProduct, newTenant, rejectionOf, type DebtFixture } from './fixtures';
+import { testSecretBox } from '../support/secrets';
 
 /** The error MySQL/MariaDB raises on the victim of a deadlock, as mysql2 reports it. */
 const deadlock = (): Error => Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 });
@@ -22,8 +23,8 @@ for (const kind of ['sqlite', 'mysql'] as DatabaseKind[]) {
       database = await createTestDatabase(kind);
       db = openKnex(database.url);
       await migrateLatest(db);
-      uow = new KnexUnitOfWork(db, { events: testEventWriting() });
-      repos = knexRepositories(db, { events: testEventWriting() });
+      uow = new KnexUnitOfWork(db, { events: testEventWriting(), secrets: testSecretBox() });
+      repos = knexRepositories(db, { events: testEventWriting(), secrets: testSecretBox() });
     });
 
     after(async () => {

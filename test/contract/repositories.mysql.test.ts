@@ -3,6 +3,7 @@ import { KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/kne
 import { createTestDatabase, mysqlAvailable } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
 import { describeRepositoryContract } from './repositories.contract';
+import { testSecretBox } from '../support/secrets';
 
 // A fresh `test_<random>` database, migrated, dropped afterwards. Skips without a MySQL server,
 // except under CI=true, where mysqlAvailable() throws instead.
@@ -18,8 +19,8 @@ describeRepositoryContract('mysql', async () => {
     throw error;
   }
   return {
-    repos: knexRepositories(db, { events: testEventWriting() }),
-    uow: new KnexUnitOfWork(db, { events: testEventWriting() }),
+    repos: knexRepositories(db, { events: testEventWriting(), secrets: testSecretBox() }),
+    uow: new KnexUnitOfWork(db, { events: testEventWriting(), secrets: testSecretBox() }),
     async close() {
       await db.destroy();
       await database.drop();

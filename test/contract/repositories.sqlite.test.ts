@@ -3,6 +3,7 @@ import { KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/kne
 import { createTestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
 import { describeRepositoryContract } from './repositories.contract';
+import { testSecretBox } from '../support/secrets';
 
 // A temporary SQLite file, migrated to the latest schema; removed afterwards.
 describeRepositoryContract('sqlite', async () => {
@@ -10,8 +11,8 @@ describeRepositoryContract('sqlite', async () => {
   const db = openKnex(database.url);
   await migrateLatest(db);
   return {
-    repos: knexRepositories(db, { events: testEventWriting() }),
-    uow: new KnexUnitOfWork(db, { events: testEventWriting() }),
+    repos: knexRepositories(db, { events: testEventWriting(), secrets: testSecretBox() }),
+    uow: new KnexUnitOfWork(db, { events: testEventWriting(), secrets: testSecretBox() }),
     async close() {
       await db.destroy();
       await database.drop();

@@ -8,6 +8,7 @@ import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 import { createTestDatabase, mysqlAvailable, type TestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
 import { newProduct, newTenant, productEvent, T1, type TenantFixture, uid } from './fixtures';
+import { testSecretBox } from '../support/secrets';
 
 /**
  * The fan-out on real MySQL, where event rows commit in any order: a row whose transaction
@@ -27,8 +28,8 @@ describe('webhook fan-out on MySQL: rows committing out of id order', function (
     database = await createTestDatabase('mysql');
     db = openKnex(database.url);
     await migrateLatest(db);
-    repos = knexRepositories(db, { events: testEventWriting() });
-    uow = new KnexUnitOfWork(db, { events: testEventWriting() });
+    repos = knexRepositories(db, { events: testEventWriting(), secrets: testSecretBox() });
+    uow = new KnexUnitOfWork(db, { events: testEventWriting(), secrets: testSecretBox() });
   });
   after(async () => {
     if (!database) return;
@@ -47,6 +48,8 @@ describe('webhook fan-out on MySQL: rows committing out of id order', function (
       enabledEvents: ['*'],
       enabled: true,
       description: null,
+      previousSecret: null,
+      previousSecretExpiresAt: null,
       secret: 'whsec_x',
       sinceEventRowId: await repos.events.lastId(),
       createdAt: T1,

@@ -28,6 +28,8 @@ function endpointInput(t: TenantFixture, overrides: Partial<NewWebhookEndpoint> 
     enabled: true,
     description: 'ERP',
     secret: `whsec_${uid()}`,
+    previousSecret: null,
+    previousSecretExpiresAt: null,
     sinceEventRowId: 42,
     createdAt: T1,
     updatedAt: T1,
@@ -104,6 +106,28 @@ export function describeWebhooksContract({ repos, uow }: ContractContext): void 
       expect((await repos().webhookEndpoints.list(t.company.id, PAGE)).items).to.deep.equal([]);
       const [byId] = await repos().webhookEndpoints.findByIds([e.id]);
       expect(byId).to.deep.include({ id: e.id, deletedAt: plus(T1, 3 * SECOND) });
+    });
+
+    it('keeps the signing secrets: a rotation stores the new secret, the previous one and its expiry; every read returns them as written', async () => {
+      const t = await newTenant(repos());
+      const e = await repos().webhookEndpoints.insert(endpointInput(t, { secret: 'whsec_first_0123456789abcdefghijklmn' }));
+      expect(e).to.deep.include({ secret: 'whsec_first_0123456789abcdefghijklmn', previousSecret: null, previousSecretExpiresAt: null });
+      const until = plus(T1, 24 * 3600 * SECOND);
+      const rotated = await uow().run((tx) =>
+        tx.webhookEndpoints.update(t.company.id, e.id, { secret: 'whsec_second_0123456789abcdefghijklm', previousSecret: e.secret, previousSecretExpiresAt: until, updatedAt: plus(T1, SECOND) }),
+      );
+      expect(rotated).to.deep.equal({ ...e, secret: 'whsec_second_0123456789abcdefghijklm', previousSecret: e.secret, previousSecretExpiresAt: until, updatedAt: plus(T1, SECOND) });
+      expect(await repos().webhookEndpoints.findByCode(t.company.id, e.code)).to.deep.equal(rotated);
+      expect(await repos().webhookEndpoints.findByIds([e.id])).to.deep.equal([rotated]);
+      expect((await repos().webhookEndpoints.list(t.company.id, PAGE)).items).to.deep.equal([rotated]);
+      expect((await repos().webhookEndpoints.enabledOfCompanies([t.company.id])).find((x) => x.id === e.id)).to.deep.equal(rotated);
+      // Other changes leave the secrets alone; a rotation without grace clears the previous one.
+      expect(await repos().webhookEndpoints.update(t.company.id, e.id, { description: 'x', updatedAt: plus(T1, 2 * SECOND) })).to.deep.include({
+        secret: rotated.secret, previousSecret: e.secret, previousSecretExpiresAt: until,
+      });
+      const immediate = await repos().webhookEndpoints.update(t.company.id, e.id, { secret: 'whsec_third_0123456789abcdefghijklmn', previousSecret: null, previousSecretExpiresAt: null, updatedAt: plus(T1, 3 * SECOND) });
+      expect(immediate).to.deep.include({ secret: 'whsec_third_0123456789abcdefghijklmn', previousSecret: null, previousSecretExpiresAt: null });
+      expect(await repos().webhookEndpoints.findByCode(t.company.id, e.code)).to.deep.equal(immediate);
     });
 
     it('lists live endpoints newest first with paging; enabledOfCompanies returns the enabled live ones of those companies', async () => {
@@ -186,7 +210,7 @@ export function describeWebhooksContract({ repos, uow }: ContractContext): void 
       const [first] = await repos().webhookDeliveries.claimDue(start, plus(start, 60 * SECOND), 'tok', 10);
       expect(first!.eventRowId).to.equal(events[0]!.id);
       const outcome = {
-        attempt: { attempt: 1, attemptedAt: start, statusCode: 500, error: null, durationMs: 12, succeeded: false },
+        attempt: { attempt: 1, attemptedAt: start, statusCode: 500, error: 'http_status' as const, durationMs: 12, succeeded: false },
         status: 'PENDING' as const,
         roundAttempts: 1,
         nextAttemptAt: plus(start, 60 * SECOND),
@@ -201,10 +225,9 @@ export function describeWebhooksContract({ repos, uow }: ContractContext): void 
       // Still heading its resource: the next one is not handed out.
       expect(await repos().webhookDeliveries.claimNextOf(endpoint.id, events[0]!.resourceId, plus(start, SECOND), plus(start, 2 * SECOND), 'n')).to.equal(null);
       const [again] = await repos().webhookDeliveries.claimDue(plus(start, 60 * SECOND), plus(start, 120 * SECOND), 'tok2', 10);
-      const long = 'x'.repeat(400);
       await uow().run((tx) =>
         tx.webhookDeliveries.recordAttempt(again!.id, 'tok2', {
-          attempt: { attempt: 2, attemptedAt: plus(start, 60 * SECOND), statusCode: null, error: long, durationMs: 10_000, succeeded: false },
+          attempt: { attempt: 2, attemptedAt: plus(start, 60 * SECOND), statusCode: null, error: 'timeout', durationMs: 10_000, succeeded: false },
           status: 'FAILED',
           roundAttempts: 2,
           nextAttemptAt: null,
@@ -216,8 +239,8 @@ export function describeWebhooksContract({ repos, uow }: ContractContext): void 
       const [history] = await repos().webhookDeliveries.ofEvent(events[0]!.id);
       expect(history!.delivery).to.deep.include({ status: 'FAILED', attempts: 2, nextAttemptAt: null });
       expect(history!.attempts).to.deep.equal([
-        { deliveryId: first!.id, attempt: 1, attemptedAt: start, statusCode: 500, error: null, durationMs: 12, succeeded: false },
-        { deliveryId: first!.id, attempt: 2, attemptedAt: plus(start, 60 * SECOND), statusCode: null, error: 'x'.repeat(300), durationMs: 10_000, succeeded: false },
+        { deliveryId: first!.id, attempt: 1, attemptedAt: start, statusCode: 500, error: 'http_status', durationMs: 12, succeeded: false },
+        { deliveryId: first!.id, attempt: 2, attemptedAt: plus(start, 60 * SECOND), statusCode: null, error: 'timeout', durationMs: 10_000, succeeded: false },
       ]);
       expect((await mine()).map((d) => d.status)).to.deep.equal(['FAILED', 'PENDING']);
     });

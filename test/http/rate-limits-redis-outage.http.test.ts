@@ -20,6 +20,7 @@ import { JWT_TEST_SECRET } from '../support/harness';
 import { expectError, expectOk } from '../support/http-expect';
 import { sampleValue } from '../support/prometheus';
 import { type PrivateRedis, startPrivateRedis } from '../support/private-redis';
+import { TEST_SECRETS_KEYS } from '../support/secrets';
 
 describe('rate limits when Redis goes away [sqlite + private redis]', function () {
   this.timeout(30_000);
@@ -38,7 +39,7 @@ describe('rate limits when Redis goes away [sqlite + private redis]', function (
     if (!(await redisAvailable())) this.skip();
     redis = await startPrivateRedis();
     database = await createTestDatabase('sqlite');
-    infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: 'unused', jwtSecret: JWT_TEST_SECRET, appEnv: 'development', migrate: true, publicBaseUrl: 'http://localhost:3000' });
+    infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: 'unused', jwtSecret: JWT_TEST_SECRET, secretsKeys: TEST_SECRETS_KEYS, appEnv: 'development', migrate: true, publicBaseUrl: 'http://localhost:3000' });
     app = buildApplication(infra.ports);
     bindInProcessJobs(infra, jobHandlers(app));
     limiter = new RedisTokenBucket(redis.url, { prefix: 'outage', backoffMs: 100 });

@@ -32,16 +32,19 @@ describeEachDatabase('webhook endpoints', ({ api }) => {
       expect(JSON.stringify(expectOk(await list(t)))).to.not.include(data.secret);
     });
 
-    it('accepts ["*"] and http URLs outside production (a local receiver); description defaults to null', async () => {
+    it('accepts ["*"] and http URLs outside production, and a local receiver with WEBHOOK_ALLOW_PRIVATE_URLS (the harness sets it); description defaults to null', async () => {
       const t = await api().newTenant();
       const data = await create(t, { url: 'http://127.0.0.1:9999/hooks' });
       expect(data).to.deep.include({ url: 'http://127.0.0.1:9999/hooks', enabledEvents: ['*'], description: null });
     });
 
-    it('400 naming the field: url missing, not a URL, not http(s), with a fragment, too long', async () => {
+    it('400 naming the field: url missing, not a URL, not http(s), with credentials, with a fragment, too long', async () => {
       const t = await api().newTenant();
       expectInvalid(await post(t, { enabledEvents: ['*'] }), 'url');
-      for (const url of ['not a url', '/relative', 'ftp://example.com/in', 'https://example.com/#x', `https://example.com/${'a'.repeat(2048)}`, '', 42]) {
+      const withCredentials = await post(t, { url: 'https://user:pw@hooks.example.com/in', enabledEvents: ['*'] });
+      expectInvalid(withCredentials, 'url');
+      expect(withCredentials.body.error.details[0].issue).to.match(/credentials/);
+      for (const url of ['not a url', '/relative', 'ftp://example.com/in', 'https://user@hooks.example.com/in', 'https://example.com/#x', `https://example.com/${'a'.repeat(2048)}`, '', 42]) {
         expectInvalid(await post(t, { url, enabledEvents: ['*'] }), 'url', String(url).slice(0, 30));
       }
     });
@@ -127,6 +130,7 @@ describeEachDatabase('webhook endpoints', ({ api }) => {
       expectInvalid(await patch(t, e.webhookEndpointId, {}), 'body');
       expectInvalid(await patch(t, e.webhookEndpointId, { secret: 'x' }), 'secret');
       expectInvalid(await patch(t, e.webhookEndpointId, { url: 'mailto:a@b.c' }), 'url');
+      expectInvalid(await patch(t, e.webhookEndpointId, { url: 'https://user:pw@hooks.example.com/in' }), 'url');
       expectInvalid(await patch(t, e.webhookEndpointId, { enabledEvents: ['*', 'debt.paid'] }), 'enabledEvents');
       expectInvalid(await patch(t, e.webhookEndpointId, { enabled: 'false' }), 'enabled');
       expectNotFound(await patch(t, 'whe_unknown', { enabled: false }));
@@ -141,6 +145,71 @@ describeEachDatabase('webhook endpoints', ({ api }) => {
       expectNotFound(await patch(t, e.webhookEndpointId, { enabled: false }));
       expectNotFound(await del(t, e.webhookEndpointId));
       expect(expectOk(await list(t))).to.deep.equal([]);
+    });
+  });
+
+  describe('POST /webhook-endpoints/{id}/rotate-secret', () => {
+    const rotate = (t: Tenant, id: string, body?: Record<string, unknown>, query: Record<string, unknown> = {}) => {
+      const req = api().http.post(`/webhook-endpoints/${id}/rotate-secret`).set(t.headers).query(query);
+      return body === undefined ? req : req.send(body);
+    };
+
+    it('200 with the endpoint, a new secret (only here) and previousSecretExpiresAt 24 h on (real time), by default; GET still shows no secret', async () => {
+      const t = await api().newTenant();
+      const e = await create(t);
+      const before = Date.now();
+      const data = expectOk(await rotate(t, e.webhookEndpointId));
+      const { secret: _old, ...shown } = e;
+      expect(data).to.have.keys(...PUBLIC_KEYS, 'secret', 'previousSecretExpiresAt');
+      expect(data).to.deep.include({ ...shown, updatedAt: data.updatedAt });
+      expect(data.secret).to.match(/^whsec_[A-Za-z0-9]{32}$/).and.not.equal(e.secret);
+      expect(data.previousSecretExpiresAt).to.match(ISO_UTC_MS);
+      const expires = Date.parse(data.previousSecretExpiresAt);
+      expect(expires).to.be.within(before + 24 * 3_600_000, Date.now() + 24 * 3_600_000);
+      const read = expectOk(await get(t, e.webhookEndpointId));
+      expect(read).to.have.keys(...PUBLIC_KEYS);
+      expect(JSON.stringify(read)).to.not.include(data.secret);
+    });
+
+    it('expiresInHours: 0 (previousSecretExpiresAt null) to 168; whole hours only; anything else 400 on expiresInHours; unknown fields 400', async () => {
+      const t = await api().newTenant();
+      const e = await create(t);
+      expect(expectOk(await rotate(t, e.webhookEndpointId, { expiresInHours: 0 })).previousSecretExpiresAt).to.equal(null);
+      const week = expectOk(await rotate(t, e.webhookEndpointId, { expiresInHours: 168 }));
+      expect(Date.parse(week.previousSecretExpiresAt) - Date.now()).to.be.within(168 * 3_600_000 - 60_000, 168 * 3_600_000);
+      expect(expectOk(await rotate(t, e.webhookEndpointId, {})).previousSecretExpiresAt).to.be.a('string');
+      for (const bad of [-1, 169, 1.5, '24', null, true, 1e300]) expectInvalid(await rotate(t, e.webhookEndpointId, { expiresInHours: bad }), 'expiresInHours', String(bad));
+      expectInvalid(await rotate(t, e.webhookEndpointId, { secret: 'whsec_mine' }), 'secret');
+    });
+
+    it('404 for an unknown, deleted or other tenant\'s endpoint; a disabled endpoint rotates', async () => {
+      const t = await api().newTenant();
+      const stranger = await api().newTenant();
+      const e = await create(t);
+      expectNotFound(await rotate(stranger, e.webhookEndpointId, {}));
+      expectNotFound(await rotate(t, 'whe_unknown', {}));
+      expectOk(await patch(t, e.webhookEndpointId, { enabled: false }));
+      expect(expectOk(await rotate(t, e.webhookEndpointId, {})).enabled).to.equal(false);
+      expectOk(await del(t, e.webhookEndpointId));
+      expectNotFound(await rotate(t, e.webhookEndpointId, {}));
+    });
+  });
+
+  describe('POST /webhook-endpoints/{id}/test', () => {
+    it('404 for an unknown, deleted or other tenant\'s endpoint; 401 without credentials; a multi-company client names the company', async () => {
+      const t = await api().newTenant({ companies: ['A', 'B'] });
+      const [a, b] = t.companyCodes as [string, string];
+      const stranger = await api().newTenant();
+      const e = await create(t, { companyCode: a, url: 'http://127.0.0.1:9/unreachable' });
+      const test = (who: Tenant, id: string, query: Record<string, unknown> = {}) => api().http.post(`/webhook-endpoints/${id}/test`).set(who.headers).query(query);
+      expectNotFound(await test(stranger, e.webhookEndpointId));
+      expectNotFound(await test(t, e.webhookEndpointId, { companyCode: b }));
+      expectNotFound(await test(t, 'whe_unknown', { companyCode: a }));
+      expectError(await test(t, e.webhookEndpointId), 400, 'INVALID_REQUEST', 'companyCode');
+      expectError(await api().http.post(`/webhook-endpoints/${e.webhookEndpointId}/test`), 401, 'AUTHENTICATION_FAILED');
+      expect(expectOk(await test(t, e.webhookEndpointId, { companyCode: a }))).to.deep.include({ delivered: false, statusCode: null, error: 'connection_refused' });
+      expectOk(await del(t, e.webhookEndpointId, { companyCode: a }));
+      expectNotFound(await test(t, e.webhookEndpointId, { companyCode: a }));
     });
   });
 
@@ -172,7 +241,12 @@ describeEachDatabase('webhook endpoints', ({ api }) => {
 
   it('is documented in /openapi.json', async () => {
     const res = await api().http.get('/openapi.json');
-    expect(res.body.paths).to.include.keys('/webhook-endpoints', '/webhook-endpoints/{id}', '/events', '/events/{id}', '/events/{id}/redeliver');
+    expect(res.body.paths).to.include.keys(
+      '/webhook-endpoints', '/webhook-endpoints/{id}', '/webhook-endpoints/{id}/test', '/webhook-endpoints/{id}/rotate-secret', '/events', '/events/{id}', '/events/{id}/redeliver',
+    );
+    expect(res.body.paths['/webhook-endpoints/{id}/test'].post.operationId).to.equal('testWebhookEndpoint');
+    expect(res.body.paths['/webhook-endpoints/{id}/rotate-secret'].post.operationId).to.equal('rotateWebhookEndpointSecret');
+    expect(res.body.paths['/webhook-endpoints/{id}/rotate-secret'].post.tags).to.deep.equal(['Webhooks']);
   });
 });
 
@@ -207,5 +281,25 @@ describe('webhook endpoints in production [sqlite]', function () {
   it('accepts an https url on a public address', async () => {
     const t = await harness.newTenant();
     expect(expectOk(await post(t, 'https://93.184.216.34/hooks'), 201).url).to.equal('https://93.184.216.34/hooks');
+  });
+});
+
+describe('webhook endpoints in development without WEBHOOK_ALLOW_PRIVATE_URLS [sqlite]', function () {
+  this.timeout(30_000);
+  let harness: ApiHarness;
+  before(async () => {
+    harness = await startApi('sqlite', { appEnv: 'development', allowPrivateWebhookUrls: false });
+  });
+  after(async () => {
+    await harness?.close();
+  });
+
+  it('refuses what production refuses: loopback, private, metadata and IPv4-in-IPv6 addresses (400 on url); http to a public address is fine', async () => {
+    const t = await harness.newTenant();
+    const post = (url: string) => harness.http.post('/webhook-endpoints').set(t.headers).send({ url, enabledEvents: ['*'] });
+    for (const url of ['http://127.0.0.1:9/in', 'http://localhost:3000/in', 'http://10.0.0.8/in', 'http://169.254.169.254/latest', 'http://[::1]/in', 'http://[::ffff:127.0.0.1]/in', 'http://[::127.0.0.1]/in', 'http://0x7f.1/in']) {
+      expectInvalid(await post(url), 'url', url);
+    }
+    expect(expectOk(await post('http://93.184.216.34/hooks'), 201).url).to.equal('http://93.184.216.34/hooks');
   });
 });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { computeSignature, verifySignature } from '../../adapters/webhooks/signature';
 import { expectNotFound, expectOk, expectRuleViolation } from '../support/http-expect';
 import { describeEachDatabase, type Tenant } from '../support/harness';
 import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -89,9 +90,9 @@ describeEachDatabase(
       const [delivery] = detail.deliveries;
       expect(delivery).to.deep.include({ webhookEndpointId: hook.id, status: 'SUCCEEDED', nextAttemptAt: null });
       expect(delivery.attempts.map((a: Record<string, unknown>) => [a.attempt, a.statusCode, a.error, a.succeeded])).to.deep.equal([
-        [1, 500, null, false],
-        [2, 500, null, false],
-        [3, 500, null, false],
+        [1, 500, 'http_status', false],
+        [2, 500, 'http_status', false],
+        [3, 500, 'http_status', false],
         [4, 200, null, true],
       ]);
       for (const a of delivery.attempts) {
@@ -156,6 +157,96 @@ describeEachDatabase(
       expectNotFound(await http().post('/events/evt_unknown/redeliver').set(t.headers));
       expectOk(await http().delete(`/webhook-endpoints/${hook.id}`).set(t.headers));
       expectRuleViolation(await http().post(`/events/${eventId}/redeliver`).set(t.headers));
+    });
+
+    it('POST /webhook-endpoints/{id}/test: a signed webhook.test event now, the endpoint as GET shows it; 200 with what happened; not in GET /events, not retried', async () => {
+      const t = await api().newTenant();
+      const hook = await endpoint(t, ['debt.paid']);
+      const before = Date.now();
+      const answer = expectOk(await http().post(`/webhook-endpoints/${hook.id}/test`).set(t.headers));
+      expect(answer).to.have.keys('eventId', 'type', 'webhookEndpointId', 'delivered', 'statusCode', 'durationMs', 'error');
+      expect(answer).to.deep.include({ type: 'webhook.test', webhookEndpointId: hook.id, delivered: true, statusCode: 200, error: null });
+      expect(answer.eventId).to.match(/^evt_[A-Za-z0-9]{24}$/);
+      expect(answer.durationMs).to.be.a('number').and.at.least(0);
+      // Synchronous: the receiver has it when the answer comes.
+      const [got] = receiver.received(hook.path);
+      expect(got!.signatureValid).to.equal(true);
+      expect(got!.headers['x-event-id']).to.equal(answer.eventId);
+      expect(got!.body).to.have.keys('eventId', 'type', 'createdAt', 'companyCode', 'data', 'requestId');
+      expect(got!.body).to.deep.include({ eventId: answer.eventId, type: 'webhook.test', companyCode: t.companyCodes[0] });
+      expect(Date.parse(got!.body.createdAt)).to.be.at.least(before - 1000);
+      expect(got!.body.requestId).to.match(/^req_/);
+      expect(got!.body.data.object).to.deep.equal(expectOk(await http().get(`/webhook-endpoints/${hook.id}`).set(t.headers)));
+
+      receiver.script(hook.path, [500]);
+      expect(expectOk(await http().post(`/webhook-endpoints/${hook.id}/test`).set(t.headers))).to.deep.include({ delivered: false, statusCode: 500, error: 'http_status' });
+      // A disabled endpoint is sent to as well: the operator asked for this one send.
+      expectOk(await http().patch(`/webhook-endpoints/${hook.id}`).set(t.headers).send({ enabled: false }));
+      expect(expectOk(await http().post(`/webhook-endpoints/${hook.id}/test`).set(t.headers)).delivered).to.equal(true);
+      expect(receiver.received(hook.path).at(-1)!.body.data.object.enabled).to.equal(false);
+
+      expect(await eventsOf(t)).to.deep.equal([]);
+      expectNotFound(await http().get(`/events/${answer.eventId}`).set(t.headers));
+      await new Promise((resolve) => setTimeout(resolve, 800)); // beyond the first retry delay: nothing comes again
+      expect(receiver.received(hook.path)).to.have.length(3);
+    });
+
+    it('rotate-secret: every delivery then carries two v1 (new, old) until the grace period ends; a pending retry is signed with the secrets of its own attempt', async () => {
+      const t = await api().newTenant();
+      const path = `/${api().kind}-${++paths}`;
+      const created = expectOk(await http().post('/webhook-endpoints').set(t.headers).send({ url: receiver.url(path), enabledEvents: ['contact.created'] }), 201);
+      const id = created.webhookEndpointId as string;
+      const oldSecret = created.secret as string;
+      const oneV1 = /^t=\d+,v1=[0-9a-f]{64}$/;
+      const twoV1 = /^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/;
+      const verifies = (secret: string, r: ReceivedWebhook) => verifySignature(r.headers['x-signature'] as string, secret, r.raw, { nowSeconds: Math.floor(Date.now() / 1000) });
+      receiver.setSecret(path, oldSecret);
+      receiver.script(path, [500, 500, 500]);
+      expectOk(await http().post('/contacts').set(t.headers).send({ externalClientId: 'rot', name: 'Rot', email: 'rot@example.com' }), 201);
+      const [first] = await receiver.waitFor(path, (r) => r.length === 1);
+      expect(first!.headers['x-signature']).to.match(oneV1);
+
+      // Rotated while the event waits for its retries: the attempts after it carry both signatures.
+      const rotated = expectOk(await http().post(`/webhook-endpoints/${id}/rotate-secret`).set(t.headers).send({ expiresInHours: 1 }));
+      const rotatedAt = Date.now();
+      // An attempt arriving well after the answer read the endpoint after the rotation committed.
+      const got = await receiver.waitFor(path, (r) => r.some((x) => x.answered === 200));
+      const after = got.filter((r) => r.at > rotatedAt + 150);
+      expect(after.length, 'attempts after the rotation').to.be.at.least(1);
+      for (const retry of after) {
+        expect(retry.body.eventId).to.equal(first!.body.eventId);
+        expect(retry.headers['x-signature']).to.match(twoV1);
+        expect(verifies(oldSecret, retry), 'a receiver still on the old secret').to.equal(true);
+        expect(verifies(rotated.secret, retry), 'a receiver already on the new secret').to.equal(true);
+        const header = retry.headers['x-signature'] as string;
+        const ts = Number(/^t=(\d+)/.exec(header)![1]);
+        expect(header.split(',').slice(1), 'the new secret first').to.deep.equal([`v1=${computeSignature(rotated.secret, ts, retry.raw)}`, `v1=${computeSignature(oldSecret, ts, retry.raw)}`]);
+      }
+
+      // A test event is signed the same way; a rotation with 0 hours stops the older secrets at once.
+      expectOk(await http().post(`/webhook-endpoints/${id}/test`).set(t.headers));
+      const test = receiver.received(path).filter((r) => r.body.type === 'webhook.test');
+      expect(test.map((r) => twoV1.test(r.headers['x-signature'] as string))).to.deep.equal([true]);
+      const immediate = expectOk(await http().post(`/webhook-endpoints/${id}/rotate-secret`).set(t.headers).send({ expiresInHours: 0 }));
+      expect(immediate.previousSecretExpiresAt).to.equal(null);
+      receiver.setSecret(path, immediate.secret);
+      expectOk(await http().post('/contacts').set(t.headers).send({ externalClientId: 'rot2', name: 'Rot Two', email: 'rot2@example.com' }), 201);
+      const last = (await receiver.waitFor(path, (r) => r.some((x) => x.body.data?.object?.externalClientId === 'rot2'))).at(-1)!;
+      expect(last.headers['x-signature']).to.match(oneV1);
+      expect(last.signatureValid).to.equal(true);
+      expect(verifies(rotated.secret, last)).to.equal(false);
+      expect(verifies(oldSecret, last)).to.equal(false);
+    });
+
+    it('attempt errors are classes: a refused connection reads connection_refused in GET /events/{id}, with no address or port', async () => {
+      const t = await api().newTenant();
+      const created = expectOk(await http().post('/webhook-endpoints').set(t.headers).send({ url: 'http://127.0.0.1:9/closed', enabledEvents: ['contact.created'] }), 201);
+      expectOk(await http().post('/contacts').set(t.headers).send({ externalClientId: 'cls', name: 'Cls', email: 'cls@example.com' }), 201);
+      const [event] = (await eventsOf(t, { type: 'contact.created' })) as { eventId: string }[];
+      const detail = await waitForDelivery(t, event.eventId, (d) => d.attempts.length >= 1);
+      expect(detail.deliveries[0].webhookEndpointId).to.equal(created.webhookEndpointId);
+      expect(detail.deliveries[0].attempts[0]).to.deep.include({ statusCode: null, error: 'connection_refused', succeeded: false });
+      expect(JSON.stringify(detail.deliveries[0].attempts)).to.not.match(/127\.0\.0\.1|ECONNREFUSED|:9\b/);
     });
 
     /** Polls GET /events/{id} until its first delivery satisfies `done`. */

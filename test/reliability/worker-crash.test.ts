@@ -28,6 +28,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 import { openMysqlAdmin, type MysqlAdmin } from './support/mysql-admin';
 import { Tally } from './support/summary';
+import { TEST_SECRETS_KEY } from '../support/secrets';
 
 interface World {
   api: ApiHarness;
@@ -233,7 +234,10 @@ describe('worker SIGKILLed mid-job, then restarted [mysql + redis + worker proce
       admin: openMysqlAdmin(api.databaseUrl),
       db: api.infra.db!,
       async startWorker() {
-        const worker = await startWorkerProcess({ DATABASE_URL: api.databaseUrl, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: api.queuePrefix, JWT_SECRET: JWT_TEST_SECRET });
+        // The receiver listens on 127.0.0.1: the worker opts in to private webhook urls, as the API does.
+        const worker = await startWorkerProcess({
+          DATABASE_URL: api.databaseUrl, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: api.queuePrefix, JWT_SECRET: JWT_TEST_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        });
         workers.push(worker);
         return worker;
       },

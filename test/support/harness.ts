@@ -18,6 +18,7 @@ import { createTestDatabase, type DatabaseKind, deleteRedisKeys, mysqlAvailable,
 import { conformanceMiddleware } from './openapi-conformance';
 import { SwitchableJobQueue } from './switchable-queue';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
+import { TEST_SECRETS_KEY, TEST_SECRETS_KEYS } from './secrets';
 
 export const JWT_TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -92,6 +93,12 @@ export async function startApi(
     pageLookupLimit?: RateLimitPolicy;
     rateLimitDefaults?: RateLimitPolicy | null;
     metricsToken?: string;
+    /**
+     * WEBHOOK_ALLOW_PRIVATE_URLS for this API and its worker. The suites' receivers listen on
+     * 127.0.0.1, so the harness opts in (outside production) unless a test says false to see
+     * the policy every deployment runs with.
+     */
+    allowPrivateWebhookUrls?: boolean;
   } = {},
 ): Promise<ApiHarness> {
   const redisUrl = options.redisUrl ?? (options.worker ? TEST_REDIS_URL : null);
@@ -102,15 +109,18 @@ export async function startApi(
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const baseUrl = options.realBaseUrl ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : 'http://localhost:3000';
   const queuePrefix = `test-${crypto.randomBytes(4).toString('hex')}`;
+  const allowPrivateWebhookUrls = options.allowPrivateWebhookUrls ?? (options.appEnv ?? 'development') !== 'production';
   const infra = await openInfrastructure({
     databaseUrl: database.url,
     redisUrl,
     queuePrefix,
     jwtSecret: JWT_TEST_SECRET,
+    secretsKeys: TEST_SECRETS_KEYS,
     appEnv: options.appEnv ?? 'development',
     migrate: true,
     publicBaseUrl: baseUrl,
     webhookRetryDelaysMs: options.webhooks && durations(options.webhooks.retryDelays, 'retryDelays'),
+    allowPrivateWebhookUrls,
   });
   const queue = new SwitchableJobQueue(infra.ports.queue);
   const app = buildApplication({ ...infra.ports, queue });
@@ -140,11 +150,12 @@ export async function startApi(
   answerParserErrorsInEnvelope(server, infra.ports.ids);
   const agent = supertest.agent(server);
   // With `worker`, jobs go through BullMQ on Redis to the real worker entrypoint, a process of its own.
-  const webhookEnv: Record<string, string> = options.webhooks
-    ? { WEBHOOK_RETRY_DELAYS: options.webhooks.retryDelays, WEBHOOK_DISPATCH_EVERY_MS: String(options.webhooks.dispatchEveryMs) }
-    : {};
+  const webhookEnv: Record<string, string> = {
+    WEBHOOK_ALLOW_PRIVATE_URLS: String(allowPrivateWebhookUrls),
+    ...(options.webhooks ? { WEBHOOK_RETRY_DELAYS: options.webhooks.retryDelays, WEBHOOK_DISPATCH_EVERY_MS: String(options.webhooks.dispatchEveryMs) } : {}),
+  };
   const worker: WorkerProcess | null = options.worker
-    ? await startWorkerProcess({ DATABASE_URL: database.url, REDIS_URL: redisUrl!, QUEUE_PREFIX: queuePrefix, JWT_SECRET: JWT_TEST_SECRET, ...webhookEnv })
+    ? await startWorkerProcess({ DATABASE_URL: database.url, REDIS_URL: redisUrl!, QUEUE_PREFIX: queuePrefix, JWT_SECRET: JWT_TEST_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, ...webhookEnv })
     : null;
   // Without a worker process the jobs run here, and so does the webhook dispatch (as in `npm start`).
   const webhooks: WebhookDispatcher | null = options.webhooks && !options.worker ? startWebhookDispatcher(app, { everyMs: options.webhooks.dispatchEveryMs }) : null;

@@ -18,6 +18,7 @@ import { exitCodeWithin, killIfAlive, type Proc, startProcess, waitFor } from '.
 import { createMigratedTestDatabase, mysqlAvailable, redisAvailable, type TestDatabase, TEST_REDIS_URL } from '../support/databases';
 import { JWT_TEST_SECRET } from '../support/harness';
 import { samples, sampleValue } from '../support/prometheus';
+import { TEST_SECRETS_KEY, TEST_SECRETS_KEYS } from '../support/secrets';
 
 const started: Proc[] = [];
 
@@ -118,7 +119,7 @@ describe('graceful shutdown', function () {
     before(async function () {
       if (!(await mysqlAvailable()) || !(await redisAvailable())) this.skip();
       database = await createMigratedTestDatabase('mysql');
-      infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, appEnv: 'development', migrate: false, publicBaseUrl: 'http://localhost:3000' });
+      infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, secretsKeys: TEST_SECRETS_KEYS, appEnv: 'development', migrate: false, publicBaseUrl: 'http://localhost:3000' });
       producer = new BullmqJobQueue(TEST_REDIS_URL, prefix);
     });
     after(async () => {
@@ -138,7 +139,7 @@ describe('graceful shutdown', function () {
       const created = await app.commands.createClient.execute({ organization: `Org ${suffix}`, username: `user_${suffix}`, password: 'password-123', companies: [], settings: {} });
       const user = (await infra!.ports.repos.tenancy.findClientUserByUsername(created.clientUsername))!;
 
-      const worker = startProcess('cmd/worker/main.ts', { DATABASE_URL: database!.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, JWT_SECRET: JWT_TEST_SECRET, LOG_LEVEL: 'info', METRICS_PORT: '0', HOST: '127.0.0.1' });
+      const worker = startProcess('cmd/worker/main.ts', { DATABASE_URL: database!.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, JWT_SECRET: JWT_TEST_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, LOG_LEVEL: 'info', METRICS_PORT: '0', HOST: '127.0.0.1' });
       started.push(worker);
       const ready = await waitFor(() => logged(worker, 'worker ready'), '"worker ready"', { proc: worker, timeoutMs: 30_000 });
       const metricsUrl = `http://127.0.0.1:${ready.metricsPort as number}/metrics`;

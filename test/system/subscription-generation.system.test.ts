@@ -23,6 +23,7 @@ import { createTestDatabase, mysqlAvailable, redisAvailable, type TestDatabase, 
 import { JWT_TEST_SECRET } from '../support/harness';
 import { holdUniqueKey } from '../support/row-blockers';
 import { crash, expireStalledJob } from '../support/worker-crash';
+import { TEST_SECRETS_KEY, TEST_SECRETS_KEYS } from '../support/secrets';
 
 const CYCLES = 520;
 /** The issue's target for 520 cycles after the 201 on MySQL. */
@@ -41,7 +42,7 @@ describe('subscription cycle generation on the worker process [mysql + redis]', 
   const db = (): Knex => infra!.db!;
 
   const startWorker = async (): Promise<Proc> => {
-    const worker = startProcess('cmd/worker/main.ts', { DATABASE_URL: database!.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, JWT_SECRET: JWT_TEST_SECRET, LOG_LEVEL: 'info' });
+    const worker = startProcess('cmd/worker/main.ts', { DATABASE_URL: database!.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, JWT_SECRET: JWT_TEST_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, LOG_LEVEL: 'info' });
     workers.push(worker);
     await waitFor(() => worker.logs().find((l) => l.msg === 'worker ready'), '"worker ready"', { proc: worker, timeoutMs: 20_000 });
     return worker;
@@ -91,7 +92,7 @@ describe('subscription cycle generation on the worker process [mysql + redis]', 
       await migrator.destroy();
     }
     // With a REDIS_URL the ports' queue is BullMQ: the enqueue after commit goes to Redis.
-    infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: TEST_REDIS_URL, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, appEnv: 'development', migrate: false, publicBaseUrl: 'http://localhost:3000' });
+    infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: TEST_REDIS_URL, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, secretsKeys: TEST_SECRETS_KEYS, appEnv: 'development', migrate: false, publicBaseUrl: 'http://localhost:3000' });
     expect(infra.bullmqQueue).to.not.equal(null);
     app = buildApplication(infra.ports);
     const suffix = crypto.randomBytes(4).toString('hex');

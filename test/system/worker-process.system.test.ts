@@ -10,6 +10,7 @@ import { type Infrastructure, openInfrastructure } from '../../cmd/shared/infras
 import { exitCodeWithin, killIfAlive, type Proc, startProcess, waitFor } from '../support/child-process';
 import { createMigratedTestDatabase, mysqlAvailable, redisAvailable, type TestDatabase, TEST_REDIS_URL } from '../support/databases';
 import { JWT_TEST_SECRET } from '../support/harness';
+import { TEST_SECRETS_KEY, TEST_SECRETS_KEYS } from '../support/secrets';
 
 const PURGE = 'tenancy.purge-expired-refresh-tokens' as const;
 const OVERDUE = 'debts.mark-overdue' as const;
@@ -43,7 +44,7 @@ describe('worker process [mysql + redis]', function () {
   before(async function () {
     if (!(await mysqlAvailable()) || !(await redisAvailable())) this.skip();
     database = await createMigratedTestDatabase('mysql');
-    infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, appEnv: 'development', migrate: false, publicBaseUrl: 'http://localhost:3000' });
+    infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, secretsKeys: TEST_SECRETS_KEYS, appEnv: 'development', migrate: false, publicBaseUrl: 'http://localhost:3000' });
     app = buildApplication(infra.ports);
     const suffix = crypto.randomBytes(4).toString('hex');
     organizationName = `Org ${suffix}`;
@@ -57,6 +58,7 @@ describe('worker process [mysql + redis]', function () {
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: prefix,
       JWT_SECRET: JWT_TEST_SECRET,
+      SECRETS_KEY: TEST_SECRETS_KEY,
       LOG_LEVEL: 'info',
     });
     await waitFor(() => worker!.logs().find((l) => l.msg === 'worker ready'), '"worker ready"', { proc: worker });

@@ -161,6 +161,7 @@ function errorStatuses(r: Route, body: JsonSchema | undefined): number[] {
 
 function envelope(r: Route, schemas: ComponentSchemas): unknown {
   const data = schemas.use(r.response!);
+  if (r.bare) return data;
   if (!r.list) return { type: 'object', required: ['data', 'requestId'], properties: { data, requestId: schemas.use(requestIdSchema) } };
   const items = { type: 'array', items: data };
   if (r.list === 'all') return { type: 'object', required: ['data', 'requestId'], properties: { data: items, requestId: schemas.use(requestIdSchema) } };
@@ -170,6 +171,7 @@ function envelope(r: Route, schemas: ComponentSchemas): unknown {
 
 function successExample(r: Route): unknown {
   const item = firstExample(r.response!);
+  if (r.bare) return item;
   if (!r.list) return { data: item, requestId: EXAMPLE_REQUEST_ID };
   if (r.list === 'all') return { data: [item], requestId: EXAMPLE_REQUEST_ID };
   const meta = firstExample(r.list === 'capped-page' ? cappedPageMetaSchema : pageMetaSchema);

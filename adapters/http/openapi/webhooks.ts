@@ -1,5 +1,6 @@
 import { EVENT_TYPES, type EventType } from '../../../internal/events/event-type';
-import { EVENT_SUBJECTS, eventVariants } from '../schemas/webhook.schemas';
+import { WEBHOOK_TEST_EVENT_TYPE } from '../../../internal/webhooks/webhook-endpoint';
+import { EVENT_SUBJECTS, eventVariants, webhookTestEventSchema } from '../schemas/webhook.schemas';
 import type { JsonSchema } from '../validation';
 import type { ComponentSchemas } from './components';
 
@@ -53,23 +54,36 @@ export function webhooksSection(schemas: ComponentSchemas): Record<string, unkno
   for (const type of EVENT_TYPES) {
     const index = EVENT_SUBJECTS.findIndex((s) => type.startsWith(s.prefix));
     const variant = eventVariants[index] as JsonSchema;
-    const example = { ...((variant.examples as Record<string, unknown>[])[0] as object), type };
-    out[type] = {
-      post: {
-        operationId: camel(type),
-        summary: type,
-        description: `${WHEN[type]} \`data.object\` is the ${EVENT_SUBJECTS[index]!.name === 'DirectDebit' ? 'direct-debit attempt' : 'resource'} as GET returns it at that instant.`,
-        tags: ['Webhook events'],
-        security: [],
-        parameters: [SIGNATURE],
-        requestBody: { required: true, content: { 'application/json': { schema: schemas.use(variant), examples: { [camel(type)]: { summary: type, value: example } } } } },
-        responses: {
-          '200': { description: 'Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId.' },
-        },
-      },
-    };
+    const what = EVENT_SUBJECTS[index]!.name === 'DirectDebit' ? 'direct-debit attempt' : 'resource';
+    out[type] = webhook(type, `${WHEN[type]} \`data.object\` is the ${what} as GET returns it at that instant.`, variant, schemas, RETRIED);
   }
+  out[WEBHOOK_TEST_EVENT_TYPE] = webhook(
+    WEBHOOK_TEST_EVENT_TYPE,
+    'Sent only by POST /webhook-endpoints/{id}/test, to that endpoint: `data.object` is the endpoint. Not in GET /events, never retried.',
+    webhookTestEventSchema,
+    schemas,
+    'Any 2xx within 10 s counts as delivered (the test answer says what came back); it is not retried.',
+  );
   return out;
+}
+
+const RETRIED =
+  'Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId.';
+
+function webhook(type: string, description: string, schema: JsonSchema, schemas: ComponentSchemas, acknowledged: string) {
+  const example = { ...((schema.examples as Record<string, unknown>[])[0] as object), type };
+  return {
+    post: {
+      operationId: camel(type),
+      summary: type,
+      description,
+      tags: ['Webhook events'],
+      security: [],
+      parameters: [SIGNATURE],
+      requestBody: { required: true, content: { 'application/json': { schema: schemas.use(schema), examples: { [camel(type)]: { summary: type, value: example } } } } },
+      responses: { '200': { description: acknowledged } },
+    },
+  };
 }
 
 /** `payment_link.paid` → `paymentLinkPaidEvent`. */

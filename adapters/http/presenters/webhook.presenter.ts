@@ -1,6 +1,7 @@
 import type { EventDetail } from '../../../internal/events/queries/get-event';
 import { toIsoUtc } from '../../../internal/shared/calendar-date';
-import { type WebhookEndpoint, webhookEndpointIdOf } from '../../../internal/webhooks/webhook-endpoint';
+import type { WebhookTestResult } from '../../../internal/webhooks/commands/test-webhook-endpoint';
+import { type WebhookEndpoint, WEBHOOK_TEST_EVENT_TYPE, webhookEndpointIdOf } from '../../../internal/webhooks/webhook-endpoint';
 import type { LoggedEvent } from '../../../ports/event-log';
 
 /** The secret only in the creation answer. */
@@ -14,6 +15,27 @@ export function presentWebhookEndpoint(endpoint: WebhookEndpoint, options: { wit
     ...(options.withSecret ? { secret: endpoint.secret } : {}),
     createdAt: toIsoUtc(endpoint.createdAt),
     updatedAt: toIsoUtc(endpoint.updatedAt),
+  };
+}
+
+/** The rotation answer: the endpoint, its new secret (only here) and until when the replaced one also signs. */
+export function presentRotatedWebhookEndpoint(endpoint: WebhookEndpoint) {
+  return {
+    ...presentWebhookEndpoint(endpoint, { withSecret: true }),
+    previousSecretExpiresAt: endpoint.previousSecretExpiresAt && endpoint.previousSecret !== null ? toIsoUtc(endpoint.previousSecretExpiresAt) : null,
+  };
+}
+
+/** What one test send did. */
+export function presentWebhookTestResult(result: WebhookTestResult) {
+  return {
+    eventId: result.eventId,
+    type: WEBHOOK_TEST_EVENT_TYPE,
+    webhookEndpointId: webhookEndpointIdOf(result.endpoint),
+    delivered: result.delivered,
+    statusCode: result.statusCode,
+    durationMs: result.durationMs,
+    error: result.error,
   };
 }
 

@@ -1,11 +1,10 @@
-import type { Context } from 'koa';
 import type { Application } from '../../../internal/application';
-import type { Session } from '../../../internal/tenancy/commands/issue-session';
 import type { LoginThrottle } from '../middleware/login-throttle';
 import { route } from '../route';
 import { loginBody, refreshBody, sessionSchema } from '../schemas/auth.schemas';
 
-const session = { description: 'The token pair (at the top level of the body)', body: sessionSchema, headers: ['CacheControlNoStore' as const] };
+/** The token pair, at the top level of the body and never cached. */
+const session = { response: sessionSchema, bare: true, headers: ['CacheControlNoStore' as const] };
 
 /**
  * /auth → internal/tenancy/commands/{login,refresh-session}. The platform login answers its
@@ -14,10 +13,6 @@ const session = { description: 'The token pair (at the top level of the body)', 
  * username and client address (middleware/login-throttle.ts).
  */
 export function authRoutes(app: Application, throttle?: LoginThrottle) {
-  const send = (ctx: Context, session: Session) => {
-    ctx.set('Cache-Control', 'no-store');
-    return { data: session, flat: true };
-  };
   return [
     route<{ clientUsername: string; password: string }>({
       method: 'post', path: '/auth/login', operationId: 'login', tag: 'Authentication', summary: 'Log in with the login API key; returns an access and a refresh token',
@@ -25,18 +20,17 @@ export function authRoutes(app: Application, throttle?: LoginThrottle) {
         'Send the login API key in `x-api-key` (not the facade key). The answer is at the top level of the body: `accessToken` (send it as ' +
         '`x-authorization-token`, valid `expiresIn` seconds) and a single-use `refreshToken`. A wrong key, user or password is the same 401. ' +
         'Attempts are throttled per username and client address (429 with Retry-After).',
-      auth: 'login', body: loginBody, answers: { 200: session }, errors: throttle ? [400, 401, 429] : [400, 401],
+      auth: 'login', body: loginBody, ...session, errors: throttle ? [400, 401, 429] : [400, 401],
       handle: async ({ body, ctx }) => {
         await throttle?.(ctx, body.clientUsername);
-        return send(ctx, await app.commands.login.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body }));
+        return { data: await app.commands.login.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body }) };
       },
     }),
     route<{ refreshToken: string }>({
       method: 'post', path: '/auth/refresh', operationId: 'refreshSession', tag: 'Authentication', summary: 'Exchange a single-use refresh token for a new pair',
       description: 'With the login API key in `x-api-key`. The refresh token works once: the answer carries a new access token and a new refresh token; reusing one is 401.',
-      auth: 'login', body: refreshBody, answers: { 200: session }, errors: [400, 401],
-      handle: async ({ body, ctx }) =>
-        send(ctx, await app.commands.refreshSession.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body })),
+      auth: 'login', body: refreshBody, ...session, errors: [400, 401],
+      handle: async ({ body, ctx }) => ({ data: await app.commands.refreshSession.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body }) }),
     }),
   ];
 }

@@ -1,6 +1,8 @@
 import { EVENT_TYPES } from '../../../internal/events/event-type';
+import { ATTEMPT_ERRORS } from '../../../internal/webhooks/attempt-error';
 import { DELIVERY_STATUSES } from '../../../internal/webhooks/delivery';
-import { MAX_URL_LENGTH } from '../../../internal/webhooks/webhook-endpoint';
+import { DEFAULT_SECRET_GRACE_HOURS, MAX_SECRET_GRACE_HOURS } from '../../../internal/webhooks/secret-rotation';
+import { MAX_URL_LENGTH, WEBHOOK_TEST_EVENT_TYPE } from '../../../internal/webhooks/webhook-endpoint';
 import type { JsonSchema } from '../validation';
 import { companyCodeProperty, dateTimeSchema, pageQueryProperties, requestIdSchema } from './common.schemas';
 import { contactSchema } from './contact.schemas';
@@ -40,6 +42,23 @@ export const updateWebhookEndpointBody: JsonSchema = named('UpdateWebhookEndpoin
   description: 'At least one field; enabled false cancels the pending deliveries.',
   properties: { url, enabledEvents, enabled: { type: 'boolean' }, description, ...companyCodeProperty },
   examples: [{ enabledEvents: ['*'] }],
+});
+
+/** POST /webhook-endpoints/{id}/rotate-secret: the grace period of the replaced secret (optional). */
+export const rotateWebhookEndpointSecretBody: JsonSchema = named('RotateWebhookEndpointSecretRequest', {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    expiresInHours: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_SECRET_GRACE_HOURS,
+      default: DEFAULT_SECRET_GRACE_HOURS,
+      description: `Hours the replaced secret keeps signing beside the new one (a second v1 in X-Signature); 0 stops it at once. Default ${DEFAULT_SECRET_GRACE_HOURS}, at most ${MAX_SECRET_GRACE_HOURS}`,
+    },
+    ...companyCodeProperty,
+  },
+  examples: [{ expiresInHours: 24 }],
 });
 
 export const listWebhookEndpointsQuery: JsonSchema = { type: 'object', properties: { ...pageQueryProperties } };
@@ -82,6 +101,58 @@ export const deletedWebhookEndpointSchema: JsonSchema = named('DeletedWebhookEnd
   required: [...webhookEndpointRequired, 'deleted'],
   properties: { ...webhookEndpointProperties, deleted: { type: 'boolean', const: true } },
   examples: [{ ...webhookEndpointExample, deleted: true }],
+});
+
+/** The rotation answer: the endpoint with its new secret (shown only here) and the end of the old one's grace period. */
+export const rotatedWebhookEndpointSchema: JsonSchema = named('RotatedWebhookEndpoint', {
+  type: 'object',
+  required: [...webhookEndpointRequired, 'secret', 'previousSecretExpiresAt'],
+  properties: {
+    ...webhookEndpointProperties,
+    secret: { type: 'string', pattern: '^whsec_', description: 'The new signing secret, shown only in this answer: store it now' },
+    previousSecretExpiresAt: {
+      ...dateTimeSchema,
+      type: ['string', 'null'],
+      description: 'Until when the replaced secret also signs (real time, not the sandbox clock); null when it stopped at once',
+    },
+  },
+  examples: [{ ...webhookEndpointExample, secret: 'whsec_7e1a9c3b5d2f4e6a8b0c1d3e5f7a9b2c', previousSecretExpiresAt: '2026-11-26T16:04:05.123Z' }],
+});
+
+const attemptError = { type: ['string', 'null'], enum: [...ATTEMPT_ERRORS, null] };
+
+/** What POST /webhook-endpoints/{id}/test did: one send, written nowhere, never retried. */
+export const webhookTestResultSchema: JsonSchema = named('WebhookTestResult', {
+  type: 'object',
+  required: ['eventId', 'type', 'webhookEndpointId', 'delivered', 'statusCode', 'durationMs', 'error'],
+  properties: {
+    eventId: { type: 'string', pattern: '^evt_[A-Za-z0-9]+$', description: "The test event's id (not in GET /events)" },
+    type: { type: 'string', enum: [WEBHOOK_TEST_EVENT_TYPE] },
+    webhookEndpointId: { type: 'string', pattern: '^whe_[A-Za-z0-9]+$' },
+    delivered: { type: 'boolean', description: 'A 2xx came within 10 s' },
+    statusCode: { type: ['integer', 'null'], description: "The receiver's status; null when none came" },
+    durationMs: { type: 'integer', minimum: 0 },
+    error: { ...attemptError, description: 'The class of the failure (http_status, timeout, connection_refused, connection_error, dns_error, tls_error, blocked_address); null when delivered' },
+  },
+  examples: [{ eventId: 'evt_9Lm3Qx7RtW2kZp5VbN8sYd4c', type: WEBHOOK_TEST_EVENT_TYPE, webhookEndpointId: 'whe_5Hs2Kq8ZrW3n', delivered: true, statusCode: 200, durationMs: 84, error: null }],
+});
+
+/** The `webhook.test` event POST /webhook-endpoints/{id}/test sends: data.object is the endpoint. */
+export const webhookTestEventSchema: JsonSchema = named('WebhookTestEvent', {
+  type: 'object',
+  required: ['eventId', 'type', 'createdAt', 'companyCode', 'data', 'requestId'],
+  properties: {
+    eventId: { type: 'string', pattern: '^evt_[A-Za-z0-9]+$' },
+    type: { type: 'string', enum: [WEBHOOK_TEST_EVENT_TYPE] },
+    createdAt: dateTimeSchema,
+    companyCode: { type: 'string' },
+    data: { type: 'object', required: ['object'], properties: { object: described(webhookEndpointSchema, 'The endpoint as GET returns it') } },
+    requestId: { ...requestIdSchema, type: ['string', 'null'], description: 'The request that asked for the test' },
+  },
+  examples: [{
+    eventId: 'evt_9Lm3Qx7RtW2kZp5VbN8sYd4c', type: WEBHOOK_TEST_EVENT_TYPE, createdAt: '2026-11-25T16:04:05.123Z', companyCode: 'ACME',
+    data: { object: webhookEndpointExample }, requestId: 'req_8QmZk2VbX1sN4pL7rT0yWc3d',
+  }],
 });
 
 export const listEventsQuery: JsonSchema = {
@@ -137,7 +208,7 @@ const deliveriesSchema: JsonSchema = {
             attempt: { type: 'integer', minimum: 1 },
             attemptedAt: dateTimeSchema,
             statusCode: { type: ['integer', 'null'], description: "The receiver's status; null when none came" },
-            error: { type: ['string', 'null'], description: 'Why the attempt failed; null when it succeeded' },
+            error: { ...attemptError, description: 'Why the attempt failed, as a class (never the transport message); null when it succeeded' },
             durationMs: { type: 'integer', minimum: 0 },
             succeeded: { type: 'boolean' },
           },

@@ -34,7 +34,7 @@ export function openKnex(databaseUrl: string, options: { poolMax?: number } = {}
   }
   if (databaseUrl.startsWith('sqlite:')) {
     const file = databaseUrl.slice('sqlite:'.length);
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    if (file !== ':memory:') ownerOnlyDatabaseFile(file);
     return knex({
       client: 'better-sqlite3',
       connection: { filename: file },
@@ -54,6 +54,25 @@ export function openKnex(databaseUrl: string, options: { poolMax?: number } = {}
     });
   }
   throw new Error(`Unsupported DATABASE_URL ${databaseUrl}: use mysql://… or sqlite:<path>`);
+}
+
+/**
+ * The SQLite file holds every tenant's data and the sealed webhook secrets: its directory is
+ * created 0700 and the file 0600 before SQLite opens it (SQLite gives its -wal and -shm files the
+ * database file's mode). A file or journal already there readable by others is narrowed to 0600.
+ */
+function ownerOnlyDatabaseFile(file: string): void {
+  const resolved = path.resolve(file);
+  fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(resolved, 'a', 0o600));
+  for (const name of [resolved, `${resolved}-wal`, `${resolved}-shm`, `${resolved}-journal`]) {
+    try {
+      const { mode, uid } = fs.statSync(name);
+      if ((mode & 0o077) !== 0 && (typeof process.getuid !== 'function' || uid === process.getuid())) fs.chmodSync(name, 0o600);
+    } catch {
+      // not there (yet)
+    }
+  }
 }
 
 export function dialectOf(db: Knex): Dialect {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { SecretBox } from '../../../ports/secret-box';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { KnexAdhesionRepository } from './knex-adhesion-repository';
 import { KnexAuditLog } from './knex-audit-log';
@@ -21,6 +22,8 @@ import { isDeadlock } from './driver-errors';
 
 export interface KnexRepositoryOptions {
   events: EventWriting;
+  /** Seals the secrets kept at rest (webhook signing secrets). */
+  secrets: SecretBox;
   /** Cleared by every tenancy write (see CredentialCache). */
   cache?: CredentialCache;
 }
@@ -38,7 +41,7 @@ export function knexRepositories(db: Knex | Knex.Transaction, options: KnexRepos
     debitAttempts: new KnexDebitAttemptRepository(db),
     outbox: new KnexJobOutbox(db),
     events: new KnexEventLog(db, options.events),
-    webhookEndpoints: new KnexWebhookEndpointRepository(db),
+    webhookEndpoints: new KnexWebhookEndpointRepository(db, options.secrets),
     webhookDeliveries: new KnexWebhookDeliveryRepository(db),
     portal: new KnexPortalRepository(db),
     audit: new KnexAuditLog(db),

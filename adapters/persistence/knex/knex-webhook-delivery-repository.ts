@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { storedAttemptError } from '../../../internal/webhooks/attempt-error';
 import { type DeliveryAttempt, type DeliveryStatus, type NewDelivery, newDelivery, type WebhookDelivery } from '../../../internal/webhooks/delivery';
 import type { FanOutCursor } from '../../../internal/webhooks/fan-out-cursor';
 import type { AttemptOutcome, DeliveryStats, WebhookDeliveryRepository } from '../../../ports/webhook-delivery-repository';
@@ -101,7 +102,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
       attempt: a.attempt,
       attempted_at: toMillis(a.attemptedAt),
       status_code: a.statusCode,
-      error: a.error === null ? null : a.error.slice(0, 300),
+      error: a.error,
       duration_ms: a.durationMs,
       succeeded: a.succeeded,
     });
@@ -198,7 +199,8 @@ function toAttempt(row: Row): DeliveryAttempt {
     attempt: Number(row.attempt),
     attemptedAt: fromMillis(row.attempted_at),
     statusCode: row.status_code === null ? null : Number(row.status_code),
-    error: row.error ?? null,
+    // Attempts recorded before errors were classes hold the transport's message: shown as a class.
+    error: storedAttemptError(row.status_code === null ? null : Number(row.status_code), bool(row.succeeded), row.error ?? null),
     durationMs: Number(row.duration_ms),
     succeeded: bool(row.succeeded),
   };

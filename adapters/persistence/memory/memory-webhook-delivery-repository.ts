@@ -59,7 +59,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
       lockedUntil: null,
       updatedAt: outcome.at,
     });
-    this.store.tables.webhookDeliveryAttempts.push({ ...copy(outcome.attempt), error: outcome.attempt.error?.slice(0, 300) ?? null, deliveryId: id });
+    this.store.tables.webhookDeliveryAttempts.push({ ...copy(outcome.attempt), deliveryId: id });
     return true;
   }
 

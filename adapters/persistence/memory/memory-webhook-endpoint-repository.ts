@@ -38,6 +38,10 @@ export class MemoryWebhookEndpointRepository implements WebhookEndpointRepositor
     if (changes.enabledEvents !== undefined) endpoint.enabledEvents = copy(changes.enabledEvents);
     if (changes.enabled !== undefined) endpoint.enabled = changes.enabled;
     if (changes.description !== undefined) endpoint.description = changes.description;
+    // Memory is not at rest: the secrets stay in plaintext here.
+    if (changes.secret !== undefined) endpoint.secret = changes.secret;
+    if (changes.previousSecret !== undefined) endpoint.previousSecret = changes.previousSecret;
+    if (changes.previousSecretExpiresAt !== undefined) endpoint.previousSecretExpiresAt = changes.previousSecretExpiresAt;
     endpoint.updatedAt = changes.updatedAt;
     return copy(endpoint);
   }

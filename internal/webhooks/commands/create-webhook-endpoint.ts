@@ -4,10 +4,8 @@ import { BusinessRuleViolationError, InvalidRequestError } from '../../shared/er
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import type { AppEnv } from '../../tenancy/credentials';
-import {
-  MAX_ENDPOINTS_PER_COMPANY, parseEnabledEvents, parseWebhookUrl, WEBHOOK_ENDPOINT_CODE_LENGTH, WEBHOOK_SECRET_LENGTH,
-  WEBHOOK_SECRET_PREFIX, type WebhookEndpoint,
-} from '../webhook-endpoint';
+import { newWebhookSecret } from '../secret-rotation';
+import { MAX_ENDPOINTS_PER_COMPANY, parseEnabledEvents, parseWebhookUrl, WEBHOOK_ENDPOINT_CODE_LENGTH, type WebhookEndpoint } from '../webhook-endpoint';
 import type { WebhookSettings } from '../webhook-settings';
 
 export interface CreateWebhookEndpointInput {
@@ -41,7 +39,9 @@ export class CreateWebhookEndpoint {
         enabledEvents,
         enabled: true,
         description: input.description ?? null,
-        secret: WEBHOOK_SECRET_PREFIX + this.deps.ids.alphanumeric(WEBHOOK_SECRET_LENGTH),
+        secret: newWebhookSecret(this.deps.ids),
+        previousSecret: null,
+        previousSecretExpiresAt: null,
         sinceEventRowId: await events.lastId(),
         createdAt: now,
         updatedAt: now,

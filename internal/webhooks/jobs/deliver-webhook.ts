@@ -3,8 +3,10 @@ import type { IdGenerator } from '../../../ports/id-generator';
 import type { JobQueue } from '../../../ports/job-queue';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { requireDeps } from '../../shared/use-case-deps';
+import { attemptErrorOf } from '../attempt-error';
 import type { DeliveryStatus } from '../delivery';
 import { isDelivered, retryDelayAfter } from '../retry-schedule';
+import { signingSecrets } from '../secret-rotation';
 import type { WebhookSettings } from '../webhook-settings';
 import { DELIVERY_LEASE_MS, handOver } from './dispatch-webhooks';
 
@@ -47,7 +49,8 @@ export class DeliverWebhook {
     const response = await webhooks.sender.send({
       url: endpoint.url,
       body: JSON.stringify(event.payload),
-      secret: endpoint.secret,
+      // The secrets of this attempt's time: a rotation since the event applies to its retries.
+      secrets: signingSecrets(endpoint, startedAt),
       timestamp: Math.floor(startedAt.getTime() / 1000),
       eventId: event.eventId,
     });
@@ -63,7 +66,7 @@ export class DeliverWebhook {
           attempt,
           attemptedAt: startedAt,
           statusCode: response.statusCode,
-          error: response.error,
+          error: attemptErrorOf(response.statusCode, response.error),
           durationMs: Math.max(0, Math.round(response.durationMs)),
           succeeded,
         },

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { HttpWebhookSender, USER_AGENT } from '../../../adapters/webhooks/http-webhook-sender';
+import { errorClassOf, HttpWebhookSender, USER_AGENT } from '../../../adapters/webhooks/http-webhook-sender';
 import { NetworkUrlPolicy } from '../../../adapters/webhooks/network-url-policy';
 import { isPrivateAddress } from '../../../adapters/webhooks/private-address';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
@@ -12,7 +12,7 @@ const SECRET = 'whsec_sender_test_0123456789abcdef';
 const request = (url: string, body = '{"eventId":"evt_abc","type":"debt.paid"}') => ({
   url,
   body,
-  secret: SECRET,
+  secrets: [SECRET],
   timestamp: Math.floor(Date.now() / 1000),
   eventId: 'evt_abc',
 });
@@ -65,7 +65,7 @@ describe('webhooks: HttpWebhookSender (real sockets)', () => {
 
   it('reports a 500 as its status, and does not follow a redirect', async () => {
     receiver.script('/fails', [500]);
-    expect(await sender.send(request(receiver.url('/fails')))).to.deep.include({ statusCode: 500, error: null });
+    expect(await sender.send(request(receiver.url('/fails')))).to.deep.include({ statusCode: 500, error: null }); // the core calls it http_status
     const redirecting = await rawServer((_, res) => {
       res.writeHead(302, { Location: receiver.url('/in') });
       res.end();
@@ -79,11 +79,11 @@ describe('webhooks: HttpWebhookSender (real sockets)', () => {
     }
   });
 
-  it('gives up after its timeout when no status comes, with the error', async () => {
+  it('gives up after its timeout when no status comes: error class timeout', async () => {
     const silent = await rawServer(() => undefined);
     try {
       const response = await sender.send(request(silent.url));
-      expect(response).to.deep.include({ statusCode: null, error: 'timed out after 300 ms' });
+      expect(response).to.deep.include({ statusCode: null, error: 'timeout' });
       expect(response.durationMs).to.be.at.least(290);
     } finally {
       await silent.close();
@@ -102,32 +102,69 @@ describe('webhooks: HttpWebhookSender (real sockets)', () => {
     }
   });
 
-  it('reports a refused connection as an error without a status', async () => {
+  it('reports a refused connection as the class connection_refused, never the address', async () => {
     const gone = await rawServer(() => undefined);
     await gone.close();
     const response = await sender.send(request(gone.url));
-    expect(response.statusCode).to.equal(null);
-    expect(response.error).to.match(/ECONNREFUSED/);
+    expect(response).to.deep.include({ statusCode: null, error: 'connection_refused' });
   });
 
-  it('in production refuses to connect to a private address, literal or resolved', async () => {
-    const production = new HttpWebhookSender({ blockPrivateAddresses: true, timeoutMs: 300 });
+  it('reports a name that does not resolve as dns_error, a failed TLS handshake as tls_error, a reset as connection_error', async () => {
+    expect(await sender.send(request('http://no-such-host.invalid/in'))).to.deep.include({ statusCode: null, error: 'dns_error' });
+    // https to a plain-HTTP listener: the handshake fails.
+    expect(await sender.send(request(receiver.url('/in').replace('http:', 'https:')))).to.deep.include({ statusCode: null, error: 'tls_error' });
+    const rude = await rawServer((req) => req.socket.destroy());
+    try {
+      expect(await sender.send(request(rude.url))).to.deep.include({ statusCode: null, error: 'connection_error' });
+    } finally {
+      await rude.close();
+    }
+  });
+
+  it('classifies transport errors by code, whatever their message says', () => {
+    const error = (code: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(`connect ${code} 10.0.0.7:5432`), { code, ...extra });
+    expect(errorClassOf(error('ECONNREFUSED'))).to.equal('connection_refused');
+    expect(errorClassOf(error('ETIMEDOUT'))).to.equal('timeout');
+    expect(errorClassOf(error('ENOTFOUND'))).to.equal('dns_error');
+    expect(errorClassOf(error('EAI_AGAIN', { syscall: 'getaddrinfo' }))).to.equal('dns_error');
+    expect(errorClassOf(error('CERT_HAS_EXPIRED'))).to.equal('tls_error');
+    expect(errorClassOf(error('ERR_TLS_CERT_ALTNAME_INVALID'))).to.equal('tls_error');
+    expect(errorClassOf(error('EPROTO'))).to.equal('tls_error');
+    expect(errorClassOf(error('ECONNRESET'))).to.equal('connection_error');
+    expect(errorClassOf(error('EHOSTUNREACH'))).to.equal('connection_error');
+    const aggregate = Object.assign(new AggregateError([error('ECONNREFUSED'), error('ECONNREFUSED')]), { code: undefined });
+    expect(errorClassOf(aggregate as never)).to.equal('connection_refused');
+  });
+
+  it('without the opt-in refuses to connect to a private address, literal or resolved: blocked_address, nothing sent', async () => {
+    const guarded = new HttpWebhookSender({ blockPrivateAddresses: true, timeoutMs: 300 });
     const before = receiver.received().length;
-    expect(await production.send(request(receiver.url('/in')))).to.deep.include({ statusCode: null, error: 'refused: private address' });
-    const byName = await production.send(request(receiver.url('/in').replace('127.0.0.1', 'localhost')));
-    expect(byName.statusCode).to.equal(null);
-    expect(byName.error).to.match(/private address/);
+    expect(await guarded.send(request(receiver.url('/in')))).to.deep.include({ statusCode: null, error: 'blocked_address' });
+    expect(await guarded.send(request(receiver.url('/in').replace('127.0.0.1', 'localhost')))).to.deep.include({ statusCode: null, error: 'blocked_address' });
+    expect(await guarded.send(request(receiver.url('/in').replace('127.0.0.1', '[::ffff:127.0.0.1]')))).to.deep.include({ statusCode: null, error: 'blocked_address' });
     expect(receiver.received()).to.have.length(before);
+  });
+
+  it('signs with every secret given, the first first: one v1 each, each verifies', async () => {
+    receiver.setSecret('/two', 'whsec_old_one_0123456789abcdefghij');
+    const response = await sender.send({ ...request(receiver.url('/two')), secrets: [SECRET, 'whsec_old_one_0123456789abcdefghij'] });
+    expect(response.statusCode).to.equal(200);
+    const [got] = receiver.received('/two');
+    expect(got!.headers['x-signature']).to.match(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    expect(got!.signatureValid, 'the old secret verifies').to.equal(true);
+    receiver.setSecret('/two', SECRET);
+    await sender.send({ ...request(receiver.url('/two')), secrets: [SECRET, 'whsec_old_one_0123456789abcdefghij'] });
+    expect(receiver.received('/two')[1]!.signatureValid, 'the new secret verifies').to.equal(true);
   });
 });
 
 describe('webhooks: NetworkUrlPolicy', () => {
-  it('outside production accepts any host', async () => {
+  it('with WEBHOOK_ALLOW_PRIVATE_URLS accepts any host', async () => {
     const policy = new NetworkUrlPolicy({ blockPrivateAddresses: false });
     expect(await policy.check('http://127.0.0.1:9/x')).to.equal(null);
   });
 
-  it('in production refuses hosts that are or resolve to private, loopback, link-local or reserved addresses, and unresolvable hosts', async () => {
+  it('otherwise (every environment) refuses hosts that are or resolve to private, loopback, link-local or reserved addresses, and unresolvable hosts', async () => {
     const dns: Record<string, string[]> = {
       'hooks.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
       'sneaky.example.com': ['93.184.216.34', '10.1.2.3'],
@@ -140,15 +177,28 @@ describe('webhooks: NetworkUrlPolicy', () => {
     });
     expect(await policy.check('https://hooks.example.com/in')).to.equal(null);
     expect(await policy.check('https://93.184.216.34/in')).to.equal(null);
-    for (const url of ['https://sneaky.example.com/in', 'https://metadata.example.com/', 'https://127.0.0.1/in', 'https://[::1]/in', 'https://[::ffff:127.0.0.1]/in', 'https://192.168.1.10/']) {
+    for (const url of [
+      'https://sneaky.example.com/in', 'https://metadata.example.com/', 'https://127.0.0.1/in', 'https://[::1]/in', 'https://[::ffff:127.0.0.1]/in', 'https://192.168.1.10/',
+      'http://2130706433/in', 'http://0x7f.1/in', 'https://[::127.0.0.1]/in', 'https://[2002:a9fe:a9fe::1]/', 'https://[64:ff9b::a9fe:a9fe]/', 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+    ]) {
       expect(await policy.check(url), url).to.equal('must not resolve to a private, loopback or link-local address');
     }
     expect(await policy.check('https://nowhere.example.com/')).to.equal('host could not be resolved');
   });
 
-  it('knows the private ranges', () => {
-    const blocked = ['0.0.0.0', '10.0.0.1', '100.64.0.1', '127.0.0.1', '169.254.169.254', '172.16.0.1', '172.31.255.255', '192.168.0.1', '224.0.0.1', '255.255.255.255', '::', '::1', 'fc00::1', 'fd12::1', 'fe80::1', '::ffff:10.0.0.1', 'not-an-ip'];
-    const open = ['8.8.8.8', '93.184.216.34', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'];
+  it('knows the private ranges, and every IPv6 form that carries an IPv4 address', () => {
+    const blocked = [
+      '0.0.0.0', '10.0.0.1', '100.64.0.1', '127.0.0.1', '169.254.169.254', '172.16.0.1', '172.31.255.255', '192.168.0.1', '192.88.99.1', '224.0.0.1', '255.255.255.255',
+      '::', '::1', 'fc00::1', 'fd12::1', 'fe80::1', 'fec0::1', 'ff02::1', '2001:db8::1', 'not-an-ip',
+      // IPv4-mapped (::ffff:0:0/96), in both spellings, whatever the IPv4 address: public ones too.
+      '::ffff:10.0.0.1', '::ffff:7f00:1', '::ffff:8.8.8.8',
+      // IPv4-compatible ::a.b.c.d (::/96).
+      '::127.0.0.1', '::7f00:1', '::a9fe:a9fe', '::8.8.8.8',
+      // 6to4 (2002::/16), Teredo (2001::/32), NAT64 (64:ff9b::/96 and 64:ff9b:1::/48), SIIT.
+      '2002:7f00:1::', '2002:a9fe:a9fe::1', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '2001::1',
+      '64:ff9b::7f00:1', '64:ff9b::808:808', '64:ff9b:1::a00:1', '::ffff:0:7f00:1',
+    ];
+    const open = ['8.8.8.8', '93.184.216.34', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001::200e', '2003::1'];
     expect(blocked.filter((a) => !isPrivateAddress(a))).to.deep.equal([]);
     expect(open.filter(isPrivateAddress)).to.deep.equal([]);
   });

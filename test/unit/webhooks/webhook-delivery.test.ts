@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { webhookTestEvents } from '../../../adapters/events/event-renderer';
+import { RandomIdGenerator } from '../../../adapters/ids/random-id-generator';
 import type { DebtDraft } from '../../../internal/debts/debt-draft';
 import { BusinessRuleViolationError, InvalidRequestError, NotFoundError } from '../../../internal/shared/errors';
 import type { TenantScope } from '../../../internal/shared/tenant-scope';
@@ -28,7 +30,7 @@ class ScriptedSender implements WebhookSender {
   async send(request: WebhookRequest): Promise<WebhookResponse> {
     this.requests.push(request);
     const answer = this.scripts.get(request.url)?.shift() ?? 200;
-    return answer === 'timeout' ? { statusCode: null, error: 'timed out after 10000 ms', durationMs: 10_000 } : { statusCode: answer, error: null, durationMs: 12 };
+    return answer === 'timeout' ? { statusCode: null, error: 'timeout', durationMs: 10_000 } : { statusCode: answer, error: null, durationMs: 12 };
   }
 
   to(url: string) {
@@ -45,6 +47,7 @@ async function world(options: { retryDelaysMs?: number[]; queue?: JobQueue } = {
         sender,
         urlPolicy: { check: async (url) => (refused.has(url) ? 'must not resolve to a private, loopback or link-local address' : null) },
         retryDelaysMs: options.retryDelaysMs ?? [MINUTE, 2 * MINUTE],
+        testEvents: webhookTestEvents(new RandomIdGenerator()),
       },
       ...(options.queue ? { queue: options.queue } : {}),
     },
@@ -88,7 +91,8 @@ describe('webhooks: fan-out and delivery (memory)', () => {
     const paid = await event('debt.paid');
     const request = sender.requests.find((r) => r.url === 'https://a.example/hooks' && r.eventId === paid.eventId)!;
     expect(JSON.parse(request.body)).to.deep.equal(paid.payload);
-    expect(request.secret).to.equal(all.secret).and.match(/^whsec_[A-Za-z0-9]{32}$/);
+    expect(request.secrets).to.deep.equal([all.secret]);
+    expect(all.secret).to.match(/^whsec_[A-Za-z0-9]{32}$/);
     expect(request.timestamp).to.equal(Math.floor(w.clock.now().getTime() / 1000));
   });
 
@@ -141,8 +145,8 @@ describe('webhooks: fan-out and delivery (memory)', () => {
     const [delivery] = shown;
     expect(delivery!.delivery).to.deep.include({ status: 'SUCCEEDED', attempts: 3, nextAttemptAt: null });
     expect(delivery!.attempts.map((a) => [a.attempt, a.statusCode, a.error, a.succeeded, a.attemptedAt.getTime() - T0.getTime()])).to.deep.equal([
-      [1, 500, null, false, 0],
-      [2, null, 'timed out after 10000 ms', false, MINUTE],
+      [1, 500, 'http_status', false, 0],
+      [2, null, 'timeout', false, MINUTE],
       [3, 200, null, true, 3 * MINUTE],
     ]);
     expect(await w.app.queries.webhookDeliveryStats.execute()).to.deep.equal({
@@ -332,5 +336,97 @@ describe('webhooks: endpoints (memory)', () => {
     expect(refused).to.be.instanceOf(BusinessRuleViolationError);
     await w.app.commands.deleteWebhookEndpoint.execute(webhookEndpointIdOf(made[0]!), scope);
     await endpoint('https://one-more.example/hooks');
+  });
+});
+
+describe('webhooks: secret rotation (memory)', () => {
+  const HOUR = 60 * MINUTE;
+
+  it('a new secret signs at once; the replaced one signs beside it (second v1) until its grace period ends; retries of a pending delivery take the secrets of their own time', async () => {
+    const { w, sender, scope, draft, endpoint, dispatch } = await world({ retryDelaysMs: [MINUTE, 2 * HOUR] });
+    const hook = await endpoint('https://a.example/hooks');
+    sender.script('https://a.example/hooks', [500, 500]);
+    await w.app.commands.createDebt.execute(draft, 'd-1', scope);
+    await dispatch();
+    expect(sender.requests.map((r) => r.secrets)).to.deep.equal([[hook.secret]]);
+
+    const rotated = await w.app.commands.rotateWebhookEndpointSecret.execute(webhookEndpointIdOf(hook), { expiresInHours: 1 }, scope);
+    expect(rotated.secret).to.match(/^whsec_[A-Za-z0-9]{32}$/).and.not.equal(hook.secret);
+    expect(rotated).to.deep.include({ previousSecret: hook.secret, previousSecretExpiresAt: new Date(T0.getTime() + HOUR), updatedAt: T0 });
+    w.clock.advance(MINUTE);
+    await dispatch(); // the retry of the delivery written before the rotation
+    expect(sender.requests[1]!.secrets).to.deep.equal([rotated.secret, hook.secret]);
+    w.clock.advance(2 * HOUR); // the grace period is over
+    await dispatch();
+    expect(sender.requests[2]!.secrets).to.deep.equal([rotated.secret]);
+  });
+
+  it('expiresInHours 0 stops the old secret at once; rotating during a grace period keeps only the secret it replaces; default 24 h; 0..168 else 400 on expiresInHours', async () => {
+    const { w, scope, endpoint } = await world();
+    const hook = await endpoint('https://a.example/hooks');
+    const id = webhookEndpointIdOf(hook);
+    const first = await w.app.commands.rotateWebhookEndpointSecret.execute(id, {}, scope);
+    expect(first.previousSecretExpiresAt).to.deep.equal(new Date(T0.getTime() + 24 * HOUR));
+    const second = await w.app.commands.rotateWebhookEndpointSecret.execute(id, { expiresInHours: 168 }, scope);
+    expect(second).to.deep.include({ previousSecret: first.secret, previousSecretExpiresAt: new Date(T0.getTime() + 168 * HOUR) });
+    const third = await w.app.commands.rotateWebhookEndpointSecret.execute(id, { expiresInHours: 0 }, scope);
+    expect(third).to.deep.include({ previousSecret: null, previousSecretExpiresAt: null });
+    expect(new Set([hook.secret, first.secret, second.secret, third.secret]).size).to.equal(4);
+    expect((await w.repos.webhookEndpoints.findByCode(scope.company.id, hook.code))!.secret).to.equal(third.secret);
+    for (const bad of [-1, 169, 1.5, '2' as unknown as number]) {
+      const error = await w.app.commands.rotateWebhookEndpointSecret.execute(id, { expiresInHours: bad }, scope).then(() => null, (e: unknown) => e);
+      expect((error as InvalidRequestError).details, String(bad)).to.deep.equal([{ field: 'expiresInHours', issue: 'must be a whole number of hours from 0 to 168' }]);
+    }
+  });
+
+  it('a disabled endpoint rotates too; a deleted one, or another company\'s, is 404', async () => {
+    const { w, scope, other, endpoint } = await world();
+    const hook = await endpoint('https://a.example/hooks');
+    await w.app.commands.updateWebhookEndpoint.execute(webhookEndpointIdOf(hook), { enabled: false }, scope);
+    expect((await w.app.commands.rotateWebhookEndpointSecret.execute(webhookEndpointIdOf(hook), {}, scope)).enabled).to.equal(false);
+    expect(await w.app.commands.rotateWebhookEndpointSecret.execute(webhookEndpointIdOf(hook), {}, other).then(() => null, (e: unknown) => e)).to.be.instanceOf(NotFoundError);
+    await w.app.commands.deleteWebhookEndpoint.execute(webhookEndpointIdOf(hook), scope);
+    expect(await w.app.commands.rotateWebhookEndpointSecret.execute(webhookEndpointIdOf(hook), {}, scope).then(() => null, (e: unknown) => e)).to.be.instanceOf(NotFoundError);
+  });
+});
+
+describe('webhooks: test events (memory)', () => {
+  it('sends one signed webhook.test event now, through the sender, and answers what happened; nothing is logged or retried', async () => {
+    const { w, sender, scope, endpoint, dispatch } = await world();
+    const hook = await endpoint('https://a.example/hooks');
+    const lastEvent = await w.repos.events.lastId();
+    const ok = await w.app.commands.testWebhookEndpoint.execute(webhookEndpointIdOf(hook), scope);
+    expect(ok).to.deep.include({ delivered: true, statusCode: 200, error: null, durationMs: 12 });
+    expect(ok.eventId).to.match(/^evt_[A-Za-z0-9]{24}$/);
+    const [request] = sender.requests;
+    expect(request).to.deep.include({ url: 'https://a.example/hooks', eventId: ok.eventId, secrets: [hook.secret], timestamp: Math.floor(T0.getTime() / 1000) });
+    const body = JSON.parse(request!.body);
+    expect(body).to.have.keys('eventId', 'type', 'createdAt', 'companyCode', 'data', 'requestId');
+    expect(body).to.deep.include({ eventId: ok.eventId, type: 'webhook.test', createdAt: T0.toISOString(), companyCode: scope.company.code, requestId: null });
+    expect(body.data.object).to.deep.include({ webhookEndpointId: webhookEndpointIdOf(hook), url: 'https://a.example/hooks', enabled: true });
+    expect(body.data.object).to.not.have.property('secret');
+
+    sender.script('https://a.example/hooks', [503, 'timeout']);
+    expect(await w.app.commands.testWebhookEndpoint.execute(webhookEndpointIdOf(hook), scope)).to.deep.include({ delivered: false, statusCode: 503, error: 'http_status' });
+    expect(await w.app.commands.testWebhookEndpoint.execute(webhookEndpointIdOf(hook), scope)).to.deep.include({ delivered: false, statusCode: null, error: 'timeout' });
+    expect(await w.repos.events.lastId(), 'no event written').to.equal(lastEvent);
+    w.clock.advance(60 * MINUTE);
+    await dispatch();
+    expect(sender.requests, 'nothing retried').to.have.length(3);
+  });
+
+  it('sends to a disabled endpoint too, with both secrets during a rotation; 404 for a deleted or another company\'s endpoint', async () => {
+    const { w, sender, scope, other, endpoint } = await world();
+    const hook = await endpoint('https://a.example/hooks');
+    const id = webhookEndpointIdOf(hook);
+    await w.app.commands.updateWebhookEndpoint.execute(id, { enabled: false }, scope);
+    const rotated = await w.app.commands.rotateWebhookEndpointSecret.execute(id, { expiresInHours: 2 }, scope);
+    expect((await w.app.commands.testWebhookEndpoint.execute(id, scope)).delivered).to.equal(true);
+    expect(sender.requests[0]!.secrets).to.deep.equal([rotated.secret, hook.secret]);
+    expect(JSON.parse(sender.requests[0]!.body).data.object.enabled).to.equal(false);
+    expect(await w.app.commands.testWebhookEndpoint.execute(id, other).then(() => null, (e: unknown) => e)).to.be.instanceOf(NotFoundError);
+    await w.app.commands.deleteWebhookEndpoint.execute(id, scope);
+    expect(await w.app.commands.testWebhookEndpoint.execute(id, scope).then(() => null, (e: unknown) => e)).to.be.instanceOf(NotFoundError);
+    expect(sender.requests).to.have.length(1);
   });
 });

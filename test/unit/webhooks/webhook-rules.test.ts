@@ -3,8 +3,10 @@ import fc from 'fast-check';
 import { computeSignature, signatureHeader, verifySignature } from '../../../adapters/webhooks/signature';
 import { durations } from '../../../cmd/shared/config';
 import { InvalidRequestError } from '../../../internal/shared/errors';
+import { ATTEMPT_ERRORS, attemptErrorOf, storedAttemptError } from '../../../internal/webhooks/attempt-error';
 import { advanceCursor, GAP_WAIT_MS } from '../../../internal/webhooks/fan-out-cursor';
 import { DEFAULT_RETRY_DELAYS_MS, isDelivered, retryDelayAfter } from '../../../internal/webhooks/retry-schedule';
+import { DEFAULT_SECRET_GRACE_HOURS, MAX_SECRET_GRACE_HOURS, newWebhookSecret, parseGraceHours, rotateSecret, signingSecrets } from '../../../internal/webhooks/secret-rotation';
 import { parseEnabledEvents, parseWebhookUrl, subscribes } from '../../../internal/webhooks/webhook-endpoint';
 
 /** The pure rules of webhooks: signing, the retry schedule, the fan-out cursor, endpoint fields. */
@@ -161,12 +163,88 @@ describe('webhooks: endpoint fields', () => {
     expect(subscribes({ enabledEvents: ['debt.paid'] }, 'debt.created')).to.equal(false);
   });
 
-  it('url: an absolute http(s) URL with a host and no fragment; https only when required', () => {
+  it('url: an absolute http(s) URL with a host, no credentials and no fragment; https only when required', () => {
     expect(parseWebhookUrl('http://127.0.0.1:8080/hooks?x=1', false)).to.equal('http://127.0.0.1:8080/hooks?x=1');
     expect(parseWebhookUrl('https://hooks.example.com/in', true)).to.equal('https://hooks.example.com/in');
-    for (const bad of ['hooks.example.com', '/relative', 'ftp://example.com/x', 'javascript:alert(1)', 'https://example.com/#frag', `https://example.com/${'a'.repeat(2048)}`]) {
+    expect(parseWebhookUrl('https://hooks.example.com/in?user=a@b', true), 'an @ in the query is not a credential').to.equal('https://hooks.example.com/in?user=a@b');
+    for (const bad of [
+      'hooks.example.com', '/relative', 'ftp://example.com/x', 'javascript:alert(1)', 'https://example.com/#frag', `https://example.com/${'a'.repeat(2048)}`,
+      'https://user:pw@hooks.example.com/in', 'https://user@hooks.example.com/in', 'https://:pw@hooks.example.com/in',
+    ]) {
       expect(fieldOf(() => parseWebhookUrl(bad, false)), bad).to.deep.equal(['url']);
     }
     expect(fieldOf(() => parseWebhookUrl('http://hooks.example.com/in', true))).to.deep.equal(['url']);
+  });
+});
+
+describe('webhooks: attempt errors are classes', () => {
+  it('an answer that is not a 2xx is http_status; the transport\'s class otherwise; a 2xx none', () => {
+    expect(attemptErrorOf(500, null)).to.equal('http_status');
+    expect(attemptErrorOf(302, null)).to.equal('http_status');
+    expect(attemptErrorOf(204, null)).to.equal(null);
+    expect(attemptErrorOf(null, 'timeout')).to.equal('timeout');
+    expect(attemptErrorOf(null, null)).to.equal('connection_error');
+  });
+
+  it('attempts stored before (raw transport messages, no error beside a status) read as classes, never with an address', () => {
+    const read = (statusCode: number | null, succeeded: boolean, stored: string | null) => storedAttemptError(statusCode, succeeded, stored);
+    expect(read(500, false, null)).to.equal('http_status');
+    expect(read(200, true, null)).to.equal(null);
+    expect(read(null, false, 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9')).to.equal('connection_refused');
+    expect(read(null, false, 'connect ECONNREFUSED 10.0.0.7:5432')).to.equal('connection_refused');
+    expect(read(null, false, 'timed out after 10000 ms')).to.equal('timeout');
+    expect(read(null, false, 'refused: private address')).to.equal('blocked_address');
+    expect(read(null, false, 'refused: metadata.internal resolves to a private address')).to.equal('blocked_address');
+    expect(read(null, false, 'ENOTFOUND: getaddrinfo ENOTFOUND hooks.example.invalid')).to.equal('dns_error');
+    expect(read(null, false, 'EAI_AGAIN: getaddrinfo EAI_AGAIN hooks.example.com')).to.equal('dns_error');
+    expect(read(null, false, 'CERT_HAS_EXPIRED: certificate has expired')).to.equal('tls_error');
+    expect(read(null, false, 'EPROTO: 80F8:error:0A00010B:SSL routines:ssl3_get_record:wrong version number')).to.equal('tls_error');
+    expect(read(null, false, 'ECONNRESET: socket hang up')).to.equal('connection_error');
+    expect(read(null, false, 'invalid url')).to.equal('connection_error');
+    for (const cls of ATTEMPT_ERRORS) expect(read(null, false, cls)).to.equal(cls);
+  });
+});
+
+describe('webhooks: secret rotation rules', () => {
+  const NOW = new Date('2031-05-10T15:00:00.000Z');
+  const HOUR = 3_600_000;
+
+  it('expiresInHours: absent is 24; whole hours 0..168; anything else 400 on expiresInHours', () => {
+    expect(DEFAULT_SECRET_GRACE_HOURS).to.equal(24);
+    expect(MAX_SECRET_GRACE_HOURS).to.equal(168);
+    expect(parseGraceHours(undefined)).to.equal(24);
+    for (const ok of [0, 1, 24, 168]) expect(parseGraceHours(ok)).to.equal(ok);
+    for (const bad of [-1, 169, 0.5, Number.NaN, Infinity, '24', null, true]) {
+      expect(() => parseGraceHours(bad), String(bad)).to.throw(InvalidRequestError).with.property('details').that.deep.equals([
+        { field: 'expiresInHours', issue: 'must be a whole number of hours from 0 to 168' },
+      ]);
+    }
+  });
+
+  it('rotating keeps the replaced secret for the grace period (0: none); again during it, only the one it replaces', () => {
+    expect(rotateSecret({ secret: 'whsec_a' }, 'whsec_b', 24, NOW)).to.deep.equal({ secret: 'whsec_b', previousSecret: 'whsec_a', previousSecretExpiresAt: new Date(NOW.getTime() + 24 * HOUR) });
+    expect(rotateSecret({ secret: 'whsec_a' }, 'whsec_b', 0, NOW)).to.deep.equal({ secret: 'whsec_b', previousSecret: null, previousSecretExpiresAt: null });
+    const during = { secret: 'whsec_b', previousSecret: 'whsec_a', previousSecretExpiresAt: new Date(NOW.getTime() + HOUR) };
+    expect(rotateSecret(during, 'whsec_c', 2, NOW)).to.deep.equal({ secret: 'whsec_c', previousSecret: 'whsec_b', previousSecretExpiresAt: new Date(NOW.getTime() + 2 * HOUR) });
+  });
+
+  it('signs with the current secret first and the previous one strictly before its expiry', () => {
+    const endpoint = { secret: 'whsec_b', previousSecret: 'whsec_a', previousSecretExpiresAt: new Date(NOW.getTime() + HOUR) };
+    expect(signingSecrets(endpoint, NOW)).to.deep.equal(['whsec_b', 'whsec_a']);
+    expect(signingSecrets(endpoint, new Date(NOW.getTime() + HOUR - 1))).to.deep.equal(['whsec_b', 'whsec_a']);
+    expect(signingSecrets(endpoint, new Date(NOW.getTime() + HOUR))).to.deep.equal(['whsec_b']);
+    expect(signingSecrets({ secret: 'whsec_b', previousSecret: null, previousSecretExpiresAt: null }, NOW)).to.deep.equal(['whsec_b']);
+  });
+
+  it('a new secret is whsec_ and 32 base62 characters', () => {
+    expect(newWebhookSecret({ alphanumeric: (n) => 'x'.repeat(n) })).to.equal(`whsec_${'x'.repeat(32)}`);
+  });
+
+  it('the header carries one v1 per secret; a receiver holding either secret verifies it', () => {
+    const header = signatureHeader(['whsec_new', 'whsec_old'], 1_700_000_000, '{"a":1}');
+    expect(header).to.equal(`t=1700000000,v1=${computeSignature('whsec_new', 1_700_000_000, '{"a":1}')},v1=${computeSignature('whsec_old', 1_700_000_000, '{"a":1}')}`);
+    for (const secret of ['whsec_new', 'whsec_old']) expect(verifySignature(header, secret, '{"a":1}', { nowSeconds: 1_700_000_000 }), secret).to.equal(true);
+    expect(verifySignature(header, 'whsec_other', '{"a":1}', { nowSeconds: 1_700_000_000 })).to.equal(false);
+    expect(() => signatureHeader([], 1, 'x')).to.throw();
   });
 });

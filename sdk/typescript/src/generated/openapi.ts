@@ -560,6 +560,46 @@ export interface paths {
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
+    "/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed webhook.test event to the endpoint now and answer what happened
+         * @description A `webhook.test` event (data.object: the endpoint) signed like every delivery, sent now through the same address policy with a 10 s timeout, also to a disabled endpoint (you asked for this one send). The answer says whether it was delivered, the status and the error class. It is not written to GET /events and never retried.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret (the old one keeps signing for a grace period)
+         * @description Answers the endpoint with its new `secret` (shown only in this answer) and `previousSecretExpiresAt`. Until then (default 24 h; `expiresInHours` 0 to 168, 0: at once) every delivery carries two `v1=` signatures in X-Signature, new and old: accept either. Rotating again during a grace period keeps only the secret being replaced.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -1340,6 +1380,26 @@ export interface webhooks {
          * @description The bank refused the debit; nextAttemptOn says when it is retried (null: final). `data.object` is the direct-debit attempt as GET returns it at that instant.
          */
         post: operations["directDebitFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent only by POST /webhook-endpoints/{id}/test, to that endpoint: `data.object` is the endpoint. Not in GET /events, never retried.
+         */
+        post: operations["webhookTestEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2240,8 +2300,11 @@ export interface components {
             attemptedAt: string;
             /** @description The receiver's status; null when none came */
             statusCode: number | null;
-            /** @description Why the attempt failed; null when it succeeded */
-            error: string | null;
+            /**
+             * @description Why the attempt failed, as a class (never the transport message); null when it succeeded
+             * @enum {string|null}
+             */
+            error: "http_status" | "timeout" | "connection_refused" | "connection_error" | "dns_error" | "tls_error" | "blocked_address" | null;
             durationMs: number;
             succeeded: boolean;
         };
@@ -3022,6 +3085,61 @@ export interface components {
         };
         /**
          * @example {
+         *       "webhookEndpointId": "whe_5Hs2Kq8ZrW3n",
+         *       "url": "https://hooks.example.mx/collections",
+         *       "enabledEvents": [
+         *         "debt.paid",
+         *         "debt.overdue"
+         *       ],
+         *       "enabled": true,
+         *       "description": "ERP sync",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "updatedAt": "2026-11-25T16:04:05.123Z",
+         *       "secret": "whsec_7e1a9c3b5d2f4e6a8b0c1d3e5f7a9b2c",
+         *       "previousSecretExpiresAt": "2026-11-26T16:04:05.123Z"
+         *     }
+         */
+        RotatedWebhookEndpoint: {
+            /** @description `whe_` + alphanumeric; paths also accept it without the prefix */
+            webhookEndpointId: string;
+            url: string;
+            enabledEvents: string[];
+            enabled: boolean;
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            updatedAt: string;
+            /** @description The new signing secret, shown only in this answer: store it now */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until when the replaced secret also signs (real time, not the sandbox clock); null when it stopped at once
+             */
+            previousSecretExpiresAt: string | null;
+        };
+        /**
+         * @example {
+         *       "expiresInHours": 24
+         *     }
+         */
+        RotateWebhookEndpointSecretRequest: {
+            /**
+             * @description Hours the replaced secret keeps signing beside the new one (a second v1 in X-Signature); 0 stops it at once. Default 24, at most 168
+             * @default 24
+             */
+            expiresInHours?: number;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @example {
          *       "now": "2026-12-16T09:00:00.000Z",
          *       "frozen": true
          *     }
@@ -3492,6 +3610,74 @@ export interface components {
             /** @description whsec_…: signs every delivery. Shown only in this answer: store it now */
             secret: string;
         };
+        /**
+         * @example {
+         *       "eventId": "evt_9Lm3Qx7RtW2kZp5VbN8sYd4c",
+         *       "type": "webhook.test",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "webhookEndpointId": "whe_5Hs2Kq8ZrW3n",
+         *           "url": "https://hooks.example.mx/collections",
+         *           "enabledEvents": [
+         *             "debt.paid",
+         *             "debt.overdue"
+         *           ],
+         *           "enabled": true,
+         *           "description": "ERP sync",
+         *           "createdAt": "2026-11-25T16:04:05.123Z",
+         *           "updatedAt": "2026-11-25T16:04:05.123Z"
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        WebhookTestEvent: {
+            eventId: string;
+            /** @enum {string} */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The endpoint as GET returns it */
+                object: components["schemas"]["WebhookEndpoint"];
+            };
+            /** @description The request that asked for the test */
+            requestId: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_9Lm3Qx7RtW2kZp5VbN8sYd4c",
+         *       "type": "webhook.test",
+         *       "webhookEndpointId": "whe_5Hs2Kq8ZrW3n",
+         *       "delivered": true,
+         *       "statusCode": 200,
+         *       "durationMs": 84,
+         *       "error": null
+         *     }
+         */
+        WebhookTestResult: {
+            /** @description The test event's id (not in GET /events) */
+            eventId: string;
+            /** @enum {string} */
+            type: "webhook.test";
+            webhookEndpointId: string;
+            /** @description A 2xx came within 10 s */
+            delivered: boolean;
+            /** @description The receiver's status; null when none came */
+            statusCode: number | null;
+            durationMs: number;
+            /**
+             * @description The class of the failure (http_status, timeout, connection_refused, connection_error, dns_error, tls_error, blocked_address); null when delivered
+             * @enum {string|null}
+             */
+            error: "http_status" | "timeout" | "connection_refused" | "connection_error" | "dns_error" | "tls_error" | "blocked_address" | null;
+        };
     };
     responses: never;
     parameters: {
@@ -3532,7 +3718,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The token pair (at the top level of the body) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3609,7 +3795,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The token pair (at the top level of the body) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7818,6 +8004,231 @@ export interface operations {
             };
         };
     };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The webhookEndpointId (`whe_…`, the prefix optional) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookTestResult"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The webhookEndpointId (`whe_…`, the prefix optional) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookEndpointSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RotatedWebhookEndpoint"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -9680,6 +10091,34 @@ export interface operations {
         };
         responses: {
             /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s counts as delivered (the test answer says what came back); it is not retried. */
             200: {
                 headers: {
                     [name: string]: unknown;

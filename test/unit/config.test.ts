@@ -1,0 +1,76 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { loadConfig } from '../../cmd/shared/config';
+
+/** cmd/shared/config.ts: the settings that guard webhooks and secrets. */
+describe('config', () => {
+  const KEY = crypto.randomBytes(32);
+  const base = { JWT_SECRET: 'config-test-secret-0123456789abcdef0123456789', SECRETS_KEY: KEY.toString('base64') };
+  const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cf-config-'));
+  const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
+
+  describe('WEBHOOK_ALLOW_PRIVATE_URLS', () => {
+    it('is off unless set to true, in every environment', () => {
+      for (const APP_ENV of ['development', 'staging', 'production']) {
+        expect(loadConfig({ ...base, APP_ENV }).allowPrivateWebhookUrls, APP_ENV).to.equal(false);
+        expect(loadConfig({ ...base, APP_ENV, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }).allowPrivateWebhookUrls, APP_ENV).to.equal(false);
+      }
+      expect(loadConfig({ ...base, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).allowPrivateWebhookUrls).to.equal(true);
+      expect(loadConfig({ ...base, APP_ENV: 'staging', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).allowPrivateWebhookUrls).to.equal(true);
+    });
+
+    it('is read strictly, and production refuses to start with it', () => {
+      for (const value of ['yes', '1', 'TRUE', 'on']) {
+        expect(() => loadConfig({ ...base, WEBHOOK_ALLOW_PRIVATE_URLS: value }), value).to.throw(/WEBHOOK_ALLOW_PRIVATE_URLS must be true or false/);
+      }
+      expect(() => loadConfig({ ...base, APP_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' })).to.throw(/refused in production/);
+    });
+  });
+
+  describe('SECRETS_KEY / SECRETS_KEY_FILE', () => {
+    it('reads one key, or several newest first (commas; one per line in the file), base64 or hex', () => {
+      const other = crypto.randomBytes(32);
+      expect(loadConfig(base).secretsKeys.map((k) => k.toString('hex'))).to.deep.equal([KEY.toString('hex')]);
+      const two = loadConfig({ ...base, SECRETS_KEY: `${other.toString('hex')}, ${KEY.toString('base64')}` }).secretsKeys;
+      expect(two.map((k) => k.toString('hex'))).to.deep.equal([other.toString('hex'), KEY.toString('hex')]);
+      const dir = tmp();
+      try {
+        const file = path.join(dir, 'keys');
+        fs.writeFileSync(file, `${other.toString('base64')}\n${KEY.toString('hex')}\n`);
+        const fromFile = loadConfig({ JWT_SECRET: base.JWT_SECRET, SECRETS_KEY_FILE: file, APP_ENV: 'production' }).secretsKeys;
+        expect(fromFile.map((k) => k.toString('hex'))).to.deep.equal([other.toString('hex'), KEY.toString('hex')]);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('production refuses to start without one; a malformed key is refused without being repeated', () => {
+      expect(() => loadConfig({ JWT_SECRET: base.JWT_SECRET, APP_ENV: 'production' })).to.throw(/SECRETS_KEY \(or SECRETS_KEY_FILE\) is required in production/);
+      for (const bad of ['not-a-key', crypto.randomBytes(16).toString('base64'), `${KEY.toString('base64')},oops`]) {
+        expect(() => loadConfig({ ...base, SECRETS_KEY: bad }), bad).to.throw(/SECRETS_KEY must hold 32 random bytes/);
+        expect(() => loadConfig({ ...base, SECRETS_KEY: bad })).to.not.throw(new RegExp(bad.replace(/[+/=]/g, '.')));
+      }
+    });
+
+    it('development generates one key once into DATA_DIR (0600, the directory 0700), with the JWT secret; every process reads the same', () => {
+      const parent = tmp();
+      try {
+        const dataDir = path.join(parent, 'data');
+        const first = loadConfig({ DATA_DIR: dataDir });
+        const second = loadConfig({ DATA_DIR: dataDir });
+        expect(first.secretsKeys).to.have.length(1);
+        expect(first.secretsKeys[0]!.length).to.equal(32);
+        expect(second.secretsKeys[0]!.equals(first.secretsKeys[0]!)).to.equal(true);
+        expect(second.jwtSecret).to.equal(first.jwtSecret);
+        expect(modeOf(dataDir)).to.equal(0o700);
+        expect(modeOf(path.join(dataDir, 'secrets-key'))).to.equal(0o600);
+        expect(modeOf(path.join(dataDir, 'jwt-secret'))).to.equal(0o600);
+      } finally {
+        fs.rmSync(parent, { recursive: true, force: true });
+      }
+    });
+  });
+});
