@@ -199,13 +199,18 @@ function exampleName(schema: JsonSchema): string {
   return nameOf(schema) ?? 'example';
 }
 
-/** What a 400 example names: the body's first required field, else a malformed body, else the page. */
+/**
+ * What a 400 example names: the body's first required field, else a malformed body, else the
+ * page of a list or a required query parameter, else the company context.
+ */
 function invalidField(r: Route, body: JsonSchema | undefined): { field: string; issue: string } {
   const first = body ? ((body.oneOf as JsonSchema[] | undefined) ?? [body])[0] : undefined;
   const required = (first?.required as string[] | undefined)?.[0];
   if (required) return { field: required, issue: 'is required' };
   if (body) return { field: 'body', issue: 'is not valid JSON' };
-  const [name] = Object.keys((r.query?.properties as object | undefined) ?? {});
-  if (name === 'page') return { field: 'page', issue: 'must be >= 1' };
-  return { field: name ?? 'query', issue: 'is required' };
+  const query = Object.keys((r.query?.properties as object | undefined) ?? {});
+  if (query.includes('page')) return { field: 'page', issue: 'must be >= 1' };
+  const requiredQuery = (r.query?.required as string[] | undefined)?.[0];
+  if (requiredQuery) return { field: requiredQuery, issue: 'is required' };
+  return { field: 'companyCode', issue: 'is required for a client with several companies' };
 }
