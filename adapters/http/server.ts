@@ -44,6 +44,12 @@ export interface HttpOptions {
   rateLimit?: Omit<RateLimitOptions, 'logger' | 'metrics'>;
   /** Prometheus metrics of this process, served at GET /metrics; absent: neither. */
   metrics?: { registry: Metrics; token: string | null };
+  /**
+   * TRUST_PROXY_HOPS: the proxies in front of the API that append to X-Forwarded-For. 0 (the
+   * default): the client address is the socket's, the header is ignored; N: the N-th entry from
+   * the right, the one the outermost of the N proxies appended (docs/security.md).
+   */
+  trustProxyHops?: number;
 }
 
 /** Every documented endpoint, in the order the reference lists them. */
@@ -95,9 +101,7 @@ export function createHttpServer(options: HttpOptions): Koa {
 
   if (options.metrics) router.get('/metrics', metricsEndpoint(options.metrics.registry, options.metrics.token));
 
-  // Behind one proxy: the client address is the last X-Forwarded-For entry, the one that proxy appended
-  // (earlier entries are whatever the client sent).
-  const koa = new Koa({ proxy: true, maxIpsCount: 1 });
+  const koa = new Koa(clientAddressOptions(options.trustProxyHops ?? 0));
   if (metrics) koa.use(httpMetrics(metrics));
   koa.use(requestContext(options.ids, options.logger));
   // Pages read urlencoded forms themselves, so they come before the JSON body reader.
@@ -105,4 +109,17 @@ export function createHttpServer(options: HttpOptions): Koa {
   koa.use(jsonBody);
   koa.use(router.routes());
   return koa;
+}
+
+/**
+ * How Koa finds `ctx.ip` (every per-address bucket keys on it). 0 hops: the socket's address,
+ * X-Forwarded-For and X-Forwarded-Proto are ignored (a client could write anything there). N hops:
+ * Koa keeps the last N X-Forwarded-For entries and takes the first of them, the N-th from the
+ * right, which the outermost trusted proxy appended; entries left of it are the client's own and
+ * never choose a bucket. With fewer than N entries it takes the leftmost (a request that skipped
+ * the outer proxies), and without the header the socket's address.
+ */
+export function clientAddressOptions(trustProxyHops: number): { proxy: boolean; maxIpsCount: number } {
+  if (!Number.isInteger(trustProxyHops) || trustProxyHops < 0) throw new Error('trustProxyHops must be a non-negative integer');
+  return { proxy: trustProxyHops > 0, maxIpsCount: trustProxyHops };
 }

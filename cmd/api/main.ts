@@ -68,6 +68,7 @@ async function main(): Promise<void> {
       defaults: config.rateLimitCapacity > 0 ? { capacity: config.rateLimitCapacity, refillPerSecond: config.rateLimitRefillPerSecond } : null,
     },
     metrics: { registry: metrics, token: config.metricsToken },
+    trustProxyHops: config.trustProxyHops,
   });
   const server = koa.listen(config.port, config.host);
   answerParserErrorsInEnvelope(server, infra.ports.ids);

@@ -38,6 +38,11 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The operator named in the audit log for admin CLI changes. */
   adminOperator: string;
+  /**
+   * TRUST_PROXY_HOPS: how many proxies in front append to X-Forwarded-For. 0: the client address
+   * is the socket's and the header is ignored; N: the N-th entry from the right (docs/security.md).
+   */
+  trustProxyHops: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -68,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     metricsPort: env.METRICS_PORT ? integer(env.METRICS_PORT, 'METRICS_PORT') : null,
     shutdownTimeoutMs: integer(env.SHUTDOWN_TIMEOUT_MS ?? '25000', 'SHUTDOWN_TIMEOUT_MS'),
     adminOperator: env.ADMIN_OPERATOR || defaultOperator(),
+    trustProxyHops: integer(env.TRUST_PROXY_HOPS ?? '0', 'TRUST_PROXY_HOPS'),
   });
 }
 

@@ -91,6 +91,12 @@ export async function startApi(
     pageLookupLimit?: RateLimitPolicy;
     rateLimitDefaults?: RateLimitPolicy | null;
     metricsToken?: string;
+    /**
+     * TRUST_PROXY_HOPS. Default 1: the harness stands in for the one proxy in front of the API, so
+     * a test client chooses its address with X-Forwarded-For (each page client has its own). The
+     * server's own default is 0; the security reliability tests run that too.
+     */
+    trustProxyHops?: number;
   } = {},
 ): Promise<ApiHarness> {
   const redisUrl = options.redisUrl ?? (options.worker ? TEST_REDIS_URL : null);
@@ -132,6 +138,7 @@ export async function startApi(
     },
     rateLimit: { limiter: infra.rateLimiter, defaults: options.rateLimitDefaults === undefined ? TEST_RATE_LIMIT : options.rateLimitDefaults },
     metrics: { registry: metrics, token: options.metricsToken ?? null },
+    trustProxyHops: options.trustProxyHops ?? 1,
   });
   server.on('request', koa.callback());
   answerParserErrorsInEnvelope(server, infra.ports.ids);
