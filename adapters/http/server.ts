@@ -15,7 +15,7 @@ import type { Metrics } from '../metrics/metrics';
 import { metricsEndpoint } from './metrics-endpoint';
 import { httpMetrics } from './middleware/http-metrics';
 import { jsonBody } from './middleware/json-body';
-import { type LoginThrottle, loginThrottle } from './middleware/login-throttle';
+import { type AuthLimits, DEFAULT_AUTH_LIMITS, type LoginThrottle, loginThrottle } from './middleware/login-throttle';
 import { rateLimitGate, type RateLimitOptions } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
@@ -42,6 +42,8 @@ export interface HttpOptions {
   pages?: Omit<HostedPagesOptions, 'app' | 'logger'>;
   /** Token buckets per facade API key (docs/operations.md); absent: no rate limiting. */
   rateLimit?: Omit<RateLimitOptions, 'logger' | 'metrics'>;
+  /** /auth's buckets and password-hashing bound, on the same limiter (default: DEFAULT_AUTH_LIMITS). */
+  authLimits?: Partial<AuthLimits>;
   /** Prometheus metrics of this process, served at GET /metrics; absent: neither. */
   metrics?: { registry: Metrics; token: string | null };
   /**
@@ -84,7 +86,9 @@ export function apiRoutes(
 export function createHttpServer(options: HttpOptions): Koa {
   const metrics = options.metrics?.registry ?? null;
   // The limiter that keeps the API keys' buckets also throttles login attempts.
-  const throttle = options.rateLimit ? loginThrottle(options.rateLimit.limiter, options.logger, metrics) : undefined;
+  const throttle = options.rateLimit
+    ? loginThrottle(options.rateLimit.limiter, options.logger, metrics, { ...DEFAULT_AUTH_LIMITS, ...options.authLimits })
+    : undefined;
   const routes = apiRoutes({ ...options, loginThrottle: throttle });
   const router = new Router();
   const rateLimit = options.rateLimit ? rateLimitGate({ ...options.rateLimit, logger: options.logger, metrics }) : undefined;

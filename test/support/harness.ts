@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import supertest from 'supertest';
 import { answerParserErrorsInEnvelope } from '../../adapters/http/parser-errors';
 import { createHttpServer } from '../../adapters/http/server';
+import type { AuthLimits } from '../../adapters/http/middleware/login-throttle';
 import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
 import type { RateLimitPolicy } from '../../ports/rate-limiter';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
@@ -97,6 +98,10 @@ export async function startApi(
      * server's own default is 0; the security reliability tests run that too.
      */
     trustProxyHops?: number;
+    /** /auth's buckets and hashing bound (default: the server's DEFAULT_AUTH_LIMITS). */
+    authLimits?: Partial<AuthLimits>;
+    /** The server's logger (default: silent, or TEST_LOG_LEVEL on stdout). */
+    logger?: Logger;
   } = {},
 ): Promise<ApiHarness> {
   const redisUrl = options.redisUrl ?? (options.worker ? TEST_REDIS_URL : null);
@@ -124,7 +129,7 @@ export async function startApi(
   const koa = createHttpServer({
     app,
     ids: infra.ports.ids,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     publicBaseUrl: baseUrl,
     paymentPortal: infra.paymentPortal,
     testHelpers: (options.appEnv ?? 'development') !== 'production',
@@ -139,6 +144,7 @@ export async function startApi(
     rateLimit: { limiter: infra.rateLimiter, defaults: options.rateLimitDefaults === undefined ? TEST_RATE_LIMIT : options.rateLimitDefaults },
     metrics: { registry: metrics, token: options.metricsToken ?? null },
     trustProxyHops: options.trustProxyHops ?? 1,
+    authLimits: options.authLimits,
   });
   server.on('request', koa.callback());
   answerParserErrorsInEnvelope(server, infra.ports.ids);
@@ -174,8 +180,10 @@ export async function startApi(
         companies: tenantOptions.companies?.map((c) => `${c}-${suffix}`.toUpperCase()) ?? [],
         settings: tenantOptions.settings ?? {},
       });
+      // Each tenant's integrator logs in from an address of its own (/auth's buckets are per address).
       const login = await agent
         .post('/auth/login')
+        .set('X-Forwarded-For', randomAddress())
         .set('x-api-key', created.loginApiKey)
         .send({ clientUsername: created.clientUsername, password });
       if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
@@ -205,6 +213,12 @@ export async function startApi(
       await database.drop();
     },
   };
+}
+
+/** A client address of the documentation range 198.18.0.0/15 (benchmarking), random. */
+export function randomAddress(): string {
+  const b = crypto.randomBytes(3);
+  return `198.${18 + (b[0]! & 1)}.${b[1]}.${b[2]}`;
 }
 
 /**
