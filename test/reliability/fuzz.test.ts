@@ -13,8 +13,11 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { apiRoutes } from '../../adapters/http/server';
+import { hostedPages } from '../../adapters/http/pages/hosted-pages';
+import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
+import pino from 'pino';
 import type { Route } from '../../adapters/http/route';
-import { describeEachDatabase, type Tenant } from '../support/harness';
+import { describeEachDatabase, randomAddress, type Tenant } from '../support/harness';
 import { expectOk } from '../support/http-expect';
 import { POLLUTION_KEY } from './support/hostile';
 import { shaped } from './support/schema-arbitrary';
@@ -138,4 +141,62 @@ describeEachDatabase('fuzzing every endpoint from its route definition', ({ api 
     tally.report();
     expect(tally.tried).to.be.at.least(RUNS * targets.length);
   });
+
+  it('answers every route with path segments named after Object.prototype members without a 5xx', async function () {
+    this.timeout(300_000);
+    const harness = api();
+    const routes: Route[] = apiRoutes({ app: harness.app, testHelpers: true, readinessChecks: harness.infra.readinessChecks, paymentPortal: harness.infra.paymentPortal });
+    // The hosted pages' own router (payment portal, receipts, enrollment, assets), read from its route table.
+    const pages = hostedPages({
+      app: harness.app, portal: harness.infra.paymentPortal, signer: harness.infra.pageSigner, rateLimiter: new InProcessTokenBucket(), sandbox: true, logger: pino({ level: 'silent' }),
+    }) as unknown as { router: { stack: { path: string; methods: string[] }[] } };
+    const pageRoutes = pages.router.stack.flatMap((layer) =>
+      (['GET', 'POST'] as const).filter((m) => layer.methods.includes(m)).map((m) => ({ method: m.toLowerCase() as 'get' | 'post', path: layer.path, page: true })),
+    );
+    const targets = [
+      ...routes.map((r) => ({ method: r.method, path: r.path, page: false, route: r })),
+      ...pageRoutes.map((r) => ({ ...r, route: null })),
+      // Prefixes no route serves, for the unknown-path answer.
+      ...['/:a', '/:a/:b', '/v2/:a', '/test-helpers/:a'].map((path) => ({ method: 'get' as const, path, page: false, route: null })),
+    ];
+    const tally = new Tally(`fuzz [${harness.kind}] Object.prototype names in the path segments of ${routes.length} routes, ${pageRoutes.length} page routes and unknown paths`);
+    const segmentsOf = (path: string) => path.split('/').filter((p) => p.startsWith(':') || p.startsWith('*'));
+    const sampleBody = (route: Route | null) => {
+      const example = route && context.examples[`${route.method.toUpperCase()} ${route.path}`];
+      return example ? fc.sample(example, { numRuns: 1, seed: SEED })[0] : {};
+    };
+    for (const target of targets) {
+      const params = segmentsOf(target.path);
+      if (params.length === 0) continue;
+      const resource = '/' + target.path.split('/').filter((p) => p && p !== 'test-helpers' && !p.startsWith(':'))[0];
+      const known = context.ids[resource]?.[0] ?? 'x';
+      // Every parameter named so at once, and each one alone beside existing ids.
+      const fillings: string[][] = PROTOTYPE_NAMES.flatMap((name) => [
+        params.map(() => name),
+        ...(params.length > 1 ? params.map((_, i) => params.map((__, j) => (i === j ? name : known))) : []),
+      ]);
+      for (const values of fillings) {
+        let i = 0;
+        const path = target.path.split('/').map((part) => (part.startsWith(':') || part.startsWith('*') ? encodeURIComponent(values[i++]!) : part)).join('/');
+        const headers = target.page ? { 'X-Forwarded-For': randomAddress() } : target.path.startsWith('/auth/') ? context.loginHeaders : context.headers;
+        let request = harness.http[target.method](path).set(headers).timeout(15_000);
+        if (target.method !== 'get') request = target.page ? request.type('form').send('amountChoice=full') : request.send(sampleBody(target.route) as object);
+        let problem: string | null;
+        try {
+          const res = await request;
+          if (res.status >= 500) problem = `${res.status} ${res.text.slice(0, 200)}`;
+          else if (target.page) problem = null;
+          else problem = envelopeProblem(res);
+        } catch (error) {
+          problem = `no answer: ${(error as Error).message}`;
+        }
+        tally.record(problem && `${target.method.toUpperCase()} ${path}: ${problem}`);
+      }
+    }
+    tally.report();
+    expect(tally.tried).to.be.greaterThan(targets.length);
+  });
 });
+
+/** Every name an object inherits from Object.prototype, and `prototype`: keys a plain-object table would find. */
+const PROTOTYPE_NAMES = [...new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype'])];

@@ -54,7 +54,7 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
   const router = new Router();
 
   router.get('/assets/:name', (ctx) => {
-    const asset = ASSETS[ctx.params.name!];
+    const asset = ASSETS.get(ctx.params.name!);
     setPageHeaders(ctx);
     if (!asset) {
       ctx.status = 404;
