@@ -44,8 +44,12 @@ export interface HttpOptions {
   rateLimit?: Omit<RateLimitOptions, 'logger' | 'metrics'>;
   /** /auth's buckets and password-hashing bound, on the same limiter (default: DEFAULT_AUTH_LIMITS). */
   authLimits?: Partial<AuthLimits>;
-  /** Prometheus metrics of this process, served at GET /metrics; absent: neither. */
-  metrics?: { registry: Metrics; token: string | null };
+  /**
+   * Prometheus metrics of this process, counted by the HTTP middleware and served at GET /metrics
+   * unless `onApiPort` is false (production without METRICS_TOKEN: config.ts metricsOnApiPort);
+   * absent: neither.
+   */
+  metrics?: { registry: Metrics; token: string | null; onApiPort?: boolean };
   /**
    * TRUST_PROXY_HOPS: the proxies in front of the API that append to X-Forwarded-For. 0 (the
    * default): the client address is the socket's, the header is ignored; N: the N-th entry from
@@ -103,7 +107,7 @@ export function createHttpServer(options: HttpOptions): Koa {
     ctx.body = docsPage;
   });
 
-  if (options.metrics) router.get('/metrics', metricsEndpoint(options.metrics.registry, options.metrics.token));
+  if (options.metrics && options.metrics.onApiPort !== false) router.get('/metrics', metricsEndpoint(options.metrics.registry, options.metrics.token));
 
   const koa = new Koa(clientAddressOptions(options.trustProxyHops ?? 0));
   if (metrics) koa.use(httpMetrics(metrics));

@@ -95,6 +95,16 @@ function positiveInteger(text: string, name: string): number {
   return n;
 }
 
+/**
+ * Whether GET /metrics is served on the API port. It tells the Node version, per-route rates,
+ * queue and webhook counts: in production only behind METRICS_TOKEN. Without the token a
+ * production API does not mount it there (404 like any unknown path; METRICS_PORT, an internal
+ * listener, is then the way to scrape it). Elsewhere it is served, with the token when one is set.
+ */
+export function metricsOnApiPort(config: Pick<Config, 'appEnv' | 'metricsToken'>): boolean {
+  return config.appEnv !== 'production' || config.metricsToken !== null;
+}
+
 /** PUBLIC_BASE_URL, else this host on the configured port. */
 export function publicBaseUrlOf(config: Pick<Config, 'publicBaseUrl' | 'port'>): string {
   return config.publicBaseUrl ?? `http://localhost:${config.port}`;

@@ -11,7 +11,7 @@ import type { RateLimitPolicy } from '../../ports/rate-limiter';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
 import { type Application, buildApplication } from '../../internal/application';
 import type { CompanySettings } from '../../internal/tenancy/company';
-import { durations } from '../../cmd/shared/config';
+import { durations, metricsOnApiPort } from '../../cmd/shared/config';
 import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../cmd/shared/webhook-dispatcher';
 import { processMetrics } from '../../cmd/shared/observability';
@@ -142,7 +142,7 @@ export async function startApi(
       sandbox: (options.appEnv ?? 'development') !== 'production',
     },
     rateLimit: { limiter: infra.rateLimiter, defaults: options.rateLimitDefaults === undefined ? TEST_RATE_LIMIT : options.rateLimitDefaults },
-    metrics: { registry: metrics, token: options.metricsToken ?? null },
+    metrics: { registry: metrics, token: options.metricsToken ?? null, onApiPort: metricsOnApiPort({ appEnv: options.appEnv ?? 'development', metricsToken: options.metricsToken ?? null }) },
     trustProxyHops: options.trustProxyHops ?? 1,
     authLimits: options.authLimits,
   });
