@@ -12,6 +12,9 @@ describeRepositoryContract('sqlite', async () => {
   return {
     repos: knexRepositories(db, { events: testEventWriting() }),
     uow: new KnexUnitOfWork(db, { events: testEventWriting() }),
+    async dropRefreshTokenFamily(tokenHash) {
+      await db('refresh_tokens').where({ token_hash: tokenHash }).update({ family_id: null });
+    },
     async close() {
       await db.destroy();
       await database.drop();

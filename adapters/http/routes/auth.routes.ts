@@ -32,7 +32,7 @@ export function authRoutes(app: Application, throttle?: LoginThrottle) {
       auth: 'none', body: refreshBody, response: sessionSchema, errors: throttle ? [400, 401, 429] : [400, 401],
       handle: async ({ body, ctx }) => {
         await throttle?.address(ctx);
-        return send(ctx, await app.commands.refreshSession.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body }));
+        return send(ctx, await app.commands.refreshSession.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body }, ctx.state.requestId));
       },
     }),
   ];
