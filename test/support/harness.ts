@@ -90,6 +90,8 @@ export async function startApi(
     realBaseUrl?: boolean;
     /** The hosted pages' lookup limit per client address (default: the production one). */
     pageLookupLimit?: RateLimitPolicy;
+    /** The public-link-by-identifier limit per client address (default: the production one). */
+    identifierLookupLimit?: RateLimitPolicy;
     rateLimitDefaults?: RateLimitPolicy | null;
     metricsToken?: string;
     /**
@@ -139,6 +141,7 @@ export async function startApi(
       signer: infra.pageSigner,
       rateLimiter: new InProcessTokenBucket(),
       lookupLimit: options.pageLookupLimit,
+      identifierLookupLimit: options.identifierLookupLimit,
       sandbox: (options.appEnv ?? 'development') !== 'production',
     },
     rateLimit: { limiter: infra.rateLimiter, defaults: options.rateLimitDefaults === undefined ? TEST_RATE_LIMIT : options.rateLimitDefaults },
