@@ -56,10 +56,17 @@ export function route<B = any, Q = any>(definition: Route<B, Q>): Route<B, Q> {
   return definition;
 }
 
-/** `rateLimit` runs on facade routes right after authentication (before validation). */
+/**
+ * `rateLimit` runs on facade routes right after authentication (before validation). Every answer
+ * of a route, errors included, carries `Cache-Control: no-store`: API answers hold credentials
+ * (/auth), secrets shown once (API keys, webhook secrets, enrollment URLs), capability URLs
+ * (paymentUrl) and personal data (contacts, debtors), which no browser, proxy or CDN may keep
+ * (docs/security.md). The documents (/openapi.json, /docs) stay cacheable.
+ */
 export function mountRoutes(router: Router, routes: Route[], app: Application, rateLimit?: RateLimitGate): void {
   for (const r of routes) {
     router[r.method](r.path, async (ctx: Context) => {
+      ctx.set('Cache-Control', 'no-store');
       if (ctx.state.malformedBody && (r.body || r.handlerBody)) throw malformedJsonError();
       const rawQuery: Record<string, unknown> = { ...ctx.query };
       let body: unknown = ctx.state.body;

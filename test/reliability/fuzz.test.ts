@@ -5,7 +5,9 @@
  * with existing ids and keys mixed in) and hostile (wrong types, huge numbers, deep nesting,
  * unicode, SQL fragments, prototype-pollution keys, broken JSON). The property: no 5xx, every
  * 4xx in the error envelope, every answer with its req_ requestId, every date in a 2xx answer in
- * its wire shape (UTC milliseconds, YYYY-MM-DD), and Object.prototype untouched.
+ * its wire shape (UTC milliseconds, YYYY-MM-DD), every 2xx and 401 with Cache-Control: no-store, and
+ * Object.prototype untouched. A second property sends the names of Object.prototype's members as
+ * every path segment of every API and hosted-page route.
  *
  * RELIABILITY_FUZZ_RUNS (default 200) requests per route and database; RELIABILITY_SEED replays a run;
  * RELIABILITY_VERBOSE=1 prints the statuses seen per route.
@@ -121,7 +123,7 @@ describeEachDatabase('fuzzing every endpoint from its route definition', ({ api 
         try {
           const res = await perform(harness.http, request);
           seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
-          problem = envelopeProblem(res, { document }) ?? (res.status < 300 && !document ? dateShapeProblem(res.body) : null);
+          problem = envelopeProblem(res, { document }) ?? (res.status < 300 && !document ? dateShapeProblem(res.body) : null) ?? cacheProblem(res, document);
         } catch (error) {
           problem = `no answer: ${(error as Error).message}`;
         }
@@ -197,6 +199,12 @@ describeEachDatabase('fuzzing every endpoint from its route definition', ({ api 
     expect(tally.tried).to.be.greaterThan(targets.length);
   });
 });
+
+/** An API answer with data or about credentials (2xx, 401) that a cache could keep (docs/security.md: every route answers no-store). */
+function cacheProblem(res: { status: number; headers: Record<string, string> }, document: boolean): string | null {
+  if (document || !(res.status < 300 || res.status === 401)) return null;
+  return res.headers['cache-control'] === 'no-store' ? null : `${res.status} without Cache-Control: no-store (${res.headers['cache-control']})`;
+}
 
 /** Every name an object inherits from Object.prototype, and `prototype`: keys a plain-object table would find. */
 const PROTOTYPE_NAMES = [...new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype'])];

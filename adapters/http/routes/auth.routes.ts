@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import type { Application } from '../../../internal/application';
 import type { Session } from '../../../internal/tenancy/commands/issue-session';
 import type { LoginThrottle } from '../middleware/login-throttle';
@@ -13,10 +12,8 @@ import { loginBody, refreshBody, sessionSchema } from '../schemas/auth.schemas';
  * good takes one of its username's buckets and a password-hashing slot before the password check.
  */
 export function authRoutes(app: Application, throttle?: LoginThrottle) {
-  const send = (ctx: Context, session: Session) => {
-    ctx.set('Cache-Control', 'no-store');
-    return { data: session, flat: true };
-  };
+  // Cache-Control: no-store is on every route's answer (route.ts).
+  const send = (session: Session) => ({ data: session, flat: true });
   return [
     route<{ clientUsername: string; password: string }>({
       method: 'post', path: '/auth/login', operationId: 'login', tag: 'Authentication', summary: 'Log in with the login API key; returns an access and a refresh token',
@@ -24,7 +21,7 @@ export function authRoutes(app: Application, throttle?: LoginThrottle) {
       handle: async ({ body, ctx }) => {
         await throttle?.address(ctx);
         const session = await app.commands.login.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body }, throttle?.admission(ctx));
-        return send(ctx, session);
+        return send(session);
       },
     }),
     route<{ refreshToken: string }>({
@@ -32,7 +29,7 @@ export function authRoutes(app: Application, throttle?: LoginThrottle) {
       auth: 'none', body: refreshBody, response: sessionSchema, errors: throttle ? [400, 401, 429] : [400, 401],
       handle: async ({ body, ctx }) => {
         await throttle?.address(ctx);
-        return send(ctx, await app.commands.refreshSession.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body }, ctx.state.requestId));
+        return send(await app.commands.refreshSession.execute({ loginApiKey: ctx.get('x-api-key') || undefined, ...body }, ctx.state.requestId));
       },
     }),
   ];
