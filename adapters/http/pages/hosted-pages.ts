@@ -90,8 +90,9 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
    */
   const page = (handler: (ctx: Context) => Promise<void>, byIdentifier = false) => async (ctx: Context) => {
     const requestId = ctx.state.requestId;
-    let decision = await consume(`pages:${ctx.ip}`, limit, requestId);
-    if (byIdentifier && decision?.allowed !== false) decision = await consume(`pages-identifier:${ctx.ip}`, identifierLimit, requestId);
+    // The identifier bucket first: guesses it refuses do not also drain the address's lookups of signed and private pages.
+    let decision = byIdentifier ? await consume(`pages-identifier:${ctx.ip}`, identifierLimit, requestId) : null;
+    if (decision?.allowed !== false) decision = await consume(`pages:${ctx.ip}`, limit, requestId);
     if (decision && !decision.allowed) {
       ctx.set('Retry-After', String(decision.retryAfterSeconds));
       const r = renderContext(ctx, null);
