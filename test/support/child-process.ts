@@ -25,7 +25,7 @@ export interface Proc {
 }
 
 /** Settings the child must not inherit from the test runner's environment. */
-export const CONFIG_KEYS = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'RUN_WORKERS', 'APP_ENV', 'PUBLIC_BASE_URL', 'JWT_SECRET', 'JWT_SECRET_FILE', 'LOG_LEVEL', 'MIGRATE_ON_START', 'QUEUE_PREFIX', 'WORKER_CONCURRENCY', 'DATA_DIR', 'CREDENTIAL_CACHE_MS', 'RATE_LIMIT_CAPACITY', 'RATE_LIMIT_REFILL_PER_SECOND', 'METRICS_TOKEN', 'METRICS_PORT', 'SHUTDOWN_TIMEOUT_MS', 'ADMIN_OPERATOR'];
+export const CONFIG_KEYS = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'RUN_WORKERS', 'APP_ENV', 'PUBLIC_BASE_URL', 'JWT_SECRET', 'JWT_SECRET_FILE', 'LOG_LEVEL', 'MIGRATE_ON_START', 'QUEUE_PREFIX', 'WORKER_CONCURRENCY', 'DATA_DIR', 'CREDENTIAL_CACHE_MS', 'RATE_LIMIT_CAPACITY', 'RATE_LIMIT_REFILL_PER_SECOND', 'METRICS_TOKEN', 'METRICS_PORT', 'SHUTDOWN_TIMEOUT_MS', 'ADMIN_OPERATOR', 'TRUST_PROXY_HOPS'];
 
 /** Starts `entry` (relative to the repository root) with the runner's environment minus CONFIG_KEYS, plus `env`. */
 export function startProcess(entry: string, env: Record<string, string>): Proc {
