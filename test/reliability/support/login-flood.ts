@@ -1,7 +1,10 @@
 /**
  * A login flood from a process of its own, so the server under test does not share its event
  * loop with the attacker's client. Run by security.test.ts through tsx with FLOOD set to
- * { port, requests, concurrency, localAddress?, forwardedFor: 'random' | null, loginApiKey: string | null }.
+ * { port, requests, concurrency, ratePerSecond?, localAddress?, forwardedFor: 'random' | null, loginApiKey: string | null }:
+ * `concurrency` requests in flight at most, each sent as soon as one is answered, and with
+ * `ratePerSecond` no faster than that (the flood runs on the server's own cores here, where an
+ * attacker's client would not).
  * Prints `started`, then one JSON line: { statuses: { <status>: n }, retryAfter: { <value>: n }, seconds }.
  */
 import crypto from 'node:crypto';
@@ -11,6 +14,7 @@ interface FloodSpec {
   port: number;
   requests: number;
   concurrency: number;
+  ratePerSecond?: number;
   localAddress?: string;
   forwardedFor: 'random' | null;
   loginApiKey: string | null;
@@ -42,6 +46,8 @@ async function main(): Promise<void> {
     Array.from({ length: spec.concurrency }, async () => {
       while (next < spec.requests) {
         const i = next++;
+        const due = spec.ratePerSecond ? started + (i * 1000) / spec.ratePerSecond : 0;
+        if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
         const res = await attempt(spec, i);
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         if (res.retryAfter !== undefined) retryAfter[res.retryAfter] = (retryAfter[res.retryAfter] ?? 0) + 1;
