@@ -54,7 +54,7 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
 }
 
 function cardRefusal(number: string): string | null {
-  if (number === SANDBOX_CARDS.unavailable) throw new Error('sandbox processor unavailable (test card 4000 0000 0000 0119)');
+  if (number === SANDBOX_CARDS.unavailable) throw new Error('sandbox processor unavailable (the sandbox card that simulates an outage)');
   if (number === SANDBOX_CARDS.declined) return 'CARD_DECLINED';
   if (number === SANDBOX_CARDS.insufficientFunds) return 'INSUFFICIENT_FUNDS';
   return null;

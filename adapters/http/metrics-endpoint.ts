@@ -14,6 +14,7 @@ export function metricsEndpoint(metrics: Metrics, token: string | null) {
       throw new AuthenticationFailedError('GET /metrics wants Authorization: Bearer <METRICS_TOKEN>');
     }
     const { contentType, body } = await metrics.render();
+    ctx.set('Cache-Control', 'no-store');
     ctx.type = contentType;
     ctx.body = body;
   };

@@ -1,5 +1,6 @@
 import type { Application } from '../../internal/application';
 import type { PaymentPortal } from '../../ports/payment-portal';
+import type { LoginThrottle } from './middleware/login-throttle';
 import { openApiDocument } from './openapi/document';
 import { apiRoutes } from './server';
 
@@ -14,7 +15,7 @@ export function publishedOpenApiDocument(serverUrl: string, options: { testHelpe
     paymentPortal: unreachable('payment portal') as PaymentPortal,
     testHelpers: options.testHelpers ?? true,
     readinessChecks: [],
-    loginThrottle: async () => undefined,
+    loginThrottle: unreachable('login throttle') as LoginThrottle,
   });
   return openApiDocument(routes, serverUrl);
 }

@@ -63,11 +63,6 @@ export interface Route<B = any, Q = any> {
   idempotent?: boolean;
   /** The Idempotency-Key header: it `replays` the first answer (debts) or the key `conflicts` (409, payment links). */
   idempotencyKey?: 'replays' | 'conflicts';
-  /**
-   * Headers of the main success answer beyond the ones every answer has. `CacheControlNoStore`
-   * is also set by the router on that answer (it carries a secret or personal data).
-   */
-  headers?: HeaderName[];
   /** Answers beyond the main success and the error envelope, or replacing them for a status. */
   answers?: Record<number, Answer>;
   body?: JsonSchema;
@@ -90,10 +85,17 @@ export function route<B = any, Q = any>(definition: Route<B, Q>): Route<B, Q> {
   return definition;
 }
 
-/** `rateLimit` runs on facade routes right after authentication (before validation). */
+/**
+ * `rateLimit` runs on facade routes right after authentication (before validation). Every answer
+ * of a route, errors included, carries `Cache-Control: no-store`: API answers hold credentials
+ * (/auth), secrets shown once (API keys, webhook secrets, enrollment URLs), capability URLs
+ * (paymentUrl) and personal data (contacts, debtors), which no browser, proxy or CDN may keep
+ * (docs/security.md). The documents (/openapi.json, /docs) stay cacheable.
+ */
 export function mountRoutes(router: Router, routes: Route[], app: Application, rateLimit?: RateLimitGate): void {
   for (const r of routes) {
     router[r.method](r.path, async (ctx: Context) => {
+      ctx.set('Cache-Control', 'no-store');
       if (ctx.state.malformedBody && (r.body || r.handlerBody)) throw malformedJsonError();
       const rawQuery: Record<string, unknown> = { ...ctx.query };
       let body: unknown = ctx.state.body;
@@ -103,7 +105,6 @@ export function mountRoutes(router: Router, routes: Route[], app: Application, r
       const query = r.query ? validateQuery(r.query, rawQuery) : rawQuery;
       const reply = await r.handle({ body, query, params: ctx.params, scope, ctx });
       ctx.status = reply.status ?? r.status ?? 200;
-      if (ctx.status === (r.status ?? 200) && r.headers?.includes('CacheControlNoStore')) ctx.set('Cache-Control', 'no-store');
       const requestId = ctx.state.requestId;
       if (r.bare) ctx.body = { ...(reply.data as object), requestId };
       else if (reply.meta) ctx.body = { data: reply.data, meta: reply.meta, requestId };

@@ -15,7 +15,7 @@ import type { Metrics } from '../metrics/metrics';
 import { metricsEndpoint } from './metrics-endpoint';
 import { httpMetrics } from './middleware/http-metrics';
 import { jsonBody } from './middleware/json-body';
-import { type LoginThrottle, loginThrottle } from './middleware/login-throttle';
+import { type AuthLimits, DEFAULT_AUTH_LIMITS, type LoginThrottle, loginThrottle } from './middleware/login-throttle';
 import { rateLimitGate, type RateLimitOptions } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi/document';
@@ -42,8 +42,20 @@ export interface HttpOptions {
   pages?: Omit<HostedPagesOptions, 'app' | 'logger'>;
   /** Token buckets per facade API key (docs/operations.md); absent: no rate limiting. */
   rateLimit?: Omit<RateLimitOptions, 'logger' | 'metrics'>;
-  /** Prometheus metrics of this process, served at GET /metrics; absent: neither. */
-  metrics?: { registry: Metrics; token: string | null };
+  /** /auth's buckets and password-hashing bound, on the same limiter (default: DEFAULT_AUTH_LIMITS). */
+  authLimits?: Partial<AuthLimits>;
+  /**
+   * Prometheus metrics of this process, counted by the HTTP middleware and served at GET /metrics
+   * unless `onApiPort` is false (production without METRICS_TOKEN: config.ts metricsOnApiPort);
+   * absent: neither.
+   */
+  metrics?: { registry: Metrics; token: string | null; onApiPort?: boolean };
+  /**
+   * TRUST_PROXY_HOPS: the proxies in front of the API that append to X-Forwarded-For. 0 (the
+   * default): the client address is the socket's, the header is ignored; N: the N-th entry from
+   * the right, the one the outermost of the N proxies appended (docs/security.md).
+   */
+  trustProxyHops?: number;
 }
 
 /** Every documented endpoint, in the order the reference lists them. */
@@ -78,7 +90,9 @@ export function apiRoutes(
 export function createHttpServer(options: HttpOptions): Koa {
   const metrics = options.metrics?.registry ?? null;
   // The limiter that keeps the API keys' buckets also throttles login attempts.
-  const throttle = options.rateLimit ? loginThrottle(options.rateLimit.limiter, options.logger, metrics) : undefined;
+  const throttle = options.rateLimit
+    ? loginThrottle(options.rateLimit.limiter, options.logger, metrics, { ...DEFAULT_AUTH_LIMITS, ...options.authLimits })
+    : undefined;
   const routes = apiRoutes({ ...options, loginThrottle: throttle });
   const router = new Router();
   const rateLimit = options.rateLimit ? rateLimitGate({ ...options.rateLimit, logger: options.logger, metrics }) : undefined;
@@ -90,11 +104,9 @@ export function createHttpServer(options: HttpOptions): Koa {
   // GET /docs: the interactive reference of that document, and its scripts under /docs/.
   mountApiReference(router);
 
-  if (options.metrics) router.get('/metrics', metricsEndpoint(options.metrics.registry, options.metrics.token));
+  if (options.metrics && options.metrics.onApiPort !== false) router.get('/metrics', metricsEndpoint(options.metrics.registry, options.metrics.token));
 
-  // Behind one proxy: the client address is the last X-Forwarded-For entry, the one that proxy appended
-  // (earlier entries are whatever the client sent).
-  const koa = new Koa({ proxy: true, maxIpsCount: 1 });
+  const koa = new Koa(clientAddressOptions(options.trustProxyHops ?? 0));
   if (metrics) koa.use(httpMetrics(metrics));
   koa.use(requestContext(options.ids, options.logger));
   // Pages read urlencoded forms themselves, so they come before the JSON body reader.
@@ -102,4 +114,17 @@ export function createHttpServer(options: HttpOptions): Koa {
   koa.use(jsonBody);
   koa.use(router.routes());
   return koa;
+}
+
+/**
+ * How Koa finds `ctx.ip` (every per-address bucket keys on it). 0 hops: the socket's address,
+ * X-Forwarded-For and X-Forwarded-Proto are ignored (a client could write anything there). N hops:
+ * Koa keeps the last N X-Forwarded-For entries and takes the first of them, the N-th from the
+ * right, which the outermost trusted proxy appended; entries left of it are the client's own and
+ * never choose a bucket. With fewer than N entries it takes the leftmost (a request that skipped
+ * the outer proxies), and without the header the socket's address.
+ */
+export function clientAddressOptions(trustProxyHops: number): { proxy: boolean; maxIpsCount: number } {
+  if (!Number.isInteger(trustProxyHops) || trustProxyHops < 0) throw new Error('trustProxyHops must be a non-negative integer');
+  return { proxy: trustProxyHops > 0, maxIpsCount: trustProxyHops };
 }

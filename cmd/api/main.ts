@@ -6,7 +6,7 @@ import { startMetricsServer } from '../../adapters/metrics/metrics-server';
 import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
 import { jobHandlers, OUTBOX_DISPATCH_EVERY_MS, SCHEDULES } from '../../adapters/queue/job-handlers';
 import { buildApplication } from '../../internal/application';
-import { loadConfig, publicBaseUrlOf } from '../shared/config';
+import { loadConfig, metricsOnApiPort, publicBaseUrlOf } from '../shared/config';
 import { demoBanner } from '../shared/demo-banner';
 import { bindInProcessJobs, openInfrastructure } from '../shared/infrastructure';
 import { drainOnClose, onShutdown } from '../shared/lifecycle';
@@ -67,7 +67,8 @@ async function main(): Promise<void> {
       limiter: infra.rateLimiter,
       defaults: config.rateLimitCapacity > 0 ? { capacity: config.rateLimitCapacity, refillPerSecond: config.rateLimitRefillPerSecond } : null,
     },
-    metrics: { registry: metrics, token: config.metricsToken },
+    metrics: { registry: metrics, token: config.metricsToken, onApiPort: metricsOnApiPort(config) },
+    trustProxyHops: config.trustProxyHops,
   });
   const server = koa.listen(config.port, config.host);
   answerParserErrorsInEnvelope(server, infra.ports.ids);
@@ -80,8 +81,11 @@ async function main(): Promise<void> {
   else if (config.appEnv !== 'production') {
     process.stdout.write(`\n  Database already has tenants. More credentials: npm run admin -- create-client --organization <name> --username <u> --password <p>\n  API reference: ${baseUrl}/docs\n\n`);
   }
+  if (!metricsOnApiPort(config) && !metricsServer) {
+    logger.warn('GET /metrics is not served: in production it needs METRICS_TOKEN on the API port, or METRICS_PORT (docs/security.md)');
+  }
   logger.info(
-    { port, metricsPort: metricsServer?.port ?? null, appEnv: config.appEnv, database: config.databaseUrl.split(':')[0], queue: config.redisUrl ? 'bullmq' : 'in-process' },
+    { port, metricsPort: metricsServer?.port ?? null, metricsOnApiPort: metricsOnApiPort(config), trustProxyHops: config.trustProxyHops, appEnv: config.appEnv, database: config.databaseUrl.split(':')[0], queue: config.redisUrl ? 'bullmq' : 'in-process' },
     `listening on ${baseUrl}`,
   );
 

@@ -49,6 +49,11 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The operator named in the audit log for admin CLI changes. */
   adminOperator: string;
+  /**
+   * TRUST_PROXY_HOPS: how many proxies in front append to X-Forwarded-For. 0: the client address
+   * is the socket's and the header is ignored; N: the N-th entry from the right (docs/security.md).
+   */
+  trustProxyHops: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -81,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     metricsPort: env.METRICS_PORT ? integer(env.METRICS_PORT, 'METRICS_PORT') : null,
     shutdownTimeoutMs: integer(env.SHUTDOWN_TIMEOUT_MS ?? '25000', 'SHUTDOWN_TIMEOUT_MS'),
     adminOperator: env.ADMIN_OPERATOR || defaultOperator(),
+    trustProxyHops: integer(env.TRUST_PROXY_HOPS ?? '0', 'TRUST_PROXY_HOPS'),
   });
 }
 
@@ -111,6 +117,16 @@ function positiveInteger(text: string, name: string): number {
   const n = integer(text, name);
   if (n === 0) throw new Error(`${name} must be a positive integer`);
   return n;
+}
+
+/**
+ * Whether GET /metrics is served on the API port. It tells the Node version, per-route rates,
+ * queue and webhook counts: in production only behind METRICS_TOKEN. Without the token a
+ * production API does not mount it there (404 like any unknown path; METRICS_PORT, an internal
+ * listener, is then the way to scrape it). Elsewhere it is served, with the token when one is set.
+ */
+export function metricsOnApiPort(config: Pick<Config, 'appEnv' | 'metricsToken'>): boolean {
+  return config.appEnv !== 'production' || config.metricsToken !== null;
 }
 
 /** PUBLIC_BASE_URL, else this host on the configured port. */

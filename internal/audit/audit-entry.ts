@@ -19,7 +19,9 @@ export type AuditAction =
   | 'rate_limit.set'
   | 'rate_limit.cleared'
   | 'sandbox_clock.frozen'
-  | 'sandbox_clock.released';
+  | 'sandbox_clock.released'
+  /** A used refresh token came back: its family of sessions was revoked (docs/security.md). */
+  | 'session.revoked';
 
 export type AuditResourceType = 'organization' | 'company' | 'client' | 'api_key';
 

@@ -3,6 +3,7 @@ import type { Currency } from '../shared/currency';
 import type { TenantScope } from '../shared/tenant-scope';
 import type { SubscriptionStatus } from '../subscriptions/subscription';
 import type { PortalCharge } from './portal-charge';
+import type { PortalDebtor } from './debtor-name';
 
 /** The creditor, as the debtor sees it. */
 export interface PortalCompany {
@@ -32,13 +33,16 @@ export interface PortalSubscription {
   enforcePaymentOrder: boolean;
 }
 
-/** What a hosted payment page shows: everything the HTML needs, nothing it must look up. */
+/**
+ * What a hosted payment page shows: everything the HTML needs, nothing it must look up. `debtor`
+ * is the charge's contact (null without one), partial on pages found by a public identifier.
+ */
 export type PortalPage = { company: PortalCompany; scope: TenantScope } & (
-  | { kind: 'debt'; charge: PortalCharge; link: PortalLink | null }
+  | { kind: 'debt'; charge: PortalCharge; link: PortalLink | null; debtor: PortalDebtor | null }
   /** A link; `charge` is what one payment through it takes (a reusable link: its amount, every time). */
-  | { kind: 'link'; link: PortalLink; charge: PortalCharge }
+  | { kind: 'link'; link: PortalLink; charge: PortalCharge; debtor: PortalDebtor | null }
   /** Several ACTIVE public links share the identifier: the debtor picks one. */
   | { kind: 'link-choice'; identifier: string; links: PortalLink[] }
   /** Every live cycle in due-date order (cancelled cycles are not shown, as in the API's lists). */
-  | { kind: 'subscription'; subscription: PortalSubscription; cycles: PortalCharge[] }
+  | { kind: 'subscription'; subscription: PortalSubscription; cycles: PortalCharge[]; debtor: PortalDebtor | null }
 );

@@ -25,6 +25,8 @@ export interface ApiKeyRecord {
 
 export const ACCESS_TOKEN_TTL_SECONDS = 4 * 60 * 60;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** A refresh token family left without tokens is purged only once it is this old (its first token may be on its way). */
+export const REFRESH_TOKEN_FAMILY_PURGE_GRACE_MS = 60 * 60 * 1000;
 
 /** Keys say what they are and where they work: `ck_dev_…` (facade), `lk_dev_…` (login). */
 export function apiKeyPrefix(kind: ApiKeyKind, env: AppEnv): string {

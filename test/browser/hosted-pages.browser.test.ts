@@ -42,7 +42,7 @@ describe('hosted pages in Chromium (playwright-core)', function () {
     }
     const full = (await mysqlAvailable()) && (await redisAvailable());
     // The lookup limit has its own HTTP test; here one browser makes every lookup.
-    api = await startApi(full ? 'mysql' : 'sqlite', { worker: full, realBaseUrl: true, pageLookupLimit: { capacity: 10_000, refillPerSecond: 100 } });
+    api = await startApi(full ? 'mysql' : 'sqlite', { worker: full, realBaseUrl: true, pageLookupLimit: { capacity: 10_000, refillPerSecond: 100 }, identifierLookupLimit: { capacity: 10_000, refillPerSecond: 100 } });
     merchant = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<!doctype html><html lang="es"><title>Tienda</title><h1>Gracias por tu compra</h1></html>');

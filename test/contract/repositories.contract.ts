@@ -48,6 +48,8 @@ export interface RepositoryHarness {
   /** Repositories outside any transaction. */
   repos: Repositories;
   uow: UnitOfWork;
+  /** Takes a refresh token's family away, as rows written before families existed (migration 20261126100000) are. */
+  dropRefreshTokenFamily(tokenHash: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -297,87 +299,119 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
 
     describe('TenancyRepository: refresh tokens', () => {
       const future = () => new Date(Date.now() + 24 * HOUR);
-
-      it('consumes a refresh token once', async () => {
-        const { user } = await newTenant(repos());
+      /** A token of a new family of the user (what a login issues). */
+      const issue = async (userId: number, expiresAt: Date = future(), familyId?: number) => {
         const token = hash();
-        await repos().tenancy.insertRefreshToken(user.id, token, future());
-        expect(await repos().tenancy.consumeRefreshToken(token, user.organizationId, new Date())).to.equal(user.id);
-        expect(await repos().tenancy.consumeRefreshToken(token, user.organizationId, new Date())).to.equal(null);
-      });
+        const family = familyId ?? (await repos().tenancy.startRefreshTokenFamily(userId, new Date()));
+        await repos().tenancy.insertRefreshToken(userId, token, expiresAt, family);
+        return { token, family };
+      };
+      const consume = (token: string, organizationId: number, now = new Date()) => repos().tenancy.consumeRefreshToken(token, organizationId, now);
 
-      it('does not consume a token at or after its expiry', async () => {
+      it('consumes a refresh token once; presented again it is a replay of its family', async () => {
         const { user } = await newTenant(repos());
-        const expiring = hash();
-        const stillValid = hash();
-        await repos().tenancy.insertRefreshToken(user.id, expiring, T2);
-        await repos().tenancy.insertRefreshToken(user.id, stillValid, T2);
-        expect(await repos().tenancy.consumeRefreshToken(expiring, user.organizationId, T2)).to.equal(null);
-        expect(await repos().tenancy.consumeRefreshToken(stillValid, user.organizationId, new Date(T2.getTime() - 1))).to.equal(user.id);
+        const { token, family } = await issue(user.id);
+        expect(await consume(token, user.organizationId)).to.deep.equal({ outcome: 'consumed', clientUserId: user.id, familyId: family });
+        expect(await consume(token, user.organizationId)).to.deep.equal({ outcome: 'replayed', clientUserId: user.id, familyId: family });
       });
 
-      it("leaves a token alone when presented for another organization", async () => {
+      it('does not consume a token at or after its expiry; a used one is a replay even then', async () => {
+        const { user } = await newTenant(repos());
+        const expiring = await issue(user.id, T2);
+        const stillValid = await issue(user.id, T2);
+        expect(await consume(expiring.token, user.organizationId, T2)).to.equal(null);
+        expect(await consume(stillValid.token, user.organizationId, new Date(T2.getTime() - 1))).to.deep.include({ outcome: 'consumed' });
+        expect(await consume(stillValid.token, user.organizationId, new Date(T2.getTime() + HOUR))).to.deep.include({ outcome: 'replayed', familyId: stillValid.family });
+      });
+
+      it('leaves a token alone when presented for another organization', async () => {
         const a = await newTenant(repos());
         const b = await newTenant(repos());
-        const token = hash();
-        await repos().tenancy.insertRefreshToken(a.user.id, token, future());
-        expect(await repos().tenancy.consumeRefreshToken(token, b.user.organizationId, new Date())).to.equal(null);
-        expect(await repos().tenancy.consumeRefreshToken(token, a.user.organizationId, new Date())).to.equal(a.user.id);
+        const { token } = await issue(a.user.id);
+        expect(await consume(token, b.user.organizationId)).to.equal(null);
+        expect(await consume(token, a.user.organizationId)).to.deep.include({ outcome: 'consumed', clientUserId: a.user.id });
       });
 
       it('returns null for an unknown token', async () => {
-        expect(await repos().tenancy.consumeRefreshToken(hash(), 1, new Date())).to.equal(null);
+        expect(await consume(hash(), 1)).to.equal(null);
       });
 
-      it('gives the user id to exactly one of two concurrent consumes', async () => {
+      it('gives exactly one of two concurrent consumes the token; the other is a replay of the same family', async () => {
         const { user } = await newTenant(repos());
         for (let round = 0; round < 5; round++) {
-          const token = hash();
-          await repos().tenancy.insertRefreshToken(user.id, token, future());
-          const results = await Promise.all([
-            repos().tenancy.consumeRefreshToken(token, user.organizationId, new Date()),
-            repos().tenancy.consumeRefreshToken(token, user.organizationId, new Date()),
-          ]);
-          expect(results.filter((r) => r !== null), `round ${round}: ${JSON.stringify(results)}`).to.deep.equal([user.id]);
+          const { token, family } = await issue(user.id);
+          const results = await Promise.all([consume(token, user.organizationId), consume(token, user.organizationId)]);
+          expect(results.map((r) => r?.outcome).sort(), `round ${round}: ${JSON.stringify(results)}`).to.deep.equal(['consumed', 'replayed']);
+          for (const r of results) expect(r).to.deep.include({ clientUserId: user.id, familyId: family });
         }
       });
 
-      it("revokes a user's live tokens and no one else's", async () => {
-        const a = await newTenant(repos());
-        const b = await newTenant(repos());
-        const [a1, a2, b1] = [hash(), hash(), hash()];
-        await repos().tenancy.insertRefreshToken(a.user.id, a1, future());
-        await repos().tenancy.insertRefreshToken(a.user.id, a2, future());
-        await repos().tenancy.insertRefreshToken(b.user.id, b1, future());
-        await repos().tenancy.revokeRefreshTokens(a.user.id, new Date());
-        expect(await repos().tenancy.consumeRefreshToken(a1, a.user.organizationId, new Date())).to.equal(null);
-        expect(await repos().tenancy.consumeRefreshToken(a2, a.user.organizationId, new Date())).to.equal(null);
-        expect(await repos().tenancy.consumeRefreshToken(b1, b.user.organizationId, new Date())).to.equal(b.user.id);
+      it('revokes a family: none of its tokens is accepted, tokens of other families are', async () => {
+        const { user } = await newTenant(repos());
+        const first = await issue(user.id);
+        const rotated = await issue(user.id, future(), first.family);
+        const sibling = await issue(user.id, future(), first.family);
+        const otherLogin = await issue(user.id);
+        expect(await consume(first.token, user.organizationId)).to.deep.include({ outcome: 'consumed' });
+        expect(await repos().tenancy.revokeRefreshTokenFamily(first.family, new Date())).to.equal(true);
+        expect(await repos().tenancy.revokeRefreshTokenFamily(first.family, new Date()), 'again: nothing changes').to.equal(false);
+        expect(await consume(rotated.token, user.organizationId)).to.equal(null);
+        expect(await consume(sibling.token, user.organizationId)).to.equal(null);
+        // A token inserted into the family after its revocation (a refresh racing the reuse) is refused as well.
+        const late = await issue(user.id, future(), first.family);
+        expect(await consume(late.token, user.organizationId)).to.equal(null);
+        expect(await consume(first.token, user.organizationId)).to.deep.include({ outcome: 'replayed', familyId: first.family });
+        expect(await consume(otherLogin.token, user.organizationId)).to.deep.include({ outcome: 'consumed', familyId: otherLogin.family });
       });
 
-      it('purges the tokens expired or used before the cutoff, and only those', async () => {
+      it('gives a token without a family (issued before families existed) a new family as it is consumed', async () => {
+        const { user } = await newTenant(repos());
+        const legacy = hash();
+        // What the previous code wrote: no family. Through the adapter's own storage, as the migration left such rows.
+        const family = await repos().tenancy.startRefreshTokenFamily(user.id, new Date());
+        await repos().tenancy.insertRefreshToken(user.id, legacy, future(), family);
+        await harness!.dropRefreshTokenFamily(legacy);
+        const used = await consume(legacy, user.organizationId);
+        expect(used).to.deep.include({ outcome: 'consumed', clientUserId: user.id });
+        expect(used!.familyId).to.be.a('number').and.not.equal(family);
+        expect(await consume(legacy, user.organizationId)).to.deep.equal(used && { ...used, outcome: 'replayed' });
+      });
+
+      it("revokes a user's live tokens and families and no one else's", async () => {
+        const a = await newTenant(repos());
+        const b = await newTenant(repos());
+        const a1 = await issue(a.user.id);
+        const a2 = await issue(a.user.id);
+        const b1 = await issue(b.user.id);
+        await repos().tenancy.revokeRefreshTokens(a.user.id, new Date());
+        expect(await consume(a1.token, a.user.organizationId)).to.deep.include({ outcome: 'replayed' });
+        expect(await consume(a2.token, a.user.organizationId)).to.deep.include({ outcome: 'replayed' });
+        // A token issued into a revoked family later is refused too.
+        expect(await consume((await issue(a.user.id, future(), a1.family)).token, a.user.organizationId)).to.equal(null);
+        expect(await consume(b1.token, b.user.organizationId)).to.deep.include({ outcome: 'consumed', clientUserId: b.user.id });
+      });
+
+      it('purges the tokens expired before the cutoff, used or not, and only those; a used token stays until its expiry', async () => {
         // Instants in 2001 so no token of another test (all expire in the future) is in range.
         const { user } = await newTenant(repos());
         const cutoff = at('2001-06-01T00:00:00.000Z');
-        const expired = hash(); // expired before the cutoff → purged
-        const usedBefore = hash(); // used before the cutoff → purged
-        const expiresAtCutoff = hash(); // expiry equal to the cutoff → kept
-        const usedAfter = hash(); // used after the cutoff → kept
-        const live = hash(); // unused, expires later → kept
-        await repos().tenancy.insertRefreshToken(user.id, expired, at('2001-01-01T00:00:00.000Z'));
-        await repos().tenancy.insertRefreshToken(user.id, usedBefore, at('2002-01-01T00:00:00.000Z'));
-        await repos().tenancy.insertRefreshToken(user.id, expiresAtCutoff, cutoff);
-        await repos().tenancy.insertRefreshToken(user.id, usedAfter, at('2002-01-01T00:00:00.000Z'));
-        await repos().tenancy.insertRefreshToken(user.id, live, at('2002-01-01T00:00:00.000Z'));
-        expect(await repos().tenancy.consumeRefreshToken(usedBefore, user.organizationId, at('2001-02-01T00:00:00.000Z'))).to.equal(user.id);
-        expect(await repos().tenancy.consumeRefreshToken(usedAfter, user.organizationId, at('2001-07-01T00:00:00.000Z'))).to.equal(user.id);
+        const expired = await issue(user.id, at('2001-01-01T00:00:00.000Z')); // expired before the cutoff → purged
+        const usedExpired = await issue(user.id, at('2001-03-01T00:00:00.000Z')); // used, then expired before the cutoff → purged
+        const usedBefore = await issue(user.id, at('2002-01-01T00:00:00.000Z')); // used before the cutoff, expires later → kept
+        const expiresAtCutoff = await issue(user.id, cutoff); // expiry equal to the cutoff → kept
+        const live = await issue(user.id, at('2002-01-01T00:00:00.000Z')); // unused, expires later → kept
+        expect(await consume(usedExpired.token, user.organizationId, at('2001-02-01T00:00:00.000Z'))).to.deep.include({ outcome: 'consumed' });
+        expect(await consume(usedBefore.token, user.organizationId, at('2001-02-01T00:00:00.000Z'))).to.deep.include({ outcome: 'consumed' });
 
         expect(await repos().tenancy.purgeRefreshTokens(cutoff)).to.equal(2);
         expect(await repos().tenancy.purgeRefreshTokens(cutoff)).to.equal(0);
-        // The live token survived: it can still be used (at an instant before its expiry).
-        expect(await repos().tenancy.consumeRefreshToken(live, user.organizationId, at('2001-06-02T00:00:00.000Z'))).to.equal(user.id);
-        // A later cutoff reaches the three kept ones: expiresAtCutoff, usedAfter and now live.
-        expect(await repos().tenancy.purgeRefreshTokens(at('2001-08-01T00:00:00.000Z'))).to.equal(3);
+        expect(await consume(expired.token, user.organizationId, at('2000-12-01T00:00:00.000Z'))).to.equal(null);
+        // The used token is still recognized as a replay; the live one can still be used.
+        expect(await consume(usedBefore.token, user.organizationId, at('2001-06-02T00:00:00.000Z'))).to.deep.include({ outcome: 'replayed', familyId: usedBefore.family });
+        expect(await consume(live.token, user.organizationId, at('2001-06-02T00:00:00.000Z'))).to.deep.include({ outcome: 'consumed' });
+        // A later cutoff reaches the three kept ones.
+        expect(await repos().tenancy.purgeRefreshTokens(at('2002-02-01T00:00:00.000Z'))).to.equal(3);
+        void expiresAtCutoff;
       });
     });
 

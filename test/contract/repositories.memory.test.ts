@@ -6,5 +6,12 @@ import { describeRepositoryContract } from './repositories.contract';
 describeRepositoryContract('memory', async () => {
   const store = new MemoryStore();
   const events = testEventWriting();
-  return { repos: memoryRepositories(store, events), uow: new MemoryUnitOfWork(store, events), close: async () => undefined };
+  return {
+    repos: memoryRepositories(store, events),
+    uow: new MemoryUnitOfWork(store, events),
+    async dropRefreshTokenFamily(tokenHash) {
+      for (const token of store.tables.refreshTokens) if (token.tokenHash === tokenHash) token.familyId = null;
+    },
+    close: async () => undefined,
+  };
 });

@@ -21,6 +21,9 @@ describeRepositoryContract('mysql', async () => {
   return {
     repos: knexRepositories(db, { events: testEventWriting(), secrets: testSecretBox() }),
     uow: new KnexUnitOfWork(db, { events: testEventWriting(), secrets: testSecretBox() }),
+    async dropRefreshTokenFamily(tokenHash) {
+      await db('refresh_tokens').where({ token_hash: tokenHash }).update({ family_id: null });
+    },
     async close() {
       await db.destroy();
       await database.drop();

@@ -129,6 +129,31 @@ describeEachDatabase('authentication', ({ api }) => {
       expectAuthFailure(await refresh(tenant.loginApiKey, tenant.refreshToken));
     });
 
+    it('revokes the whole family when a rotated refresh token comes back: the newer token stops working, another login does not', async () => {
+      const tenant = await api().newTenant();
+      const second = await login(tenant.loginApiKey, credentials(tenant)); // another login: another family
+      expect(second.status).to.equal(200);
+      const rotated = await refresh(tenant.loginApiKey, tenant.refreshToken);
+      expect(rotated.status).to.equal(200);
+      const newest = await refresh(tenant.loginApiKey, rotated.body.refreshToken);
+      expect(newest.status).to.equal(200);
+      // The first token again (a thief's copy, or the client's): the same 401 as every failure...
+      expectAuthFailure(await refresh(tenant.loginApiKey, tenant.refreshToken));
+      // ...and the chain it started is dead, however far it went.
+      expectAuthFailure(await refresh(tenant.loginApiKey, newest.body.refreshToken));
+      expectAuthFailure(await refresh(tenant.loginApiKey, rotated.body.refreshToken));
+      // The other login's chain goes on; access tokens already issued live out their 4 hours.
+      expect((await refresh(tenant.loginApiKey, second.body.refreshToken)).status).to.equal(200);
+      expect((await listContacts({ 'x-api-key': tenant.apiKey, 'x-authorization-token': newest.body.accessToken })).status).to.equal(200);
+      // Operators see it in the audit log.
+      const audit = await api().app.queries.readAuditLog.execute({ organization: String(tenant.organizationId), limit: 10 });
+      const revoked = audit.records.filter((r) => r.action === 'session.revoked');
+      expect(revoked).to.have.length(1);
+      expect(revoked[0]).to.deep.include({ resourceType: 'client', resourceId: tenant.clientUsername });
+      expect(revoked[0]!.details).to.deep.include({ reason: 'refresh_token_reused' });
+      expect(JSON.stringify(revoked)).to.not.include(tenant.refreshToken);
+    });
+
     it('refuses a refresh with a wrong login key or the facade key, keeping the token usable', async () => {
       const tenant = await api().newTenant();
       expectAuthFailure(await refresh('lk_dev_' + 'y'.repeat(40), tenant.refreshToken));

@@ -31,6 +31,31 @@ describeEachDatabase('HTTP conventions', ({ api }) => {
   const postRaw = (path: string, tenant: Tenant, text: string) =>
     api().http.post(path).set(tenant.headers).set('content-type', 'application/json').send(text);
 
+  describe('Cache-Control', () => {
+    it('is no-store on every answer of an API route, errors included; the documents stay cacheable', async () => {
+      const tenant = await api().newTenant();
+      const http = api().http;
+      const created = await http.post('/contacts').set(tenant.headers).send({ externalClientId: 'cc-1', name: 'Caché', email: 'c@example.com' });
+      expect(created.status).to.equal(201);
+      const answers = {
+        'POST /contacts 201': created,
+        'GET /contacts/:id 200': await http.get(`/contacts/${created.body.data.contactId}`).set(tenant.headers),
+        'GET /contacts 200': await http.get('/contacts').set(tenant.headers),
+        'POST /contacts 400': await http.post('/contacts').set(tenant.headers).send({}),
+        'GET /contacts/:id 404': await http.get('/contacts/con_nothere').set(tenant.headers),
+        'GET /contacts 401': await http.get('/contacts'),
+        'POST /webhook-endpoints 201': await http.post('/webhook-endpoints').set(tenant.headers).send({ url: 'https://example.com/cache', enabledEvents: ['*'] }),
+        'POST /auth/login 200': await http.post('/auth/login').set('x-api-key', tenant.loginApiKey).send({ clientUsername: tenant.clientUsername, password: tenant.password }),
+        'POST /auth/login 401': await http.post('/auth/login').send({ clientUsername: tenant.clientUsername, password: 'nope' }),
+        'POST /auth/refresh 200': await http.post('/auth/refresh').set('x-api-key', tenant.loginApiKey).send({ refreshToken: tenant.refreshToken }),
+        'GET /health/live 200': await http.get('/health/live'),
+        'GET /metrics 200': await http.get('/metrics'),
+      };
+      for (const [name, res] of Object.entries(answers)) expect(res.headers['cache-control'], `${name} (${res.status})`).to.equal('no-store');
+      expect((await http.get('/openapi.json')).headers['cache-control']).to.not.equal('no-store');
+    });
+  });
+
   describe('requestId', () => {
     it('is in the body and the X-Request-Id header of a success', async () => {
       const tenant = await api().newTenant();

@@ -286,6 +286,12 @@ describeEachDatabase('hosted pages: debts', ({ api }) => {
     expect(js.headers['content-type']).to.match(/^text\/javascript/);
     expect((await http().get('/assets/portal.js').set('If-None-Match', String(js.headers.etag))).status).to.equal(304);
     expect((await http().get('/assets/nope.css')).status).to.equal(404);
+    // Names every object inherits are not assets either (the table is a Map: no 500, no stack trace).
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const res = await http().get(`/assets/${name}`);
+      expect(res.status, name).to.equal(404);
+      expect(res.headers['content-type'], name).to.match(/^text\/plain/);
+    }
     const api404 = await http().get('/nothing-here');
     expect(api404.body.error.code).to.equal('RESOURCE_NOT_FOUND');
     expect(pathOf('http://x/pay/A/b?c=1')).to.equal('/pay/A/b?c=1');

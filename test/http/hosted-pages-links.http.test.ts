@@ -132,4 +132,43 @@ describeEachDatabase('hosted pages: payment links', ({ api }) => {
       expect(expectHtmlPage(res, 404), path).to.include('No encontramos esta página');
     }
   });
+
+  it('shows the debtor\'s name whole behind a private code or a signed URL, and only partially on a page found by identifier', async () => {
+    const contact = { externalClientId: 'ana-9', name: 'Ana María Registro', email: 'ana@example.com' };
+    const open = await tenant();
+    expectOk(await http().post('/contacts').set(open.headers).send(contact), 201);
+    const byIdentifier = await link(open, { externalClientId: 'ana-9', description: 'Cuota de marzo' });
+    expect(pathOf(String(byIdentifier.paymentUrl))).to.equal(`/pay/${open.companyCodes[0]}/ana-9`);
+    const client = pageClient(api());
+    const partial = expectHtmlPage((await client.open(String(byIdentifier.paymentUrl))).res, 200);
+    expect(partial).to.include('A nombre de A••• M••• R•••');
+    expect(partial).to.not.include('Registro').and.not.include('María');
+    // The link's debt by its signed paymentUrl: the whole name.
+    const debt = expectOk(await http().get(`/debts/${byIdentifier.debtId}`).set(open.headers));
+    expect(expectHtmlPage((await client.open(String(debt.paymentUrl))).res, 200)).to.include('A nombre de Ana María Registro');
+
+    const privateLinks = await tenant({ privateLinks: true });
+    expectOk(await http().post('/contacts').set(privateLinks.headers).send(contact), 201);
+    const byCode = await link(privateLinks, { externalClientId: 'ana-9' });
+    expect(expectHtmlPage((await client.open(String(byCode.paymentUrl))).res, 200)).to.include('A nombre de Ana María Registro');
+    // A link without a debtor has no such row.
+    const anonymous = await link(open, { identifierValue: 'sin-deudor' });
+    expect(expectHtmlPage((await client.open(String(anonymous.paymentUrl))).res, 200)).to.not.include('A nombre de');
+  });
+
+  it('limits lookups by identifier to 10 per client address, then one every 6 s (429 page), beside the general lookup limit', async () => {
+    const t = await tenant();
+    const l = await link(t, { identifierValue: 'entrada-general' });
+    const client = pageClient(api());
+    const statuses: number[] = [];
+    // Guessing: identifiers that exist and identifiers that do not both count.
+    for (let i = 0; i < 10; i++) statuses.push((await client.open(i % 2 ? String(l.paymentUrl) : `/pay/${t.companyCodes[0]}/cliente-${i}`)).res.status);
+    expect(statuses).to.deep.equal([404, 200, 404, 200, 404, 200, 404, 200, 404, 200]);
+    const limited = await client.open(String(l.paymentUrl));
+    expect(expectHtmlPage(limited.res, 429)).to.include('Demasiados intentos');
+    expect(Number(limited.res.headers['retry-after'])).to.be.within(1, 6);
+    // Pages by private code or signature from the same address go on (their codes are not guessable), and so does another address.
+    expect((await client.open('/l/AAAAAAAAAAAAAAAA')).res.status).to.equal(404);
+    expect((await pageClient(api()).open(String(l.paymentUrl))).res.status).to.equal(200);
+  });
 });

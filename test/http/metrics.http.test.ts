@@ -154,3 +154,26 @@ describe('GET /metrics with METRICS_TOKEN [sqlite]', function () {
     expect(samples(res.text, 'cf_http_request_duration_seconds_count', { route: '/metrics', status: '401' })).to.have.length(1);
   });
 });
+
+describe('GET /metrics in production [sqlite]', function () {
+  this.timeout(30_000);
+  const apis: ApiHarness[] = [];
+  after(async () => {
+    for (const api of apis) await api.close();
+  });
+
+  it('is not mounted on the API port without METRICS_TOKEN: the 404 of any unknown path', async () => {
+    const api = await startApi('sqlite', { appEnv: 'production' });
+    apis.push(api);
+    const res = await api.http.get('/metrics');
+    expectError(res, 404, 'RESOURCE_NOT_FOUND');
+    expect(res.text).to.not.include('nodejs_');
+  });
+
+  it('wants the bearer token with METRICS_TOKEN', async () => {
+    const api = await startApi('sqlite', { appEnv: 'production', metricsToken: 'production-scrape-token' });
+    apis.push(api);
+    expectError(await api.http.get('/metrics'), 401, 'AUTHENTICATION_FAILED');
+    expect((await api.http.get('/metrics').set('authorization', 'Bearer production-scrape-token')).status).to.equal(200);
+  });
+});

@@ -97,10 +97,11 @@ describe('rate limits when Redis goes away [sqlite + private redis]', function (
     const warnings = logLines.filter((l) => String(l.msg).startsWith('rate limiter unavailable'));
     expect(warnings, 'one warning per 10 s, not one per request').to.have.length(1);
     expect(warnings[0]).to.include({ level: 40 });
-    // Login attempts are throttled on the same limiter, and fail open the same way.
+    // Login attempts are throttled on the same limiter, and fail open the same way: each of the
+    // login's three buckets (address, address and username, username) counts its failure.
     const login = await loginAgain();
     expect(login.status, JSON.stringify(login.body)).to.equal(200);
-    expect(await failures()).to.equal(6);
+    expect(await failures()).to.equal(8);
 
     await redis!.restart();
     const deadline = Date.now() + 10_000;

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import type { Response } from 'supertest';
 import { expectError, expectOk } from '../support/http-expect';
 import { TEST_REDIS_URL } from '../support/databases';
-import { describeEachDatabase, TEST_RATE_LIMIT, type Tenant } from '../support/harness';
+import { describeEachDatabase, randomAddress, TEST_RATE_LIMIT, type Tenant } from '../support/harness';
 
 /** A slow refill: nothing comes back while a test runs. */
 const STILL = 0.01;
@@ -87,13 +87,13 @@ describeEachDatabase(
       const { paths } = (await http().get('/openapi.json')).body;
       const list = paths['/contacts'].get.responses;
       expect(list['429'].description).to.match(/^RATE_LIMITED/);
-      expect(list['429'].headers).to.have.keys('X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After');
-      expect(list['200'].headers).to.have.keys('X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
-      expect(list['401'].headers).to.have.keys('X-Request-Id');
-      // Login attempts are throttled per username and client address, not per API key.
-      expect(paths['/auth/login'].post.responses['429'].headers).to.have.keys('X-Request-Id', 'Retry-After');
-      expect(paths['/auth/refresh'].post.responses).to.not.have.property('429');
-      expect(paths['/health/live'].get.responses['200'].headers).to.have.keys('X-Request-Id');
+      expect(list['429'].headers).to.have.keys('X-Request-Id', 'Cache-Control', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After');
+      expect(list['200'].headers).to.have.keys('X-Request-Id', 'Cache-Control', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
+      expect(list['401'].headers).to.have.keys('X-Request-Id', 'Cache-Control');
+      // /auth is throttled per client address (and login per username), not per API key.
+      expect(paths['/auth/login'].post.responses['429'].headers).to.have.keys('X-Request-Id', 'Cache-Control', 'Retry-After');
+      expect(paths['/auth/refresh'].post.responses['429'].headers).to.have.keys('X-Request-Id', 'Cache-Control', 'Retry-After');
+      expect(paths['/health/live'].get.responses['200'].headers).to.have.keys('X-Request-Id', 'Cache-Control');
     });
 
     describe('login attempts', () => {
@@ -114,6 +114,44 @@ describeEachDatabase(
         expect(loggedIn(await login(tenant, tenant.password, '203.0.113.8')), 'the same user from another address').to.equal(true);
         const other = await api().newTenant();
         expect(loggedIn(await login(other, other.password, '203.0.113.7')), 'another user from that address').to.equal(true);
+      });
+
+      it('takes a token of the client address for every /auth request, with or without a key: 30, then 429 for login and refresh alike', async () => {
+        const tenant = await api().newTenant();
+        const address = randomAddress();
+        const noKey = () => http().post('/auth/login').set('X-Forwarded-For', address).send({ clientUsername: `u_${crypto.randomBytes(4).toString('hex')}`, password: 'guess' });
+        for (let i = 0; i < 30; i++) expectError(await noKey(), 401, 'AUTHENTICATION_FAILED');
+        const refused = await noKey();
+        expectError(refused, 429, 'RATE_LIMITED');
+        expect(Number(refused.headers['retry-after'])).to.be.within(1, 2);
+        const refresh = await http().post('/auth/refresh').set('X-Forwarded-For', address).set('x-api-key', tenant.loginApiKey).send({ refreshToken: tenant.refreshToken });
+        expectError(refresh, 429, 'RATE_LIMITED');
+        // Refused before the token was looked at: it still works from elsewhere.
+        expect((await http().post('/auth/refresh').set('X-Forwarded-For', randomAddress()).set('x-api-key', tenant.loginApiKey).send({ refreshToken: tenant.refreshToken })).status).to.equal(200);
+        expect((await login(tenant, tenant.password, randomAddress())).status).to.equal(200);
+      });
+
+      it('limits attempts on one username across addresses to 20, then 429, but only through its own organization\'s login key', async () => {
+        const tenant = await api().newTenant();
+        const other = await api().newTenant();
+        // Attempts through another organization's key (which could never succeed) fill that organization's bucket for the
+        // username, and attempts without a valid key are refused before any bucket: neither spends the user's own.
+        const viaOther = [];
+        for (let i = 0; i < 22; i++) {
+          viaOther.push((await http().post('/auth/login').set('X-Forwarded-For', randomAddress()).set('x-api-key', other.loginApiKey).send({ clientUsername: tenant.clientUsername, password: 'wrong' })).status);
+        }
+        expect(viaOther).to.deep.equal([...Array(20).fill(401), 429, 429]);
+        for (let i = 0; i < 25; i++) {
+          const res = await http().post('/auth/login').set('X-Forwarded-For', randomAddress()).set('x-api-key', 'lk_dev_' + 'q'.repeat(40)).send({ clientUsername: tenant.clientUsername, password: 'wrong' });
+          expectError(res, 401, 'AUTHENTICATION_FAILED');
+        }
+        expect((await login(tenant, tenant.password, randomAddress())).status, 'the user, untouched').to.equal(200);
+        // newTenant's login and that one: 18 more attempts, each from an address of its own, then the 21st is refused.
+        for (let i = 0; i < 18; i++) expectError(await login(tenant, 'wrong-password', randomAddress()), 401, 'AUTHENTICATION_FAILED');
+        const refused = await login(tenant, tenant.password, randomAddress());
+        expectError(refused, 429, 'RATE_LIMITED');
+        expect(Number(refused.headers['retry-after'])).to.be.within(1, 6);
+        expect((await login(other, other.password, randomAddress())).status, 'another user').to.equal(200);
       });
     });
 

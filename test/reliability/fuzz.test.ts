@@ -5,7 +5,9 @@
  * with existing ids and keys mixed in) and hostile (wrong types, huge numbers, deep nesting,
  * unicode, SQL fragments, prototype-pollution keys, broken JSON). The property: no 5xx, every
  * 4xx in the error envelope, every answer with its req_ requestId, every date in a 2xx answer in
- * its wire shape (UTC milliseconds, YYYY-MM-DD), and Object.prototype untouched.
+ * its wire shape (UTC milliseconds, YYYY-MM-DD), every 2xx and 401 with Cache-Control: no-store, and
+ * Object.prototype untouched. A second property sends the names of Object.prototype's members as
+ * every path segment of every API and hosted-page route.
  *
  * RELIABILITY_FUZZ_RUNS (default 200) requests per route and database; RELIABILITY_SEED replays a run;
  * RELIABILITY_VERBOSE=1 prints the statuses seen per route.
@@ -13,8 +15,11 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { apiRoutes } from '../../adapters/http/server';
+import { hostedPages } from '../../adapters/http/pages/hosted-pages';
+import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
+import pino from 'pino';
 import type { Route } from '../../adapters/http/route';
-import { describeEachDatabase, type Tenant } from '../support/harness';
+import { describeEachDatabase, randomAddress, type Tenant } from '../support/harness';
 import { expectOk } from '../support/http-expect';
 import { POLLUTION_KEY } from './support/hostile';
 import { shaped } from './support/schema-arbitrary';
@@ -118,7 +123,7 @@ describeEachDatabase('fuzzing every endpoint from its route definition', ({ api 
         try {
           const res = await perform(harness.http, request);
           seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
-          problem = envelopeProblem(res, { document }) ?? (res.status < 300 && !document ? dateShapeProblem(res.body) : null);
+          problem = envelopeProblem(res, { document }) ?? (res.status < 300 && !document ? dateShapeProblem(res.body) : null) ?? cacheProblem(res, document);
         } catch (error) {
           problem = `no answer: ${(error as Error).message}`;
         }
@@ -138,4 +143,68 @@ describeEachDatabase('fuzzing every endpoint from its route definition', ({ api 
     tally.report();
     expect(tally.tried).to.be.at.least(RUNS * targets.length);
   });
+
+  it('answers every route with path segments named after Object.prototype members without a 5xx', async function () {
+    this.timeout(300_000);
+    const harness = api();
+    const routes: Route[] = apiRoutes({ app: harness.app, testHelpers: true, readinessChecks: harness.infra.readinessChecks, paymentPortal: harness.infra.paymentPortal });
+    // The hosted pages' own router (payment portal, receipts, enrollment, assets), read from its route table.
+    const pages = hostedPages({
+      app: harness.app, portal: harness.infra.paymentPortal, signer: harness.infra.pageSigner, rateLimiter: new InProcessTokenBucket(), sandbox: true, logger: pino({ level: 'silent' }),
+    }) as unknown as { router: { stack: { path: string; methods: string[] }[] } };
+    const pageRoutes = pages.router.stack.flatMap((layer) =>
+      (['GET', 'POST'] as const).filter((m) => layer.methods.includes(m)).map((m) => ({ method: m.toLowerCase() as 'get' | 'post', path: layer.path, page: true })),
+    );
+    const targets = [
+      ...routes.map((r) => ({ method: r.method, path: r.path, page: false, route: r })),
+      ...pageRoutes.map((r) => ({ ...r, route: null })),
+      // Prefixes no route serves, for the unknown-path answer.
+      ...['/:a', '/:a/:b', '/v2/:a', '/test-helpers/:a'].map((path) => ({ method: 'get' as const, path, page: false, route: null })),
+    ];
+    const tally = new Tally(`fuzz [${harness.kind}] Object.prototype names in the path segments of ${routes.length} routes, ${pageRoutes.length} page routes and unknown paths`);
+    const segmentsOf = (path: string) => path.split('/').filter((p) => p.startsWith(':') || p.startsWith('*'));
+    const sampleBody = (route: Route | null) => {
+      const example = route && context.examples[`${route.method.toUpperCase()} ${route.path}`];
+      return example ? fc.sample(example, { numRuns: 1, seed: SEED })[0] : {};
+    };
+    for (const target of targets) {
+      const params = segmentsOf(target.path);
+      if (params.length === 0) continue;
+      const resource = '/' + target.path.split('/').filter((p) => p && p !== 'test-helpers' && !p.startsWith(':'))[0];
+      const known = context.ids[resource]?.[0] ?? 'x';
+      // Every parameter named so at once, and each one alone beside existing ids.
+      const fillings: string[][] = PROTOTYPE_NAMES.flatMap((name) => [
+        params.map(() => name),
+        ...(params.length > 1 ? params.map((_, i) => params.map((__, j) => (i === j ? name : known))) : []),
+      ]);
+      for (const values of fillings) {
+        let i = 0;
+        const path = target.path.split('/').map((part) => (part.startsWith(':') || part.startsWith('*') ? encodeURIComponent(values[i++]!) : part)).join('/');
+        const headers = target.page ? { 'X-Forwarded-For': randomAddress() } : target.path.startsWith('/auth/') ? context.loginHeaders : context.headers;
+        let request = harness.http[target.method](path).set(headers).timeout(15_000);
+        if (target.method !== 'get') request = target.page ? request.type('form').send('amountChoice=full') : request.send(sampleBody(target.route) as object);
+        let problem: string | null;
+        try {
+          const res = await request;
+          if (res.status >= 500) problem = `${res.status} ${res.text.slice(0, 200)}`;
+          else if (target.page) problem = null;
+          else problem = envelopeProblem(res);
+        } catch (error) {
+          problem = `no answer: ${(error as Error).message}`;
+        }
+        tally.record(problem && `${target.method.toUpperCase()} ${path}: ${problem}`);
+      }
+    }
+    tally.report();
+    expect(tally.tried).to.be.greaterThan(targets.length);
+  });
 });
+
+/** An API answer with data or about credentials (2xx, 401) that a cache could keep (docs/security.md: every route answers no-store). */
+function cacheProblem(res: { status: number; headers: Record<string, string> }, document: boolean): string | null {
+  if (document || !(res.status < 300 || res.status === 401)) return null;
+  return res.headers['cache-control'] === 'no-store' ? null : `${res.status} without Cache-Control: no-store (${res.headers['cache-control']})`;
+}
+
+/** Every name an object inherits from Object.prototype, and `prototype`: keys a plain-object table would find. */
+const PROTOTYPE_NAMES = [...new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype'])];

@@ -1,16 +1,17 @@
 import crypto from 'node:crypto';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import supertest from 'supertest';
 import { answerParserErrorsInEnvelope } from '../../adapters/http/parser-errors';
 import { createHttpServer } from '../../adapters/http/server';
+import type { AuthLimits } from '../../adapters/http/middleware/login-throttle';
 import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
 import type { RateLimitPolicy } from '../../ports/rate-limiter';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
 import { type Application, buildApplication } from '../../internal/application';
 import type { CompanySettings } from '../../internal/tenancy/company';
-import { durations } from '../../cmd/shared/config';
+import { durations, metricsOnApiPort } from '../../cmd/shared/config';
 import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../cmd/shared/webhook-dispatcher';
 import { processMetrics } from '../../cmd/shared/observability';
@@ -91,6 +92,8 @@ export async function startApi(
     realBaseUrl?: boolean;
     /** The hosted pages' lookup limit per client address (default: the production one). */
     pageLookupLimit?: RateLimitPolicy;
+    /** The public-link-by-identifier limit per client address (default: the production one). */
+    identifierLookupLimit?: RateLimitPolicy;
     rateLimitDefaults?: RateLimitPolicy | null;
     metricsToken?: string;
     /**
@@ -99,6 +102,16 @@ export async function startApi(
      * the policy every deployment runs with.
      */
     allowPrivateWebhookUrls?: boolean;
+    /**
+     * TRUST_PROXY_HOPS. Default 1: the harness stands in for the one proxy in front of the API, so
+     * a test client chooses its address with X-Forwarded-For (each page client has its own). The
+     * server's own default is 0; the security reliability tests run that too.
+     */
+    trustProxyHops?: number;
+    /** /auth's buckets and hashing bound (default: the server's DEFAULT_AUTH_LIMITS). */
+    authLimits?: Partial<AuthLimits>;
+    /** The server's logger (default: silent, or TEST_LOG_LEVEL on stdout). */
+    logger?: Logger;
   } = {},
 ): Promise<ApiHarness> {
   const redisUrl = options.redisUrl ?? (options.worker ? TEST_REDIS_URL : null);
@@ -129,7 +142,7 @@ export async function startApi(
   const koa = createHttpServer({
     app,
     ids: infra.ports.ids,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     publicBaseUrl: baseUrl,
     paymentPortal: infra.paymentPortal,
     testHelpers: (options.appEnv ?? 'development') !== 'production',
@@ -139,10 +152,13 @@ export async function startApi(
       signer: infra.pageSigner,
       rateLimiter: new InProcessTokenBucket(),
       lookupLimit: options.pageLookupLimit,
+      identifierLookupLimit: options.identifierLookupLimit,
       sandbox: (options.appEnv ?? 'development') !== 'production',
     },
     rateLimit: { limiter: infra.rateLimiter, defaults: options.rateLimitDefaults === undefined ? TEST_RATE_LIMIT : options.rateLimitDefaults },
-    metrics: { registry: metrics, token: options.metricsToken ?? null },
+    metrics: { registry: metrics, token: options.metricsToken ?? null, onApiPort: metricsOnApiPort({ appEnv: options.appEnv ?? 'development', metricsToken: options.metricsToken ?? null }) },
+    trustProxyHops: options.trustProxyHops ?? 1,
+    authLimits: options.authLimits,
   });
   // Every answer is held to /openapi.json (test/support/openapi-conformance.ts).
   koa.middleware.unshift(conformanceMiddleware({ testHelpers: (options.appEnv ?? 'development') !== 'production' }));
@@ -181,8 +197,10 @@ export async function startApi(
         companies: tenantOptions.companies?.map((c) => `${c}-${suffix}`.toUpperCase()) ?? [],
         settings: tenantOptions.settings ?? {},
       });
+      // Each tenant's integrator logs in from an address of its own (/auth's buckets are per address).
       const login = await agent
         .post('/auth/login')
+        .set('X-Forwarded-For', randomAddress())
         .set('x-api-key', created.loginApiKey)
         .send({ clientUsername: created.clientUsername, password });
       if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
@@ -212,6 +230,12 @@ export async function startApi(
       await database.drop();
     },
   };
+}
+
+/** A client address of the documentation range 198.18.0.0/15 (benchmarking), random. */
+export function randomAddress(): string {
+  const b = crypto.randomBytes(3);
+  return `198.${18 + (b[0]! & 1)}.${b[1]}.${b[2]}`;
 }
 
 /**

@@ -148,7 +148,8 @@ describe('graceful shutdown', function () {
       await waitFor(() => worker.logs().find((l) => l.msg === 'job completed' && l.name === PURGE), 'the startup purge', { proc: worker });
 
       const tokenHash = crypto.randomBytes(32).toString('hex');
-      await infra!.ports.repos.tenancy.insertRefreshToken(user.id, tokenHash, new Date(Date.now() - 60_000));
+      const family = await infra!.ports.repos.tenancy.startRefreshTokenFamily(user.id, new Date());
+      await infra!.ports.repos.tenancy.insertRefreshToken(user.id, tokenHash, new Date(Date.now() - 60_000), family);
       lock = await infra!.db!.transaction();
       await lock('refresh_tokens').where({ token_hash: tokenHash }).forUpdate().select('id');
 

@@ -36,7 +36,8 @@ describe('worker process [mysql + redis]', function () {
     const [row] = await infra!.db!('refresh_tokens').whereIn('token_hash', hashes).count<{ n: number }[]>({ n: '*' });
     return Number(row!.n);
   };
-  const insertToken = (hash: string, expiresAt: Date) => infra!.ports.repos.tenancy.insertRefreshToken(clientUserId, hash, expiresAt);
+  const insertToken = async (hash: string, expiresAt: Date) =>
+    infra!.ports.repos.tenancy.insertRefreshToken(clientUserId, hash, expiresAt, await infra!.ports.repos.tenancy.startRefreshTokenFamily(clientUserId, new Date()));
   const completedJobs = (name: string = PURGE) => worker!.logs().filter((l) => l.msg === 'job completed' && l.name === name);
   let app: ReturnType<typeof buildApplication> | null = null;
   let organizationName = '';

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../cmd/shared/config';
+import { loadConfig, metricsOnApiPort } from '../../cmd/shared/config';
 
-/** cmd/shared/config.ts: the settings that guard webhooks and secrets. */
+/** cmd/shared/config.ts: the settings that guard webhooks and secrets, the client address and /metrics (docs/security.md). */
 describe('config', () => {
   const KEY = crypto.randomBytes(32);
   const base = { JWT_SECRET: 'config-test-secret-0123456789abcdef0123456789', SECRETS_KEY: KEY.toString('base64') };
@@ -72,5 +72,19 @@ describe('config', () => {
         fs.rmSync(parent, { recursive: true, force: true });
       }
     });
+  });
+
+  it('TRUST_PROXY_HOPS: 0 unless set, a non-negative integer', () => {
+    expect(loadConfig({ ...base }).trustProxyHops).to.equal(0);
+    expect(loadConfig({ ...base, TRUST_PROXY_HOPS: '2' }).trustProxyHops).to.equal(2);
+    for (const bad of ['-1', '1.5', 'one']) expect(() => loadConfig({ ...base, TRUST_PROXY_HOPS: bad }), bad).to.throw(/TRUST_PROXY_HOPS/);
+  });
+
+  it('serves /metrics on the API port outside production, and in production only with METRICS_TOKEN', () => {
+    expect(metricsOnApiPort({ appEnv: 'development', metricsToken: null })).to.equal(true);
+    expect(metricsOnApiPort({ appEnv: 'staging', metricsToken: null })).to.equal(true);
+    expect(metricsOnApiPort({ appEnv: 'production', metricsToken: null })).to.equal(false);
+    expect(metricsOnApiPort({ appEnv: 'production', metricsToken: 'token' })).to.equal(true);
+    expect(metricsOnApiPort(loadConfig({ ...base, APP_ENV: 'production' }))).to.equal(false);
   });
 });

@@ -91,7 +91,7 @@ describe('the OpenAPI document', () => {
 
   it('publishes the very schemas that validate requests: each body is its route schema, by name', () => {
     const stand: any = new Proxy(function () {}, { get: (_t, p) => (p === 'then' ? undefined : stand) });
-    const routes = apiRoutes({ app: stand, paymentPortal: stand, testHelpers: true, readinessChecks: [], loginThrottle: async () => undefined });
+    const routes = apiRoutes({ app: stand, paymentPortal: stand, testHelpers: true, readinessChecks: [], loginThrottle: stand });
     for (const r of routes) {
       const body = r.body ?? r.handlerBody;
       if (!body) continue;
@@ -132,7 +132,7 @@ describe('the conformance check of the HTTP suites (test/support/openapi-conform
   const conformance = documentConformance();
   const example = document.paths['/debts/{id}'].get.responses['200'].content['application/json'].examples;
   const body = (Object.values(example)[0] as { value: any }).value;
-  const headers = { 'x-request-id': 'req_1', 'ratelimit-limit': '10', 'ratelimit-remaining': '9', 'ratelimit-reset': '1' };
+  const headers = { 'x-request-id': 'req_1', 'cache-control': 'no-store', 'ratelimit-limit': '10', 'ratelimit-remaining': '9', 'ratelimit-reset': '1' };
   const getDebt = (status: number, h: Record<string, string>, b: unknown) => conformance.check('get', '/debts/{id}', status, h, b);
 
   it('accepts a documented answer', () => {

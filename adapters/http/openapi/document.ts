@@ -116,20 +116,22 @@ function parameters(r: Route, path: string, schemas: ComponentSchemas): unknown[
 
 function responses(r: Route, body: JsonSchema | undefined, schemas: ComponentSchemas): Record<string, unknown> {
   const facade = r.auth === 'facade';
-  const common: HeaderName[] = facade ? ['XRequestId', ...RATE_LIMIT_HEADERS] : ['XRequestId'];
+  // Every answer of a route carries X-Request-Id and Cache-Control: no-store (route.ts, request-context.ts).
+  const always: HeaderName[] = ['XRequestId', 'CacheControlNoStore'];
+  const common: HeaderName[] = facade ? [...always, ...RATE_LIMIT_HEADERS] : always;
   const out: Record<string, unknown> = {};
   const success = r.status ?? 200;
   if (r.response) {
-    const headers: HeaderName[] = [...common, ...(r.idempotencyKey === 'replays' ? ['IdempotentReplayed' as const] : []), ...(r.headers ?? [])];
+    const headers: HeaderName[] = [...common, ...(r.idempotencyKey === 'replays' ? ['IdempotentReplayed' as const] : [])];
     out[String(success)] = answer('Success', envelope(r, schemas), headers, { [exampleName(r.response)]: { summary: 'Success', value: successExample(r) } });
   }
   for (const status of errorStatuses(r, body)) {
-    const headers: HeaderName[] = [...(status === 401 ? ['XRequestId' as const] : common), ...(status === 429 ? ['RetryAfter' as const] : [])];
+    const headers: HeaderName[] = [...(status === 401 ? always : common), ...(status === 429 ? ['RetryAfter' as const] : [])];
     const example = errorExample(status, status === 400 ? invalidField(r, body) : null);
     out[String(status)] = answer(ERROR_ANSWERS[status]!.summary, schemas.use(errorEnvelopeSchema), headers, { [ERROR_ANSWERS[status]!.code]: { summary: ERROR_ANSWERS[status]!.code, value: example } });
   }
   for (const [status, extra] of Object.entries(r.answers ?? {})) {
-    const headers: HeaderName[] = [...(Number(status) === 401 ? ['XRequestId' as const] : common), ...(extra.headers ?? [])];
+    const headers: HeaderName[] = [...(Number(status) === 401 ? always : common), ...(extra.headers ?? [])];
     out[status] = answer(extra.description, schemas.use(extra.body), headers, extra.examples ?? schemaExamples(extra.body));
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => Number(a) - Number(b)));

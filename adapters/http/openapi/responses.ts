@@ -18,7 +18,7 @@ export const HEADERS = {
     schema: { type: 'string', enum: ['true'] },
   },
   CacheControlNoStore: {
-    description: '`no-store`: the answer carries secrets or personal data; caches must not keep it',
+    description: '`no-store` on every API answer: they carry credentials, secrets shown once, capability URLs and personal data, which no cache may keep',
     required: true,
     schema: { type: 'string', enum: ['no-store'] },
   },

@@ -102,7 +102,11 @@ function asset(type: string, body: string): Asset {
   return { type, body, etag: `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` };
 }
 
-export const ASSETS: Record<string, Asset> = {
-  'portal.css': asset('text/css; charset=utf-8', PORTAL_CSS),
-  'portal.js': asset('text/javascript; charset=utf-8', PORTAL_JS),
-};
+/**
+ * By file name. A Map, not an object literal: a name taken from the URL must find only these two,
+ * never what every object inherits (`constructor`, `__proto__`, `toString`...).
+ */
+export const ASSETS: ReadonlyMap<string, Asset> = new Map([
+  ['portal.css', asset('text/css; charset=utf-8', PORTAL_CSS)],
+  ['portal.js', asset('text/javascript; charset=utf-8', PORTAL_JS)],
+]);

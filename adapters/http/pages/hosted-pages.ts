@@ -12,6 +12,7 @@ import { BusinessRuleViolationError, InvalidRequestError, NotFoundError } from '
 import type { RateLimiter, RateLimitPolicy } from '../../../ports/rate-limiter';
 import type { HostedPaymentPortal } from '../../gateways/hosted-payment-portal';
 import type { PageSigner } from '../../security/page-signer';
+import { failOpen } from '../middleware/rate-limit';
 import { ASSETS } from './assets';
 import { EMPTY_FORM, type FormContext, type FormState } from './components';
 import { enrolledDocument, enrollmentDocument } from './enrollment-pages';
@@ -30,6 +31,8 @@ export interface HostedPagesOptions {
   /** Code lookups are limited per client address (a shared bucket when the limiter is shared). */
   rateLimiter: RateLimiter;
   lookupLimit?: RateLimitPolicy;
+  /** Public links by identifier (guessable) take a token of this bucket per address too. */
+  identifierLookupLimit?: RateLimitPolicy;
   /** Says on every page that no real money moves (outside production). */
   sandbox: boolean;
   logger: Logger;
@@ -37,6 +40,12 @@ export interface HostedPagesOptions {
 
 /** 30 lookups at once per client address, then one every 2 seconds. */
 export const DEFAULT_LOOKUP_LIMIT: RateLimitPolicy = { capacity: 30, refillPerSecond: 0.5 };
+/**
+ * Public link pages by identifier (`/pay/<companyCode>/<identifier>`), whose identifier is often
+ * a guessable externalClientId: 10 at once per client address, then one every 6 seconds (10 a
+ * minute), on top of the lookup limit. A debtor opening and paying their link needs two or three.
+ */
+export const DEFAULT_IDENTIFIER_LOOKUP_LIMIT: RateLimitPolicy = { capacity: 10, refillPerSecond: 1 / 6 };
 
 /** Fields a refused form never writes back into the page. */
 const SECRET_FIELDS = new Set(['cardNumber', 'cardExpiry', 'cardCvc', 'accountNumber', '_csrf', 'submission']);
@@ -51,10 +60,13 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
   const { app, portal, logger } = options;
   const csrf = new CsrfTokens(options.signer);
   const limit = options.lookupLimit ?? DEFAULT_LOOKUP_LIMIT;
+  const identifierLimit = options.identifierLookupLimit ?? DEFAULT_IDENTIFIER_LOOKUP_LIMIT;
+  // Like every bucket of the API: when the limiter's store does not answer, pages go through (logged, counted).
+  const consume = failOpen(options.rateLimiter, logger, undefined);
   const router = new Router();
 
   router.get('/assets/:name', (ctx) => {
-    const asset = ASSETS[ctx.params.name!];
+    const asset = ASSETS.get(ctx.params.name!);
     setPageHeaders(ctx);
     if (!asset) {
       ctx.status = 404;
@@ -72,10 +84,16 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
     ctx.body = asset.body;
   });
 
-  /** Rate limit, then the handler; anything it throws becomes a page, never an error dump. */
-  const page = (handler: (ctx: Context) => Promise<void>) => async (ctx: Context) => {
-    const decision = await options.rateLimiter.consume(`pages:${ctx.ip}`, limit);
-    if (!decision.allowed) {
+  /**
+   * Rate limit (the address's lookup bucket; `byIdentifier` pages also its identifier bucket),
+   * then the handler; anything it throws becomes a page, never an error dump.
+   */
+  const page = (handler: (ctx: Context) => Promise<void>, byIdentifier = false) => async (ctx: Context) => {
+    const requestId = ctx.state.requestId;
+    // The identifier bucket first: guesses it refuses do not also drain the address's lookups of signed and private pages.
+    let decision = byIdentifier ? await consume(`pages-identifier:${ctx.ip}`, identifierLimit, requestId) : null;
+    if (decision?.allowed !== false) decision = await consume(`pages:${ctx.ip}`, limit, requestId);
+    if (decision && !decision.allowed) {
       ctx.set('Retry-After', String(decision.retryAfterSeconds));
       const r = renderContext(ctx, null);
       return send(ctx, 429, messageDocument(r.t.tooManyTitle, r.t.tooManyText(decision.retryAfterSeconds)), r);
@@ -101,9 +119,9 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
 
   // ----- payment portal -----
 
-  const portalRoute = (path: string, targetOf: (ctx: Context) => PortalTarget | null) => {
-    router.get(path, page(async (ctx) => showPortal(ctx, required(targetOf(ctx)))));
-    router.post(path, page(async (ctx) => payPortal(ctx, required(targetOf(ctx)))));
+  const portalRoute = (path: string, targetOf: (ctx: Context) => PortalTarget | null, byIdentifier = false) => {
+    router.get(path, page(async (ctx) => showPortal(ctx, required(targetOf(ctx))), byIdentifier));
+    router.post(path, page(async (ctx) => payPortal(ctx, required(targetOf(ctx))), byIdentifier));
   };
   portalRoute('/pay/:companyCode/debts/:debtId/:signature', (ctx) => {
     const { companyCode, debtId, signature } = ctx.params as Record<string, string>;
@@ -114,10 +132,10 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
     return portal.verifySubscription(companyCode, subscriptionId, signature) ? { kind: 'subscription', companyCode, subscriptionId } : null;
   });
   portalRoute('/l/:shortCode', (ctx) => ({ kind: 'short-code', shortCode: ctx.params.shortCode! }));
-  portalRoute('/pay/:companyCode/:identifier', (ctx) => ({ kind: 'identifier', companyCode: ctx.params.companyCode!, identifier: ctx.params.identifier! }));
+  portalRoute('/pay/:companyCode/:identifier', (ctx) => ({ kind: 'identifier', companyCode: ctx.params.companyCode!, identifier: ctx.params.identifier! }), true);
   portalRoute('/pay/:companyCode/:identifier/:linkId', (ctx) => ({
     kind: 'identifier', companyCode: ctx.params.companyCode!, identifier: ctx.params.identifier!, linkId: ctx.params.linkId!,
-  }));
+  }), true);
 
   async function showPortal(ctx: Context, target: PortalTarget, state: FormState = EMPTY_FORM, status = 200): Promise<void> {
     const found = await app.queries.getPortalPage.execute(target, ctx.state.requestId);

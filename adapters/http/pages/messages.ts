@@ -16,6 +16,8 @@ export interface Messages {
   chooseTitle: string;
   chooseIntro: string;
   creditor: string;
+  /** The debtor's name row (partial on pages found by a public identifier). */
+  debtor: string;
   description: string;
   amount: string;
   dueDate: string;
@@ -106,6 +108,7 @@ const es: Messages = {
   chooseTitle: 'Elige qué pagar',
   chooseIntro: 'Hay varios pagos pendientes con este enlace. Elige uno.',
   creditor: 'Empresa',
+  debtor: 'A nombre de',
   description: 'Concepto',
   amount: 'Importe',
   dueDate: 'Vencimiento',
@@ -226,6 +229,7 @@ const en: Messages = {
   chooseTitle: 'Choose what to pay',
   chooseIntro: 'Several payments are pending under this link. Choose one.',
   creditor: 'Company',
+  debtor: 'Billed to',
   description: 'Description',
   amount: 'Amount',
   dueDate: 'Due date',

@@ -1,5 +1,6 @@
 import type { PortalCharge } from '../../../internal/portal/portal-charge';
 import type { PortalLink, PortalPage } from '../../../internal/portal/portal-page';
+import type { PortalDebtor } from '../../../internal/portal/debtor-name';
 import type { PortalReceipt } from '../../../internal/portal/queries/get-portal-receipt';
 import {
   EMPTY_FORM, errorOf, errorSummary, type FormContext, type FormState, hiddenFields, methodFields, summaryList, textField,
@@ -18,9 +19,9 @@ export interface RenderContext {
 export function portalDocument(page: PortalPage, r: RenderContext, form: FormContext, state: FormState = EMPTY_FORM): Document {
   switch (page.kind) {
     case 'debt':
-      return debtDocument(page.charge, page.company.name, r, form, state);
+      return debtDocument(page.charge, page.company.name, page.debtor, r, form, state);
     case 'link':
-      return linkDocument(page.link, page.charge, page.company.name, r, form, state);
+      return linkDocument(page.link, page.charge, page.company.name, page.debtor, r, form, state);
     case 'link-choice':
       return choiceDocument(page.links, page.company.name, r, form.action);
     case 'subscription':
@@ -28,10 +29,15 @@ export function portalDocument(page: PortalPage, r: RenderContext, form: FormCon
   }
 }
 
-function debtDocument(charge: PortalCharge, company: string, r: RenderContext, form: FormContext, state: FormState): Document {
+/** The creditor, then the debtor when the charge has one (its name partial on identifier pages). */
+function partyRows(company: string, debtor: PortalDebtor | null, t: Messages): [string, string][] {
+  return debtor ? [[t.creditor, company], [t.debtor, debtor.name]] : [[t.creditor, company]];
+}
+
+function debtDocument(charge: PortalCharge, company: string, debtor: PortalDebtor | null, r: RenderContext, form: FormContext, state: FormState): Document {
   const { t, locale } = r;
   const money = (cents: number) => formatMoney(cents, charge.currency, locale);
-  const rows: [string, string][] = [[t.creditor, company]];
+  const rows = partyRows(company, debtor, t);
   if (charge.description) rows.push([t.description, charge.description]);
   rows.push(
     [t.amount, money(charge.amountCents)],
@@ -48,10 +54,10 @@ function debtDocument(charge: PortalCharge, company: string, r: RenderContext, f
   };
 }
 
-function linkDocument(link: PortalLink, charge: PortalCharge, company: string, r: RenderContext, form: FormContext, state: FormState): Document {
+function linkDocument(link: PortalLink, charge: PortalCharge, company: string, debtor: PortalDebtor | null, r: RenderContext, form: FormContext, state: FormState): Document {
   const { t, locale } = r;
   const money = (cents: number) => formatMoney(cents, link.currency, locale);
-  const rows: [string, string][] = [[t.creditor, company], [t.description, link.description], [t.amount, money(link.amountCents)]];
+  const rows: [string, string][] = [...partyRows(company, debtor, t), [t.description, link.description], [t.amount, money(link.amountCents)]];
   if (link.expiresAt) rows.push([t.expiresAt, formatInstant(link.expiresAt, locale)]);
   rows.push([t.status, t.linkStatus[link.status]]);
   if (link.singleUse) rows.push([t.amountPaid, money(charge.amountPaidCents)], [t.remaining, money(charge.remainingCents)]);
@@ -76,7 +82,7 @@ function subscriptionDocument(page: Extract<PortalPage, { kind: 'subscription' }
   const { subscription, cycles } = page;
   const money = (cents: number) => formatMoney(cents, subscription.currency, locale);
   const title = subscription.description ?? t.subscriptionTitle;
-  const rows: [string, string][] = [[t.creditor, page.company.name]];
+  const rows = partyRows(page.company.name, page.debtor, t);
   if (subscription.description) rows.push([t.description, subscription.description]);
   rows.push([t.amount, money(subscription.amountCents)], [t.status, t.subscriptionStatus[subscription.status]]);
   const table = cycles.length

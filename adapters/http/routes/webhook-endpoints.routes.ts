@@ -24,7 +24,6 @@ export function webhookEndpointRoutes(app: Application) {
         'Every event of the enabled types (or `*`) is POSTed to the url, signed with the secret this answer shows once (X-Signature). ' +
         'The url must be http(s) without credentials and must not resolve to a loopback, private, link-local or metadata address; ' +
         'in production it must be https.',
-      headers: ['CacheControlNoStore'],
       auth: 'facade', body: createWebhookEndpointBody, response: webhookEndpointWithSecretSchema, status: 201, errors: [400, 401, 422],
       handle: async ({ body, scope }) => ({ data: presentWebhookEndpoint(await createWebhookEndpoint.execute(body, scope), { withSecret: true }) }),
     }),
@@ -80,7 +79,6 @@ export function webhookEndpointRoutes(app: Application) {
         '`expiresInHours` 0 to 168, 0: at once) every delivery carries two `v1=` signatures in X-Signature, new and old: accept either. ' +
         'Rotating again during a grace period keeps only the secret being replaced.',
       params: { id: ENDPOINT_ID },
-      headers: ['CacheControlNoStore'],
       auth: 'facade', body: rotateWebhookEndpointSecretBody, response: rotatedWebhookEndpointSchema, errors: [400, 401, 404],
       handle: async ({ params, body, scope }) => ({ data: presentRotatedWebhookEndpoint(await rotateWebhookEndpointSecret.execute(params.id!, body, scope)) }),
     }),

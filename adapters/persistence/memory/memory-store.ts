@@ -27,6 +27,14 @@ export interface StoredRefreshToken {
   tokenHash: string;
   expiresAt: Date;
   usedAt: Date | null;
+  familyId: number | null;
+}
+
+export interface StoredRefreshTokenFamily {
+  id: number;
+  clientUserId: number;
+  createdAt: Date;
+  revokedAt: Date | null;
 }
 
 /** Every "table" of the in-memory adapter set, as plain data so a transaction can snapshot it. */
@@ -38,6 +46,7 @@ export interface MemoryTables {
   clientUserCompanies: { clientUserId: number; companyId: number }[];
   apiKeys: StoredApiKey[];
   refreshTokens: StoredRefreshToken[];
+  refreshTokenFamilies: StoredRefreshTokenFamily[];
   contacts: Contact[];
   products: Product[];
   debts: Debt[];
@@ -77,6 +86,7 @@ export class MemoryStore {
     clientUserCompanies: [],
     apiKeys: [],
     refreshTokens: [],
+    refreshTokenFamilies: [],
     contacts: [],
     products: [],
     debts: [],

@@ -1,9 +1,9 @@
 import { ConflictError } from '../../../internal/shared/errors';
 import type { Company, CompanySettings } from '../../../internal/tenancy/company';
-import type { ApiKeyKind, ApiKeyRecord, AppEnv, ClientUser } from '../../../internal/tenancy/credentials';
+import { type ApiKeyKind, type ApiKeyRecord, type AppEnv, type ClientUser, REFRESH_TOKEN_FAMILY_PURGE_GRACE_MS } from '../../../internal/tenancy/credentials';
 import type { Organization } from '../../../internal/tenancy/organization';
 import type { RateLimitPolicy } from '../../../internal/tenancy/rate-limit';
-import type { ClientSummary, FacadeCredentials, TenancyRepository } from '../../../ports/tenancy-repository';
+import type { ClientSummary, FacadeCredentials, RefreshTokenUse, TenancyRepository } from '../../../ports/tenancy-repository';
 import { copy, type MemoryStore } from './memory-store';
 
 export class MemoryTenancyRepository implements TenancyRepository {
@@ -131,29 +131,47 @@ export class MemoryTenancyRepository implements TenancyRepository {
     return companies.length ? copy({ organization, clientUser: user, companies, apiKeyPrefix: key.prefix }) : null;
   }
 
-  async insertRefreshToken(clientUserId: number, tokenHash: string, expiresAt: Date): Promise<void> {
-    this.t.refreshTokens.push({ clientUserId, tokenHash, expiresAt, usedAt: null });
+  async startRefreshTokenFamily(clientUserId: number, at: Date): Promise<number> {
+    const id = ++this.t.sequence;
+    this.t.refreshTokenFamilies.push({ id, clientUserId, createdAt: at, revokedAt: null });
+    return id;
   }
 
-  async consumeRefreshToken(tokenHash: string, organizationId: number, now: Date): Promise<number | null> {
+  async insertRefreshToken(clientUserId: number, tokenHash: string, expiresAt: Date, familyId: number): Promise<void> {
+    this.t.refreshTokens.push({ clientUserId, tokenHash, expiresAt, usedAt: null, familyId });
+  }
+
+  async consumeRefreshToken(tokenHash: string, organizationId: number, now: Date): Promise<RefreshTokenUse | null> {
     const token = this.t.refreshTokens.find((r) => r.tokenHash === tokenHash);
     const owner = token && this.t.clientUsers.find((u) => u.id === token.clientUserId);
     if (!token || owner?.organizationId !== organizationId) return null;
-    if (token.usedAt || token.expiresAt.getTime() <= now.getTime()) return null;
+    if (token.usedAt) return { outcome: 'replayed', clientUserId: token.clientUserId, familyId: token.familyId };
+    const family = this.t.refreshTokenFamilies.find((f) => f.id === token.familyId);
+    if (family?.revokedAt || token.expiresAt.getTime() <= now.getTime()) return null;
+    token.familyId ??= await this.startRefreshTokenFamily(token.clientUserId, now);
     token.usedAt = now;
-    return token.clientUserId;
+    return { outcome: 'consumed', clientUserId: token.clientUserId, familyId: token.familyId };
+  }
+
+  async revokeRefreshTokenFamily(familyId: number, at: Date): Promise<boolean> {
+    const family = this.t.refreshTokenFamilies.find((f) => f.id === familyId && !f.revokedAt);
+    if (family) family.revokedAt = at;
+    return !!family;
   }
 
   async revokeRefreshTokens(clientUserId: number, at: Date): Promise<void> {
+    for (const family of this.t.refreshTokenFamilies) if (family.clientUserId === clientUserId) family.revokedAt ??= at;
     for (const token of this.t.refreshTokens) if (token.clientUserId === clientUserId && !token.usedAt) token.usedAt = at;
   }
 
   async purgeRefreshTokens(before: Date): Promise<number> {
-    const keep = this.t.refreshTokens.filter(
-      (r) => r.expiresAt.getTime() >= before.getTime() && !(r.usedAt && r.usedAt.getTime() < before.getTime()),
-    );
+    const keep = this.t.refreshTokens.filter((r) => r.expiresAt.getTime() >= before.getTime());
     const purged = this.t.refreshTokens.length - keep.length;
     this.t.refreshTokens = keep;
+    const live = new Set(keep.map((r) => r.familyId));
+    this.t.refreshTokenFamilies = this.t.refreshTokenFamilies.filter(
+      (f) => live.has(f.id) || f.createdAt.getTime() >= before.getTime() - REFRESH_TOKEN_FAMILY_PURGE_GRACE_MS,
+    );
     return purged;
   }
 

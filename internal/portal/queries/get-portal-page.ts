@@ -15,6 +15,7 @@ import { chargeOf, onlineMethodsOf, type Payability, payabilityOf, type PortalCh
 import type { PortalLink, PortalPage } from '../portal-page';
 import { portalScopeOfCode, portalScopeOfCompany } from '../portal-scope';
 import { SHORT_CODE_PATTERN, type PortalTarget } from '../portal-target';
+import { type PortalDebtor, portalDebtor } from '../debtor-name';
 
 /** At most this many public links are considered for one identifier (newest first). */
 export const LINKS_PER_IDENTIFIER = 20;
@@ -59,7 +60,8 @@ export class GetPortalPage {
     const linkStatus = link ? effectiveLinkStatus(link, scope.clock.now()) : undefined;
     const earlierCycleUnpaid = debt.subscriptionId ? await this.earlierCycleUnpaid(debt) : false;
     const charge = chargeOf(debt, today, payabilityOf(debt, today, { linkStatus, earlierCycleUnpaid }));
-    return { kind: 'debt', company: companyOf(scope), scope, charge, link: link ? portalLink(link, scope) : null };
+    const debtor = await this.debtorOf(scope, debt.contact, false);
+    return { kind: 'debt', company: companyOf(scope), scope, charge, link: link ? portalLink(link, scope) : null, debtor };
   }
 
   private async earlierCycleUnpaid(debt: DebtView): Promise<boolean> {
@@ -80,14 +82,15 @@ export class GetPortalPage {
       if (debt.status !== 'PAID' && debt.status !== 'CANCELLED') earlierOpen = true;
       return charge;
     });
-    return { kind: 'subscription', company: companyOf(scope), scope, subscription: portalSubscription(subscription, today), cycles: charges };
+    const debtor = await this.debtorOf(scope, subscription.contact, false);
+    return { kind: 'subscription', company: companyOf(scope), scope, subscription: portalSubscription(subscription, today), cycles: charges, debtor };
   }
 
   private async shortCodePage(shortCode: string, requestId: string | null): Promise<PortalPage> {
     const link = SHORT_CODE_PATTERN.test(shortCode) ? await this.deps.repos.paymentLinks.findByShortCode(shortCode) : null;
     const scope = link && (await portalScopeOfCompany(this.deps.repos.tenancy, this.deps.clock, link.companyId, requestId));
     if (!link || !scope) throw new NotFoundError('Page');
-    return this.linkPage(scope, link);
+    return this.linkPage(scope, link, false);
   }
 
   private async identifierPage(scope: TenantScope, identifier: string, linkId: string | undefined): Promise<PortalPage> {
@@ -95,7 +98,7 @@ export class GetPortalPage {
     if (linkId !== undefined) {
       const chosen = links.find((l) => paymentLinkIdOf(l) === linkId);
       if (!chosen) throw new NotFoundError('Page');
-      return this.linkPage(scope, chosen);
+      return this.linkPage(scope, chosen, true);
     }
     if (links.length === 0) throw new NotFoundError('Page');
     const now = scope.clock.now();
@@ -103,15 +106,22 @@ export class GetPortalPage {
     if (active.length > 1) {
       return { kind: 'link-choice', company: companyOf(scope), scope, identifier, links: active.map((l) => portalLink(l, scope)) };
     }
-    return this.linkPage(scope, active[0] ?? links[0]!);
+    return this.linkPage(scope, active[0] ?? links[0]!, true);
   }
 
-  private async linkPage(scope: TenantScope, link: PaymentLinkView): Promise<PortalPage> {
+  /** `byIdentifier`: reached by a public identifier, so the debtor's name is only partial. */
+  private async linkPage(scope: TenantScope, link: PaymentLinkView, byIdentifier: boolean): Promise<PortalPage> {
     const debt = await this.deps.repos.debts.findByExternalRequestId(scope.company.id, link.debtExternalRequestId);
     if (!debt) throw new NotFoundError('Page');
     const today = utcDateOf(scope.clock.now());
     const linkStatus = effectiveLinkStatus(link, scope.clock.now());
-    return { kind: 'link', company: companyOf(scope), scope, link: portalLink(link, scope), charge: linkCharge(link, debt, today, linkStatus) };
+    const debtor = await this.debtorOf(scope, debt.contact, byIdentifier);
+    return { kind: 'link', company: companyOf(scope), scope, link: portalLink(link, scope), charge: linkCharge(link, debt, today, linkStatus), debtor };
+  }
+
+  private async debtorOf(scope: TenantScope, contact: { code: string } | null, partial: boolean): Promise<PortalDebtor | null> {
+    const found = contact ? await this.deps.repos.contacts.findByCode(scope.organizationId, contact.code) : null;
+    return portalDebtor(found?.name ?? null, partial);
   }
 }
 

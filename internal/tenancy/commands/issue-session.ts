@@ -19,11 +19,16 @@ export interface SessionDeps {
   clock: Clock;
 }
 
-/** An access token and a single-use refresh token (stored as a hash) for the user. */
-export async function issueSession(deps: SessionDeps, user: ClientUser): Promise<Session> {
+/**
+ * An access token and a single-use refresh token (stored as a hash) for the user. A login starts
+ * a new family of refresh tokens; a refresh passes the family of the token it rotated.
+ */
+export async function issueSession(deps: SessionDeps, user: ClientUser, familyId?: number): Promise<Session> {
   const { token, expiresIn } = deps.tokens.issue({ clientUserId: user.id, organizationId: user.organizationId });
   const refreshToken = 'rt_' + deps.ids.alphanumeric(48);
-  const expiresAt = new Date(deps.clock.now().getTime() + REFRESH_TOKEN_TTL_MS);
-  await deps.tenancy.insertRefreshToken(user.id, deps.secrets.digest(refreshToken), expiresAt);
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_MS);
+  const family = familyId ?? (await deps.tenancy.startRefreshTokenFamily(user.id, now));
+  await deps.tenancy.insertRefreshToken(user.id, deps.secrets.digest(refreshToken), expiresAt, family);
   return { accessToken: token, refreshToken, expiresIn };
 }

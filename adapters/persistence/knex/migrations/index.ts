@@ -12,6 +12,7 @@ import * as rateLimits from './20261124300000_rate_limits';
 import * as auditLog from './20261124300100_audit_log';
 import * as contactListIndex from './20261124600000_contact_list_index';
 import * as webhookSecrets from './20261125100000_webhook_secrets';
+import * as refreshTokenFamilies from './20261126100000_refresh_token_families';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -36,6 +37,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261124300100_audit_log', auditLog],
   ['20261124600000_contact_list_index', contactListIndex],
   ['20261125100000_webhook_secrets', webhookSecrets],
+  ['20261126100000_refresh_token_families', refreshTokenFamilies],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
