@@ -44,7 +44,7 @@ describeEachDatabase('paging bounds of every list', ({ api }) => {
     });
   }
 
-  it('a body number that is not finite (1e400 reads as Infinity) is 400 naming the field', async () => {
+  it('a body number that is not finite (JSON.parse reads 1e400 as Infinity) is 400 naming the field', async () => {
     const t = await api().newTenant();
     const body = '{"externalSubscriptionId":"inf-1","externalClientId":"x","amount":10,"intervalUnit":"month","intervalCount":1e400,"startDate":"2031-01-01","productName":"P"}';
     const res = await http().post('/subscriptions').set(t.headers).set('content-type', 'application/json').send(body);
