@@ -19,9 +19,10 @@ export type AuditAction =
   | 'rate_limit.set'
   | 'rate_limit.cleared'
   | 'sandbox_clock.frozen'
-  | 'sandbox_clock.released';
+  | 'sandbox_clock.released'
+  | 'provider_notification.received';
 
-export type AuditResourceType = 'organization' | 'company' | 'client' | 'api_key';
+export type AuditResourceType = 'organization' | 'company' | 'client' | 'api_key' | 'payment_instruction';
 
 /** One audited change, written in the transaction of the change. */
 export interface AuditEntry {

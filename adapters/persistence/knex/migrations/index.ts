@@ -11,6 +11,7 @@ import * as hostedPages from './20261124400000_hosted_pages';
 import * as rateLimits from './20261124300000_rate_limits';
 import * as auditLog from './20261124300100_audit_log';
 import * as contactListIndex from './20261124600000_contact_list_index';
+import * as paymentInstructions from './20261125100000_payment_instructions';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -34,6 +35,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261124300000_rate_limits', rateLimits],
   ['20261124300100_audit_log', auditLog],
   ['20261124600000_contact_list_index', contactListIndex],
+  ['20261125100000_payment_instructions', paymentInstructions],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
