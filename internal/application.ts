@@ -2,6 +2,7 @@ import type { Clock } from '../ports/clock';
 import type { DirectDebitGateway } from '../ports/direct-debit-gateway';
 import type { IdGenerator } from '../ports/id-generator';
 import type { JobQueue } from '../ports/job-queue';
+import type { PaymentInstructionProvider } from '../ports/payment-instruction-provider';
 import type { PaymentProcessor } from '../ports/payment-processor';
 import type { PasswordHasher, SecretHasher } from '../ports/secret-hasher';
 import type { TokenService } from '../ports/token-service';
@@ -19,6 +20,7 @@ import { ListPaymentMethods } from './direct-debit/queries/list-payment-methods'
 import { EnrollThroughPage } from './direct-debit/commands/enroll-through-page';
 import { IssueEnrollmentLink } from './direct-debit/commands/issue-enrollment-link';
 import { GetEnrollmentPage } from './direct-debit/queries/get-enrollment-page';
+import { paymentInstructionUseCases } from './payment-instructions/use-cases';
 import { PayThroughPortal } from './portal/commands/pay-through-portal';
 import { GetPortalPage } from './portal/queries/get-portal-page';
 import { GetPortalReceipt } from './portal/queries/get-portal-receipt';
@@ -96,6 +98,8 @@ export interface CorePorts {
   webhooks: WebhookSettings;
   /** The card and transfer processor of the hosted portal. */
   paymentProcessor: PaymentProcessor;
+  /** Issues transfer accounts and cash vouchers, and notifies the money that arrives (docs/cash-and-transfer.md). */
+  paymentInstructionProvider: PaymentInstructionProvider;
 }
 
 export type Application = ReturnType<typeof buildApplication>;
@@ -126,6 +130,7 @@ export function buildApplication(ports: CorePorts) {
   const getPortalPage = new GetPortalPage(base);
   const getEnrollmentPage = new GetEnrollmentPage(base);
   const registerPaymentMethod = new RegisterPaymentMethod(base);
+  const cash = paymentInstructionUseCases(base);
   return {
     commands: {
       authenticateRequest: new AuthenticateRequest(base),
@@ -162,6 +167,7 @@ export function buildApplication(ports: CorePorts) {
       deleteWebhookEndpoint: new DeleteWebhookEndpoint(base),
       redeliverEvent: new RedeliverEvent(base),
       payThroughPortal: new PayThroughPortal({ ...base, getPortalPage }),
+      ...cash.commands,
       issueEnrollmentLink: new IssueEnrollmentLink(base),
       enrollThroughPage: new EnrollThroughPage({ ...base, getEnrollmentPage, registerPaymentMethod }),
       setRateLimit: new SetRateLimit(base),
@@ -188,6 +194,7 @@ export function buildApplication(ports: CorePorts) {
       webhookDeliveryStats: new WebhookDeliveryStats(base),
       getPortalPage,
       getPortalReceipt: new GetPortalReceipt(base),
+      ...cash.queries,
       getEnrollmentPage,
       readAuditLog: new ReadAuditLog(base),
     },
@@ -195,6 +202,7 @@ export function buildApplication(ports: CorePorts) {
       purgeExpiredRefreshTokens: new PurgeExpiredRefreshTokens(base),
       markOverdueDebts: new MarkOverdueDebts(base),
       markExpiredPaymentLinks: new MarkExpiredPaymentLinks(base),
+      ...cash.jobs,
       generateSubscriptionCycles: new GenerateSubscriptionCycles(base),
       dispatchOutbox: new DispatchOutbox(base),
       executeDueDebits,

@@ -38,6 +38,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The operator named in the audit log for admin CLI changes. */
   adminOperator: string;
+  /** SANDBOX_PROVIDER_SECRET: signs and checks the sandbox payment provider's notifications; null derives one from the JWT secret. */
+  sandboxProviderSecret: string | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     metricsPort: env.METRICS_PORT ? integer(env.METRICS_PORT, 'METRICS_PORT') : null,
     shutdownTimeoutMs: integer(env.SHUTDOWN_TIMEOUT_MS ?? '25000', 'SHUTDOWN_TIMEOUT_MS'),
     adminOperator: env.ADMIN_OPERATOR || defaultOperator(),
+    sandboxProviderSecret: secretOfAtLeast32(env.SANDBOX_PROVIDER_SECRET, 'SANDBOX_PROVIDER_SECRET'),
   });
 }
 
@@ -92,6 +95,12 @@ function positiveInteger(text: string, name: string): number {
 /** PUBLIC_BASE_URL, else this host on the configured port. */
 export function publicBaseUrlOf(config: Pick<Config, 'publicBaseUrl' | 'port'>): string {
   return config.publicBaseUrl ?? `http://localhost:${config.port}`;
+}
+
+function secretOfAtLeast32(value: string | undefined, name: string): string | null {
+  if (!value) return null;
+  if (value.length < 32) throw new Error(`${name} must be at least 32 characters`);
+  return value;
 }
 
 function hostedPagesSecret(value: string | undefined): string | null {

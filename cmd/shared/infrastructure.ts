@@ -7,6 +7,7 @@ import { eventWriting } from '../../adapters/events/event-renderer';
 import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
 import { SimulatedDirectDebitGateway } from '../../adapters/gateways/simulated-direct-debit-gateway';
 import { SandboxPaymentProcessor } from '../../adapters/gateways/sandbox-payment-processor';
+import { SandboxPaymentInstructionProvider } from '../../adapters/gateways/sandbox-payment-instruction-provider';
 import { PageSigner } from '../../adapters/security/page-signer';
 import { SystemClock } from '../../adapters/clock/system-clock';
 import { RandomIdGenerator } from '../../adapters/ids/random-id-generator';
@@ -61,6 +62,8 @@ export interface InfrastructureOptions {
   webhookRetryDelaysMs?: readonly number[];
   /** HOSTED_PAGES_SECRET; absent: a key derived from the JWT secret (every process derives the same). */
   hostedPagesSecret?: string | null;
+  /** SANDBOX_PROVIDER_SECRET: signs the sandbox provider's notifications; absent: derived from the JWT secret. */
+  sandboxProviderSecret?: string | null;
 }
 
 /** The base URL of the memory infrastructure's portal. */
@@ -137,13 +140,16 @@ export function bindInProcessJobs(infra: Infrastructure, handlers: JobHandlers):
   infra.inProcessQueue?.bind(handlers);
 }
 
-function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryDelaysMs?: readonly number[] }) {
+function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryDelaysMs?: readonly number[]; sandboxProviderSecret?: string | null }) {
   const production = options.appEnv === 'production';
   return {
     clock: new SystemClock(),
     ids: new RandomIdGenerator(),
     directDebit: new SimulatedDirectDebitGateway(),
     paymentProcessor: new SandboxPaymentProcessor(),
+    paymentInstructionProvider: options.sandboxProviderSecret
+      ? new SandboxPaymentInstructionProvider(options.sandboxProviderSecret)
+      : SandboxPaymentInstructionProvider.derivedFrom(options.jwtSecret),
     secrets: new Sha256SecretHasher(),
     passwords: new ScryptPasswordHasher(),
     tokens: new JwtTokenService(options.jwtSecret, ACCESS_TOKEN_TTL_SECONDS),
