@@ -22,6 +22,8 @@ import { IssueEnrollmentLink } from './direct-debit/commands/issue-enrollment-li
 import { GetEnrollmentPage } from './direct-debit/queries/get-enrollment-page';
 import { paymentInstructionUseCases } from './payment-instructions/use-cases';
 import { PayThroughPortal } from './portal/commands/pay-through-portal';
+import { InstructThroughPortal } from './portal/commands/instruct-through-portal';
+import { GetInstructionPage } from './portal/queries/get-instruction-page';
 import { GetPortalPage } from './portal/queries/get-portal-page';
 import { GetPortalReceipt } from './portal/queries/get-portal-receipt';
 import { UpdateDebt } from './debts/commands/update-debt';
@@ -168,6 +170,7 @@ export function buildApplication(ports: CorePorts) {
       redeliverEvent: new RedeliverEvent(base),
       payThroughPortal: new PayThroughPortal({ ...base, getPortalPage }),
       ...cash.commands,
+      instructThroughPortal: new InstructThroughPortal({ getPortalPage, createPaymentInstruction: cash.commands.createPaymentInstruction }),
       issueEnrollmentLink: new IssueEnrollmentLink(base),
       enrollThroughPage: new EnrollThroughPage({ ...base, getEnrollmentPage, registerPaymentMethod }),
       setRateLimit: new SetRateLimit(base),
@@ -195,6 +198,7 @@ export function buildApplication(ports: CorePorts) {
       getPortalPage,
       getPortalReceipt: new GetPortalReceipt(base),
       ...cash.queries,
+      getInstructionPage: new GetInstructionPage(base),
       getEnrollmentPage,
       readAuditLog: new ReadAuditLog(base),
     },

@@ -28,6 +28,8 @@ export interface PaymentInstructionRepository {
   lockById(id: number): Promise<PaymentInstructionView | null>;
   /** The debt's instructions, newest first. */
   listOfDebt(companyId: number, debtId: number): Promise<PaymentInstructionView[]>;
+  /** The stored-PENDING instructions of these debts of the company (a hosted page's cycles), newest first. */
+  listPendingOfDebts(companyId: number, debtIds: number[]): Promise<PaymentInstructionView[]>;
   update(id: number, changes: PaymentInstructionChanges): Promise<PaymentInstructionView>;
   /**
    * Cancels the debts' PENDING instructions (locking them), except `keep`; returns them as they

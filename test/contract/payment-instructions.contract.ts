@@ -72,6 +72,9 @@ export function describePaymentInstructionsContract({ repos, uow }: ContractCont
       expect(await repos().paymentInstructions.findByProviderReference('other', cash.providerReference)).to.equal(null);
       expect((await repos().paymentInstructions.listOfDebt(t.company.id, debt.id)).map((i) => i.id)).to.deep.equal([cash.id, transfer.id]);
       expect(await repos().paymentInstructions.listOfDebt(t.companies[1]!.id, debt.id)).to.deep.equal([]);
+      expect((await repos().paymentInstructions.listPendingOfDebts(t.company.id, [debt.id, debt.id + 999_999])).map((i) => i.id)).to.deep.equal([cash.id, transfer.id]);
+      expect(await repos().paymentInstructions.listPendingOfDebts(t.companies[1]!.id, [debt.id])).to.deep.equal([]);
+      expect(await repos().paymentInstructions.listPendingOfDebts(t.company.id, [])).to.deep.equal([]);
     });
 
     it('keeps a provider reference and a code unique, and one PENDING instruction per debt and method', async () => {

@@ -41,6 +41,12 @@ export class KnexPaymentInstructionRepository implements PaymentInstructionRepos
     return rows.map(toView);
   }
 
+  async listPendingOfDebts(companyId: number, debtIds: number[]): Promise<PaymentInstructionView[]> {
+    if (debtIds.length === 0) return [];
+    const rows = await this.select().where({ 'i.company_id': companyId, 'i.status': 'PENDING' }).whereIn('i.debt_id', debtIds).orderBy('i.id', 'desc');
+    return rows.map(toView);
+  }
+
   async update(id: number, changes: PaymentInstructionChanges): Promise<PaymentInstructionView> {
     const patch: Row = { updated_at: toMillis(changes.updatedAt) };
     if (changes.status !== undefined) Object.assign(patch, statusColumns(changes.status));

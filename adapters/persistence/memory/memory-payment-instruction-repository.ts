@@ -45,6 +45,13 @@ export class MemoryPaymentInstructionRepository implements PaymentInstructionRep
     return this.rows.filter((i) => i.companyId === companyId && i.debtId === debtId).sort((a, b) => b.id - a.id).map((i) => this.view(i));
   }
 
+  async listPendingOfDebts(companyId: number, debtIds: number[]): Promise<PaymentInstructionView[]> {
+    return this.rows
+      .filter((i) => i.companyId === companyId && i.status === 'PENDING' && debtIds.includes(i.debtId))
+      .sort((a, b) => b.id - a.id)
+      .map((i) => this.view(i));
+  }
+
   async update(id: number, changes: PaymentInstructionChanges): Promise<PaymentInstructionView> {
     const row = this.rows.find((i) => i.id === id);
     if (!row) throw new Error(`payment instruction ${id} not found`);
