@@ -5,7 +5,7 @@ import { html, type SafeHtml } from './html';
 import { instructionMessagesFor, listOf } from './instruction-messages';
 import type { Document } from './layout';
 import { formatInstant, formatMoney } from './locale';
-import type { RenderContext } from './payment-pages';
+import type { RenderContext } from './render-context';
 
 /** Where the page's links go: the instruction's own page, its voucher, the payment page it came from. */
 export interface InstructionLinks {

@@ -8,15 +8,10 @@ import { html, type SafeHtml } from './html';
 import type { Document } from './layout';
 import { instructionMessagesFor } from './instruction-messages';
 import { pendingInstructions } from './instruction-pages';
-import { formatDate, formatInstant, formatMoney, formatShortDate, type Locale } from './locale';
-import type { Messages } from './messages';
+import { formatDate, formatInstant, formatMoney, formatShortDate } from './locale';
+import type { RenderContext } from './render-context';
 
-export interface RenderContext {
-  locale: Locale;
-  t: Messages;
-  /** The page of a payment instruction (a path), for the pending ones a payment page lists. */
-  instructionHref?: (paymentInstructionId: string) => string;
-}
+export type { RenderContext } from './render-context';
 
 /** The page of a debt, a link, a link choice or a subscription: its summary, then a form or its state. */
 export function portalDocument(page: PortalPage, r: RenderContext, form: FormContext, state: FormState = EMPTY_FORM): Document {
