@@ -61,7 +61,20 @@ export function validateBody<T>(schema: JsonSchema, value: unknown): T {
 export function validateQuery<T>(schema: JsonSchema, query: Record<string, unknown>): T {
   const validate = compiled(queryAjv, schema);
   if (!validate(query)) throw invalid(validate.errors ?? [], 'query');
+  rejectNonFinite(query);
   return query as T;
+}
+
+/**
+ * Ajv refuses Infinity in bodies (strictNumbers), but its query coercion turns `Infinity` or
+ * `1e400` into Infinity after the type check, and `minimum`/`maximum` skip it: a list answered
+ * `page: null`. No parameter of this API takes a number that is not finite: a 400 naming it.
+ */
+function rejectNonFinite(query: Record<string, unknown>): void {
+  const problems: ErrorDetail[] = Object.entries(query)
+    .filter(([, value]) => typeof value === 'number' && !Number.isFinite(value))
+    .map(([field]) => ({ field, issue: 'must be a finite number' }));
+  if (problems.length > 0) throw invalidRequest(problems);
 }
 
 function invalid(errors: ErrorObject[], root: string): InvalidRequestError {
