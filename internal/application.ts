@@ -2,6 +2,7 @@ import type { Clock } from '../ports/clock';
 import type { DirectDebitGateway } from '../ports/direct-debit-gateway';
 import type { IdGenerator } from '../ports/id-generator';
 import type { JobQueue } from '../ports/job-queue';
+import type { PaymentInstructionProvider } from '../ports/payment-instruction-provider';
 import type { PaymentProcessor } from '../ports/payment-processor';
 import type { PasswordHasher, SecretHasher } from '../ports/secret-hasher';
 import type { TokenService } from '../ports/token-service';
@@ -19,7 +20,10 @@ import { ListPaymentMethods } from './direct-debit/queries/list-payment-methods'
 import { EnrollThroughPage } from './direct-debit/commands/enroll-through-page';
 import { IssueEnrollmentLink } from './direct-debit/commands/issue-enrollment-link';
 import { GetEnrollmentPage } from './direct-debit/queries/get-enrollment-page';
+import { paymentInstructionUseCases } from './payment-instructions/use-cases';
 import { PayThroughPortal } from './portal/commands/pay-through-portal';
+import { InstructThroughPortal } from './portal/commands/instruct-through-portal';
+import { GetInstructionPage } from './portal/queries/get-instruction-page';
 import { GetPortalPage } from './portal/queries/get-portal-page';
 import { GetPortalReceipt } from './portal/queries/get-portal-receipt';
 import { UpdateDebt } from './debts/commands/update-debt';
@@ -98,6 +102,8 @@ export interface CorePorts {
   webhooks: WebhookSettings;
   /** The card and transfer processor of the hosted portal. */
   paymentProcessor: PaymentProcessor;
+  /** Issues transfer accounts and cash vouchers, and notifies the money that arrives (docs/cash-and-transfer.md). */
+  paymentInstructionProvider: PaymentInstructionProvider;
 }
 
 export type Application = ReturnType<typeof buildApplication>;
@@ -128,6 +134,7 @@ export function buildApplication(ports: CorePorts) {
   const getPortalPage = new GetPortalPage(base);
   const getEnrollmentPage = new GetEnrollmentPage(base);
   const registerPaymentMethod = new RegisterPaymentMethod(base);
+  const cash = paymentInstructionUseCases(base);
   return {
     commands: {
       authenticateRequest: new AuthenticateRequest(base),
@@ -166,6 +173,8 @@ export function buildApplication(ports: CorePorts) {
       testWebhookEndpoint: new TestWebhookEndpoint(base),
       redeliverEvent: new RedeliverEvent(base),
       payThroughPortal: new PayThroughPortal({ ...base, getPortalPage }),
+      ...cash.commands,
+      instructThroughPortal: new InstructThroughPortal({ getPortalPage, createPaymentInstruction: cash.commands.createPaymentInstruction }),
       issueEnrollmentLink: new IssueEnrollmentLink(base),
       enrollThroughPage: new EnrollThroughPage({ ...base, getEnrollmentPage, registerPaymentMethod }),
       setRateLimit: new SetRateLimit(base),
@@ -192,6 +201,8 @@ export function buildApplication(ports: CorePorts) {
       webhookDeliveryStats: new WebhookDeliveryStats(base),
       getPortalPage,
       getPortalReceipt: new GetPortalReceipt(base),
+      ...cash.queries,
+      getInstructionPage: new GetInstructionPage(base),
       getEnrollmentPage,
       readAuditLog: new ReadAuditLog(base),
     },
@@ -199,6 +210,7 @@ export function buildApplication(ports: CorePorts) {
       purgeExpiredRefreshTokens: new PurgeExpiredRefreshTokens(base),
       markOverdueDebts: new MarkOverdueDebts(base),
       markExpiredPaymentLinks: new MarkExpiredPaymentLinks(base),
+      ...cash.jobs,
       generateSubscriptionCycles: new GenerateSubscriptionCycles(base),
       dispatchOutbox: new DispatchOutbox(base),
       executeDueDebits,

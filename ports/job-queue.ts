@@ -3,6 +3,7 @@ export type JobName =
   | 'tenancy.purge-expired-refresh-tokens'
   | 'debts.mark-overdue'
   | 'payment-links.mark-expired'
+  | 'payment-instructions.expire'
   | 'subscriptions.generate-cycles'
   | 'direct-debit.request-adhesion'
   | 'direct-debit.execute-due'

@@ -13,4 +13,9 @@ export interface PaymentPortal {
   linkUrl(link: { companyCode: string; portalUrl: string | null; shortCode: string | null; identifier: string }): string | null;
   /** The signed, expiring enrollment page of one user of a company. */
   enrollmentUrl(grant: EnrollmentGrant): string;
+  /**
+   * The public, signed barcode (SVG) and printable voucher (PDF) of a cash payment instruction:
+   * a debtor opens them; they show the voucher and nothing else.
+   */
+  voucherUrls(instruction: { companyCode: string; paymentInstructionId: string }): { barcodeUrl: string; voucherUrl: string };
 }

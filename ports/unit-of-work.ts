@@ -6,11 +6,14 @@ import type { DebtRepository } from './debt-repository';
 import type { EventLog } from './event-log';
 import type { JobOutbox } from './job-outbox';
 import type { PaymentLinkRepository } from './payment-link-repository';
+import type { PaymentInstructionRepository } from './payment-instruction-repository';
 import type { PaymentMethodRepository } from './payment-method-repository';
 import type { PortalRepository } from './portal-repository';
+import type { ProviderNotificationRepository } from './provider-notification-repository';
 import type { SubscriptionRepository } from './subscription-repository';
 import type { ProductRepository } from './product-repository';
 import type { TenancyRepository } from './tenancy-repository';
+import type { UnappliedPaymentRepository } from './unapplied-payment-repository';
 import type { WebhookDeliveryRepository } from './webhook-delivery-repository';
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository';
 
@@ -25,6 +28,10 @@ export interface Repositories {
   paymentMethods: PaymentMethodRepository;
   adhesions: AdhesionRepository;
   debitAttempts: DebitAttemptRepository;
+  /** Cash and transfer payments: instructions, provider notifications, unapplied money. */
+  paymentInstructions: PaymentInstructionRepository;
+  providerNotifications: ProviderNotificationRepository;
+  unappliedPayments: UnappliedPaymentRepository;
   outbox: JobOutbox;
   events: EventLog;
   webhookEndpoints: WebhookEndpointRepository;

@@ -6,6 +6,7 @@ import type { WebhookTestEvents } from '../../ports/webhook-test-events';
 import { presentContact } from '../http/presenters/contact.presenter';
 import { debtPresenter } from '../http/presenters/debt.presenter';
 import { presentAdhesion, presentDebitAttempt, presentPaymentMethod } from '../http/presenters/direct-debit.presenter';
+import { paymentInstructionPresenter, presentUnappliedPayment } from '../http/presenters/payment-instruction.presenter';
 import { paymentLinkPresenter } from '../http/presenters/payment-link.presenter';
 import type { PresentationScope } from '../http/presenters/presentation-scope';
 import { presentProduct } from '../http/presenters/product.presenter';
@@ -38,6 +39,7 @@ export function eventRenderer(portal: PaymentPortal): EventRenderer {
   const presentDebt = debtPresenter(portal);
   const presentLink = paymentLinkPresenter(portal);
   const presentSubscription = subscriptionPresenter(portal);
+  const presentInstruction = paymentInstructionPresenter(portal);
   return (event, eventId) => {
     // Presenters read the effective status on the scope's clock: the instant of the change.
     const scope: PresentationScope = { company: event.company, clock: { now: () => new Date(event.occurredAt.getTime()) } };
@@ -62,6 +64,10 @@ export function eventRenderer(portal: PaymentPortal): EventRenderer {
         return presentDebt(subject.debt, scope);
       case 'payment_link':
         return presentLink(subject.link, scope);
+      case 'payment_instruction':
+        return presentInstruction(subject.instruction, scope);
+      case 'unapplied_payment':
+        return presentUnappliedPayment(subject.payment);
       case 'subscription':
         return presentSubscription(subject.subscription, scope);
       case 'contact':
@@ -84,6 +90,10 @@ function resourceIdField(event: DomainEvent): string {
       return 'debtId';
     case 'payment_link':
       return 'paymentLinkId';
+    case 'payment_instruction':
+      return 'paymentInstructionId';
+    case 'unapplied_payment':
+      return 'unappliedPaymentId';
     case 'subscription':
       return 'subscriptionId';
     case 'contact':

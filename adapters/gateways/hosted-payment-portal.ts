@@ -25,19 +25,20 @@ export class HostedPaymentPortal implements PaymentPortal {
   ) {}
 
   debtUrl(debt: { companyCode: string; debtId: string }): string | null {
-    return this.signedUrl('debt', 'debts', debt.companyCode, debt.debtId);
+    return this.signedUrl('debt', `pay/${encodeURIComponent(debt.companyCode)}/debts`, debt.companyCode, debt.debtId);
   }
 
   subscriptionUrl(subscription: { companyCode: string; subscriptionId: string }): string | null {
-    return this.signedUrl('subscription', 'subscriptions', subscription.companyCode, subscription.subscriptionId);
+    return this.signedUrl('subscription', `pay/${encodeURIComponent(subscription.companyCode)}/subscriptions`, subscription.companyCode, subscription.subscriptionId);
   }
 
-  private signedUrl(purpose: string, segment: string, companyCode: string, id: string): string {
+  /** `<base>/<root>/<id>/<signature>`: the signature covers the purpose, the company and the id. */
+  private signedUrl(purpose: string, root: string, companyCode: string, id: string): string {
     const key = `${purpose}\u0000${companyCode}\u0000${id}`;
     let url = this.signed.get(key);
     if (url === undefined) {
       const signature = this.signer.sign(purpose, companyCode, id);
-      url = `${this.publicBaseUrl}/pay/${encodeURIComponent(companyCode)}/${segment}/${encodeURIComponent(id)}/${signature}`;
+      url = `${this.publicBaseUrl}/${root}/${encodeURIComponent(id)}/${signature}`;
       if (this.signed.size >= SIGNED_URLS_KEPT) this.signed.delete(this.signed.keys().next().value!);
       this.signed.set(key, url);
     }
@@ -59,6 +60,24 @@ export class HostedPaymentPortal implements PaymentPortal {
       exp: Math.floor(grant.expiresAt.getTime() / 1000),
     });
     return `${this.publicBaseUrl}/enroll/${token}`;
+  }
+
+  voucherUrls(instruction: { companyCode: string; paymentInstructionId: string }): { barcodeUrl: string; voucherUrl: string } {
+    const base = this.signedUrl('voucher', `vouchers/${encodeURIComponent(instruction.companyCode)}`, instruction.companyCode, instruction.paymentInstructionId);
+    return { barcodeUrl: `${base}/barcode.svg`, voucherUrl: `${base}/voucher.pdf` };
+  }
+
+  /** The debtor's page of one payment instruction (the account to transfer to, or the voucher), with its status. */
+  instructionUrl(instruction: { companyCode: string; paymentInstructionId: string }): string {
+    return this.signedUrl('instruction', `pay/${encodeURIComponent(instruction.companyCode)}/instructions`, instruction.companyCode, instruction.paymentInstructionId);
+  }
+
+  verifyVoucher(companyCode: string, paymentInstructionId: string, signature: string): boolean {
+    return this.signer.verify(signature, 'voucher', companyCode, paymentInstructionId);
+  }
+
+  verifyInstruction(companyCode: string, paymentInstructionId: string, signature: string): boolean {
+    return this.signer.verify(signature, 'instruction', companyCode, paymentInstructionId);
   }
 
   verifyDebt(companyCode: string, debtId: string, signature: string): boolean {

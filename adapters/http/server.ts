@@ -7,6 +7,8 @@ import type { PaymentPortal } from '../../ports/payment-portal';
 import { debtPresenter } from './presenters/debt.presenter';
 import { debtRoutes, debtTestHelperRoutes } from './routes/debts.routes';
 import { directDebitRoutes, directDebitTestHelperRoutes } from './routes/direct-debit.routes';
+import { notificationDoor, paymentInstructionRoutes, paymentInstructionTestHelperRoutes } from './routes/payment-instructions.routes';
+import { type MoneyReceivedObserver, moneyReceivedMetrics } from '../metrics/payment-instruction-metrics';
 import { paymentLinkRoutes, paymentLinkTestHelperRoutes } from './routes/payment-links.routes';
 import { subscriptionRoutes } from './routes/subscriptions.routes';
 import { enrollmentLinkRoutes } from './routes/enrollment-links.routes';
@@ -60,10 +62,11 @@ export interface HttpOptions {
 
 /** Every documented endpoint, in the order the reference lists them. */
 export function apiRoutes(
-  options: Pick<HttpOptions, 'app' | 'testHelpers' | 'readinessChecks' | 'paymentPortal'> & { loginThrottle?: LoginThrottle },
+  options: Pick<HttpOptions, 'app' | 'testHelpers' | 'readinessChecks' | 'paymentPortal'> & { loginThrottle?: LoginThrottle; moneyReceived?: MoneyReceivedObserver },
 ): Route[] {
   const { app } = options;
   const presentDebt = debtPresenter(options.paymentPortal);
+  const notifications = notificationDoor(app, options.moneyReceived);
   return [
     ...authRoutes(app, options.loginThrottle),
     ...debtRoutes(app, presentDebt),
@@ -72,6 +75,7 @@ export function apiRoutes(
     ...contactRoutes(app),
     ...productRoutes(app),
     ...directDebitRoutes(app),
+    ...paymentInstructionRoutes(app, options.paymentPortal, notifications),
     ...webhookEndpointRoutes(app),
     ...eventRoutes(app),
     ...enrollmentLinkRoutes(app, options.paymentPortal),
@@ -81,6 +85,7 @@ export function apiRoutes(
           ...debtTestHelperRoutes(app, presentDebt),
           ...paymentLinkTestHelperRoutes(app, options.paymentPortal),
           ...directDebitTestHelperRoutes(app),
+          ...paymentInstructionTestHelperRoutes(app, notifications),
         ]
       : []),
     ...healthRoutes(options.readinessChecks),
@@ -93,7 +98,8 @@ export function createHttpServer(options: HttpOptions): Koa {
   const throttle = options.rateLimit
     ? loginThrottle(options.rateLimit.limiter, options.logger, metrics, { ...DEFAULT_AUTH_LIMITS, ...options.authLimits })
     : undefined;
-  const routes = apiRoutes({ ...options, loginThrottle: throttle });
+  const moneyReceived = metrics ? moneyReceivedMetrics(metrics.registry) : undefined;
+  const routes = apiRoutes({ ...options, loginThrottle: throttle, moneyReceived });
   const router = new Router();
   const rateLimit = options.rateLimit ? rateLimitGate({ ...options.rateLimit, logger: options.logger, metrics }) : undefined;
   mountRoutes(router, routes, options.app, rateLimit);

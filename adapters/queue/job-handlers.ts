@@ -8,6 +8,7 @@ export function jobHandlers(app: Application): JobHandlers {
     'tenancy.purge-expired-refresh-tokens': () => app.jobs.purgeExpiredRefreshTokens.execute(),
     'debts.mark-overdue': () => app.jobs.markOverdueDebts.execute(),
     'payment-links.mark-expired': () => app.jobs.markExpiredPaymentLinks.execute(),
+    'payment-instructions.expire': () => app.jobs.expirePaymentInstructions.execute(),
     'subscriptions.generate-cycles': (data) => app.jobs.generateSubscriptionCycles.execute(data as { subscriptionId: number }),
     'direct-debit.request-adhesion': (data) => app.jobs.requestAdhesion.execute(data as unknown as AdhesionRequest),
     'direct-debit.execute-due': () => app.jobs.executeDueDebits.execute(),
@@ -28,6 +29,8 @@ export const SCHEDULES: { name: JobName; everyMs: number }[] = [
   // Reads apply the overdue rule themselves; this keeps the stored status true within minutes.
   { name: 'debts.mark-overdue', everyMs: 5 * 60 * 1000 },
   { name: 'payment-links.mark-expired', everyMs: 60 * 1000 },
+  // Cash vouchers and transfer accounts stop taking money at expiresAt (reads and notifications apply it at once).
+  { name: 'payment-instructions.expire', everyMs: 60 * 1000 },
   // Autopay debts are collected on their due date (and right after their adhesion is processed).
   { name: 'direct-debit.execute-due', everyMs: 60 * 1000 },
   // Reads compute ENDED themselves; this persists it and writes subscription.ended once.

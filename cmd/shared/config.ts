@@ -54,6 +54,8 @@ export interface Config {
    * is the socket's and the header is ignored; N: the N-th entry from the right (docs/security.md).
    */
   trustProxyHops: number;
+  /** SANDBOX_PROVIDER_SECRET: signs and checks the sandbox payment provider's notifications; null derives one from the JWT secret. */
+  sandboxProviderSecret: string | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     shutdownTimeoutMs: integer(env.SHUTDOWN_TIMEOUT_MS ?? '25000', 'SHUTDOWN_TIMEOUT_MS'),
     adminOperator: env.ADMIN_OPERATOR || defaultOperator(),
     trustProxyHops: integer(env.TRUST_PROXY_HOPS ?? '0', 'TRUST_PROXY_HOPS'),
+    sandboxProviderSecret: secretOfAtLeast32(env.SANDBOX_PROVIDER_SECRET, 'SANDBOX_PROVIDER_SECRET'),
   });
 }
 
@@ -132,6 +135,12 @@ export function metricsOnApiPort(config: Pick<Config, 'appEnv' | 'metricsToken'>
 /** PUBLIC_BASE_URL, else this host on the configured port. */
 export function publicBaseUrlOf(config: Pick<Config, 'publicBaseUrl' | 'port'>): string {
   return config.publicBaseUrl ?? `http://localhost:${config.port}`;
+}
+
+function secretOfAtLeast32(value: string | undefined, name: string): string | null {
+  if (!value) return null;
+  if (value.length < 32) throw new Error(`${name} must be at least 32 characters`);
+  return value;
 }
 
 function hostedPagesSecret(value: string | undefined): string | null {

@@ -7,6 +7,7 @@ import { eventWriting, webhookTestEvents } from '../../adapters/events/event-ren
 import { HostedPaymentPortal } from '../../adapters/gateways/hosted-payment-portal';
 import { SimulatedDirectDebitGateway } from '../../adapters/gateways/simulated-direct-debit-gateway';
 import { SandboxPaymentProcessor } from '../../adapters/gateways/sandbox-payment-processor';
+import { SandboxPaymentInstructionProvider } from '../../adapters/gateways/sandbox-payment-instruction-provider';
 import { PageSigner } from '../../adapters/security/page-signer';
 import { SystemClock } from '../../adapters/clock/system-clock';
 import { RandomIdGenerator } from '../../adapters/ids/random-id-generator';
@@ -69,6 +70,8 @@ export interface InfrastructureOptions {
   allowPrivateWebhookUrls?: boolean;
   /** HOSTED_PAGES_SECRET; absent: a key derived from the JWT secret (every process derives the same). */
   hostedPagesSecret?: string | null;
+  /** SANDBOX_PROVIDER_SECRET: signs the sandbox provider's notifications; absent: derived from the JWT secret. */
+  sandboxProviderSecret?: string | null;
 }
 
 /** The base URL of the memory infrastructure's portal. */
@@ -163,7 +166,13 @@ export function bindInProcessJobs(infra: Infrastructure, handlers: JobHandlers):
   infra.inProcessQueue?.bind(handlers);
 }
 
-function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryDelaysMs?: readonly number[]; allowPrivateWebhookUrls?: boolean }) {
+function commonPorts(options: {
+  jwtSecret: string;
+  appEnv: AppEnv;
+  webhookRetryDelaysMs?: readonly number[];
+  allowPrivateWebhookUrls?: boolean;
+  sandboxProviderSecret?: string | null;
+}) {
   // One address policy in every environment; only the explicit opt-in lets webhooks reach private addresses.
   const blockPrivateAddresses = options.allowPrivateWebhookUrls !== true;
   const ids = new RandomIdGenerator();
@@ -172,6 +181,9 @@ function commonPorts(options: { jwtSecret: string; appEnv: AppEnv; webhookRetryD
     ids,
     directDebit: new SimulatedDirectDebitGateway(),
     paymentProcessor: new SandboxPaymentProcessor(),
+    paymentInstructionProvider: options.sandboxProviderSecret
+      ? new SandboxPaymentInstructionProvider(options.sandboxProviderSecret)
+      : SandboxPaymentInstructionProvider.derivedFrom(options.jwtSecret),
     secrets: new Sha256SecretHasher(),
     passwords: new ScryptPasswordHasher(),
     tokens: new JwtTokenService(options.jwtSecret, ACCESS_TOKEN_TTL_SECONDS),

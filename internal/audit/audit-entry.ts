@@ -21,9 +21,11 @@ export type AuditAction =
   | 'sandbox_clock.frozen'
   | 'sandbox_clock.released'
   /** A used refresh token came back: its family of sessions was revoked (docs/security.md). */
-  | 'session.revoked';
+  | 'session.revoked'
+  /** Money a provider notified was recorded (applied, unapplied or unmatched; docs/cash-and-transfer.md). */
+  | 'provider_notification.received';
 
-export type AuditResourceType = 'organization' | 'company' | 'client' | 'api_key';
+export type AuditResourceType = 'organization' | 'company' | 'client' | 'api_key' | 'payment_instruction';
 
 /** One audited change, written in the transaction of the change. */
 export interface AuditEntry {

@@ -3,6 +3,7 @@ import type { Repositories } from '../../ports/unit-of-work';
 import type { SubscriptionRepository } from '../../ports/subscription-repository';
 import { type DomainEvent, eventOf } from '../events/domain-event';
 import { assertLinkPayable } from '../payment-links/payment-link';
+import { cancelPendingInstructions } from '../payment-instructions/cancel-pending-instructions';
 import { utcDateOf } from '../shared/calendar-date';
 import { BusinessRuleViolationError } from '../shared/errors';
 import type { TenantScope } from '../shared/tenant-scope';
@@ -14,7 +15,8 @@ import { findDebt } from './find-debt';
  * payment path (the sandbox helper, the hosted portal, direct debit) comes here. The debt is
  * locked, so two concurrent payments never both fit in the remaining amount. The debt of a
  * payment link obeys the link: no payment once the link is not ACTIVE, and paying a single-use
- * link's debt in full makes the link PAID. Subscription cycles respect enforcePaymentOrder.
+ * link's debt in full makes the link PAID. Subscription cycles respect enforcePaymentOrder. A
+ * debt paid in full cancels its PENDING payment instructions (cash and transfer).
  * `amountCents` undefined pays the remaining amount.
  */
 export async function applyDebtPayment(
@@ -43,6 +45,7 @@ export async function applyDebtPayment(
   const paid = await debts.update(scope.company.id, debt.id, { ...next, updatedAt: now });
   events.unshift(eventOf(scope, next.status === 'PAID' ? 'debt.paid' : 'debt.partially_paid', { kind: 'debt', debt: paid }, now));
   await tx.events.append(events);
+  if (next.status === 'PAID') await cancelPendingInstructions(tx, [debt.id], scope, now);
   return paid;
 }
 

@@ -1,6 +1,8 @@
 import type { AdhesionView } from '../../ports/adhesion-repository';
 import type { DebtView } from '../../ports/debt-repository';
+import type { PaymentInstructionView } from '../../ports/payment-instruction-repository';
 import type { PaymentLinkView } from '../../ports/payment-link-repository';
+import type { UnappliedPaymentView } from '../../ports/unapplied-payment-repository';
 import type { SubscriptionView } from '../../ports/subscription-repository';
 import type { Contact } from '../contacts/contact';
 import type { DebitAttempt } from '../direct-debit/debit-attempt';
@@ -14,6 +16,8 @@ import type { EventType } from './event-type';
 export type EventSubject =
   | { kind: 'debt'; debt: DebtView }
   | { kind: 'payment_link'; link: PaymentLinkView }
+  | { kind: 'payment_instruction'; instruction: PaymentInstructionView }
+  | { kind: 'unapplied_payment'; payment: UnappliedPaymentView }
   | { kind: 'subscription'; subscription: SubscriptionView }
   | { kind: 'contact'; contact: Contact }
   | { kind: 'product'; product: Product }

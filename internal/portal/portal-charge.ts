@@ -3,8 +3,15 @@ import { allowsPartialPayment, debtIdOf, type DebtStatus, effectiveStatus, PAYME
 import type { PaymentLinkStatus } from '../payment-links/payment-link';
 import type { Currency } from '../shared/currency';
 
-/** Methods the portal takes online (through the payment processor); CASH is paid elsewhere. */
-export const ONLINE_METHODS: readonly PaymentMethod[] = ['CARD', 'TRANSFER', 'BANK_TRANSFER', 'WALLET'];
+/**
+ * The choices a debtor has on the page, in this order: CARD and WALLET are charged at once by the
+ * payment processor; TRANSFER (one choice for the debt's TRANSFER and BANK_TRANSFER) and CASH give
+ * the debtor a payment instruction (an account, a voucher) and are paid when the money arrives.
+ */
+export const PORTAL_METHODS: readonly PaymentMethod[] = ['CARD', 'TRANSFER', 'CASH', 'WALLET'];
+
+/** The page methods the payment processor charges at once. */
+export const PROCESSOR_METHODS: readonly PaymentMethod[] = ['CARD', 'WALLET'];
 
 /** Why a charge cannot be paid on the portal now. */
 export type NotPayableReason =
@@ -36,10 +43,10 @@ export interface PortalCharge {
   payability: Payability;
 }
 
-/** The methods a debt allows that the portal takes online (all of them when it names none). */
+/** The page's choices for a debt (all of them when it names none); TRANSFER stands for BANK_TRANSFER too. */
 export function onlineMethodsOf(debt: Pick<DebtView, 'paymentMethods'>): PaymentMethod[] {
   const allowed = debt.paymentMethods ?? [...PAYMENT_METHODS];
-  return ONLINE_METHODS.filter((m) => allowed.includes(m));
+  return PORTAL_METHODS.filter((m) => allowed.includes(m) || (m === 'TRANSFER' && allowed.includes('BANK_TRANSFER')));
 }
 
 /**

@@ -159,6 +159,8 @@ describe('hosted pages in Chromium (playwright-core)', function () {
     await shot(page, 'debt-partially-paid');
     await page.getByLabel('Transferencia', { exact: true }).check();
     expect(await page.locator('[data-card-fields]').isVisible(), 'card fields only for cards').to.equal(false);
+    await page.getByLabel('Billetera digital').check();
+    expect(await page.locator('[data-card-fields]').isVisible(), 'card fields only for cards').to.equal(false);
     await page.getByRole('button', { name: 'Pagar' }).click();
     await page.waitForURL(/\/receipts\//);
     expect(await debtRead(t, debt.debtId)).to.deep.include({ status: 'PAID', amountPaid: 1500 });
@@ -213,7 +215,7 @@ describe('hosted pages in Chromium (playwright-core)', function () {
     expect(await page.locator('main').textContent()).to.include('ARS');
     for (let i = 0; i < 2; i++) {
       await page.goto(String(link.paymentUrl));
-      await page.getByLabel('Transferencia bancaria').check();
+      await page.getByLabel('Billetera digital').check();
       await page.getByRole('button', { name: 'Pagar' }).click();
       await page.waitForURL(/\/receipts\//);
     }
@@ -246,12 +248,76 @@ describe('hosted pages in Chromium (playwright-core)', function () {
     await page.goto(String(sub.paymentUrl));
     expect(await page.locator('tbody tr').count()).to.equal(4);
     await expectAccessible(page);
-    await page.getByLabel('Transferencia', { exact: true }).check();
+    // The cycles table fits a 390 px phone: nothing to scroll sideways.
+    expect(await js(page, "(() => { const r = document.querySelector('.table-scroll'); return r.scrollWidth <= r.clientWidth; })()"), 'cycles table fits 390 px').to.equal(true);
+    await page.getByLabel('Billetera digital').check();
     await page.getByRole('button', { name: 'Pagar' }).click();
     await page.waitForURL(/\/receipts\//);
     await page.goto(String(sub.paymentUrl));
     expect(await page.locator('main').textContent()).to.include('Próxima cuota a pagar: vence el 15 de junio de 2031');
     await shot(page, 'subscription');
+    await page.close();
+  });
+
+  it('pays by transfer and in cash: the account with copy buttons, the voucher with its barcode and PDF, waiting, then paid when the money arrives', async () => {
+    const t = await tenant('Colegio Las Lomas');
+    const debt = expectOk(
+      await api!.http.post('/v2/debts').set(t.headers).send({
+        contactData: { externalClientId: 'luis', name: 'Luis', email: 'luis@example.com' }, amount: 2350, dueDate: '2031-06-05', description: 'Colegiatura de junio',
+      }),
+      201,
+    );
+    const page = await newPage();
+    await page.goto(String(debt.paymentUrl));
+    expect(await page.locator('input[name=method]').evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value))).to.deep.equal(['CARD', 'TRANSFER', 'CASH', 'WALLET']);
+    await page.getByLabel('Transferencia', { exact: true }).check();
+    expect(await page.locator('[data-card-fields]').isVisible(), 'card fields only for cards').to.equal(false);
+    await page.getByRole('button', { name: 'Pagar' }).click();
+    await page.waitForURL(/\/instructions\/pin_/);
+    const transferUrl = page.url();
+    const [transfer] = expectOk<Record<string, any>[]>(await api!.http.get(`/debts/${debt.debtId}/payment-instructions`).set(t.headers));
+    expect(await page.locator('h1').textContent()).to.equal('Datos para tu transferencia');
+    expect(await page.locator('main').textContent()).to.include(transfer!.transfer.accountNumber).and.include('Esperando tu pago');
+    await expectAccessible(page);
+    const copy = page.getByRole('button', { name: 'Copiar CLABE' });
+    expect(await copy.isVisible(), 'copy buttons shown by the script').to.equal(true);
+    await context!.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(transferUrl).origin });
+    await copy.click();
+    await page.waitForSelector('.copied:has-text("Copiado")');
+    await shot(page, 'instruction-transfer');
+
+    // Back on the debt's page: waiting for the payment, with the way to the account.
+    await page.goto(String(debt.paymentUrl));
+    expect(await page.locator('#pending-title').textContent()).to.equal('Esperando tu pago');
+    await shot(page, 'instruction-waiting');
+
+    // Cash: the voucher, its barcode, and the printable PDF.
+    await page.getByLabel('Efectivo').check();
+    await page.getByRole('button', { name: 'Pagar' }).click();
+    await page.waitForURL(/\/instructions\/pin_/);
+    expect(await page.locator('h1').textContent()).to.equal('Tu ficha de pago en efectivo');
+    expect(await js(page, "document.querySelector('figure.barcode img').naturalWidth > 0"), 'the barcode loads (same origin, CSP img-src self)').to.equal(true);
+    await shot(page, 'instruction-cash');
+    const pdfHref = await page.getByRole('link', { name: 'Descargar la ficha para imprimir (PDF)' }).getAttribute('href');
+    expect(pdfHref).to.match(/\/voucher\.pdf\?locale=es-MX$/);
+    const viewer = await newPage();
+    try {
+      await viewer.goto(new URL(pdfHref!, page.url()).toString());
+      await viewer.waitForTimeout(1500);
+      await shot(viewer, 'voucher');
+    } catch (error) {
+      // Some Chromium builds download PDFs instead of showing them: the HTTP suite reads the file itself.
+      if (!/Download is starting/.test((error as Error).message)) throw error;
+    }
+    await viewer.close();
+
+    // The money arrives while the transfer page is open: it updates by itself.
+    await page.goto(transferUrl);
+    expectOk(await api!.http.post(`/test-helpers/payment-instructions/${transfer!.paymentInstructionId}/receive`).set(t.headers).send({}), 202);
+    await page.waitForSelector('text=Recibimos tu pago', { timeout: 15_000 });
+    expect(await page.locator('.notice h2').textContent()).to.equal('Recibimos tu pago');
+    await shot(page, 'instruction-paid');
+    expect(await debtRead(t, debt.debtId)).to.deep.include({ status: 'PAID', amountPaid: 2350 });
     await page.close();
   });
 

@@ -27,6 +27,7 @@ import { describeDirectDebitContract } from './direct-debit.contract';
 import { describeEventLogContract } from './event-log.contract';
 import { describeHostedPagesContract } from './hosted-pages.contract';
 import { describeOperationsContract } from './operations.contract';
+import { describePaymentInstructionsContract } from './payment-instructions.contract';
 import { describeWebhooksContract } from './webhooks.contract';
 
 /** What a part of the contract suite gets: the adapter under test, outside and inside transactions. */
@@ -42,6 +43,7 @@ const CONTRACT_PARTS: ((ctx: ContractContext) => void)[] = [
   describeWebhooksContract,
   describeHostedPagesContract,
   describeOperationsContract,
+  describePaymentInstructionsContract,
 ];
 
 export interface RepositoryHarness {

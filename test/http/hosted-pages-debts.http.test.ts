@@ -120,7 +120,7 @@ describeEachDatabase('hosted pages: debts', ({ api }) => {
       expect(allowed.html).to.not.match(/<label for="amount">/);
     });
 
-    it('offers only the online methods the debt allows (legacy paymentMethods), and none for cash only', async () => {
+    it('offers the methods the debt allows (legacy paymentMethods): TRANSFER and BANK_TRANSFER are one choice, cash gets a voucher, card fields only with cards', async () => {
       const t = await tenant();
       const client = pageClient(api());
       const legacy = async (paymentMethods: string[]) =>
@@ -131,11 +131,18 @@ describeEachDatabase('hosted pages: debts', ({ api }) => {
           201,
         );
       const transfer = await client.open(String((await legacy(['CASH', 'TRANSFER'])).paymentUrl));
-      expect(transfer.html).to.include('value="TRANSFER"').and.not.include('value="CARD"').and.not.include('value="CASH"');
+      expect(transfer.html).to.include('value="TRANSFER"').and.include('value="CASH"');
+      expect(transfer.html).to.not.include('value="CARD"');
       expect(transfer.html).to.not.include('name="cardNumber"');
+      const both = await client.open(String((await legacy(['TRANSFER', 'BANK_TRANSFER', 'CARD'])).paymentUrl));
+      expect(both.html.match(/name="method"/g), 'one transfer choice').to.have.length(2);
+      expect(both.html).to.include('value="TRANSFER"').and.include('name="cardNumber"');
+      expect(both.html).to.not.include('value="BANK_TRANSFER"');
+      const bank = await client.open(String((await legacy(['BANK_TRANSFER'])).paymentUrl));
+      expect(bank.html).to.include('value="TRANSFER"').and.not.include('value="BANK_TRANSFER"');
       const cash = await client.open(String((await legacy(['CASH'])).paymentUrl));
-      expect(textOf(cash.html)).to.include('Este cobro no se paga en línea');
-      expect(cash.form).to.equal(null);
+      expect(cash.form!.fields.method).to.equal('CASH');
+      expect(textOf(cash.html)).to.include('Efectivo');
     });
   });
 
@@ -156,12 +163,12 @@ describeEachDatabase('hosted pages: debts', ({ api }) => {
 
       const page = await client.open(String(d.paymentUrl));
       expect(textOf(page.html)).to.include('Pagada en parte').and.include('Pagado $500.25').and.include('Por pagar $999.75');
-      const second = await client.post(page.form!.action, { ...page.form!.fields, amountChoice: 'full', method: 'TRANSFER' });
+      const second = await client.post(page.form!.action, { ...page.form!.fields, amountChoice: 'full', method: 'WALLET' });
       expect(second.status, textOf(second.text)).to.equal(303);
       expect(await read(t, String(d.debtId))).to.deep.include({ status: 'PAID', amountPaid: 1500 });
       const done = await client.open(String(d.paymentUrl));
       expect(textOf(done.html)).to.include('Esta cuenta ya está pagada');
-      expect(textOf((await client.open(second.headers.location)).html)).to.include('Transferencia').and.include('Por pagar $0.00');
+      expect(textOf((await client.open(second.headers.location)).html)).to.include('Billetera digital').and.include('Por pagar $0.00');
     });
 
     it('pays once when the same form is sent twice, and answers the same receipt', async () => {
@@ -169,7 +176,7 @@ describeEachDatabase('hosted pages: debts', ({ api }) => {
       const d = await debt(t);
       const client = pageClient(api());
       const page = await client.open(String(d.paymentUrl));
-      const fields = { ...page.form!.fields, amountChoice: 'partial', amount: '100', method: 'TRANSFER' };
+      const fields = { ...page.form!.fields, amountChoice: 'partial', amount: '100', method: 'WALLET' };
       const [a, b] = await Promise.all([client.post(page.form!.action, fields), client.post(page.form!.action, fields)]);
       const again = await client.post(page.form!.action, fields);
       expect([a.status, b.status, again.status]).to.deep.equal([303, 303, 303]);
@@ -184,14 +191,14 @@ describeEachDatabase('hosted pages: debts', ({ api }) => {
       const client = pageClient(api());
       const url = String(d.paymentUrl);
       const cases: [string, Record<string, string>, number, string][] = [
-        [url, { amountChoice: 'partial', amount: '2000', method: 'TRANSFER' }, 400, 'no mayor que lo pendiente'],
-        [url, { amountChoice: 'partial', amount: 'abc', method: 'TRANSFER' }, 400, 'Escribe un importe válido'],
-        [url, { amountChoice: 'partial', amount: '0', method: 'TRANSFER' }, 400, 'Escribe un importe válido'],
-        [url, { amountChoice: 'full', method: 'CASH' }, 400, 'Elige un medio de pago'],
+        [url, { amountChoice: 'partial', amount: '2000', method: 'WALLET' }, 400, 'no mayor que lo pendiente'],
+        [url, { amountChoice: 'partial', amount: 'abc', method: 'WALLET' }, 400, 'Escribe un importe válido'],
+        [url, { amountChoice: 'partial', amount: '0', method: 'WALLET' }, 400, 'Escribe un importe válido'],
+        [url, { amountChoice: 'full', method: 'CHEQUE' }, 400, 'Elige un medio de pago'],
         [url, { amountChoice: 'full', method: 'CARD', cardNumber: '4242424242424241', cardExpiry: '01/20', cardCvc: '1' }, 400, 'número de tarjeta válido'],
         [url, { amountChoice: 'full', ...CARD, cardNumber: SANDBOX_CARDS.declined }, 402, 'El pago fue rechazado (CARD_DECLINED)'],
         [url, { amountChoice: 'full', ...CARD, cardNumber: SANDBOX_CARDS.insufficientFunds }, 402, 'INSUFFICIENT_FUNDS'],
-        [String(noPartial.paymentUrl), { amountChoice: 'partial', amount: '10', method: 'TRANSFER' }, 400, 'Escribe un importe válido'],
+        [String(noPartial.paymentUrl), { amountChoice: 'partial', amount: '10', method: 'WALLET' }, 400, 'Escribe un importe válido'],
       ];
       for (const [target, values, status, message] of cases.slice(0, -1)) {
         const res = await client.submit(target, values);
@@ -224,14 +231,14 @@ describeEachDatabase('hosted pages: debts', ({ api }) => {
       const client = pageClient(api());
       const page = await client.open(String(d.paymentUrl));
       const otherPage = await client.open(String(other.paymentUrl));
-      const values = { amountChoice: 'full', method: 'TRANSFER' };
+      const values = { amountChoice: 'full', method: 'WALLET' };
       const stranger = pageClient(api());
       const forged: [ReturnType<typeof pageClient>, Record<string, string>][] = [
         [stranger, { ...page.form!.fields, ...values }],
         [client, { ...page.form!.fields, ...values, _csrf: 'A'.repeat(22) }],
         [client, { ...otherPage.form!.fields, ...values }],
         [client, { ...page.form!.fields, ...values, submission: 'x'.repeat(24) }],
-        [client, { amountChoice: 'full', method: 'TRANSFER' }],
+        [client, { amountChoice: 'full', method: 'WALLET' }],
       ];
       for (const [who, fields] of forged) {
         const res = await who.post(page.form!.action, fields);
@@ -250,10 +257,10 @@ describeEachDatabase('hosted pages: debts', ({ api }) => {
       const client = pageClient(api());
       const page = await client.open(String(d.paymentUrl));
       expectOk(await http().post(`/test-helpers/debts/${d.debtId}/pay`).set(t.headers).send({ amount: 1400 }), 201);
-      const res = await client.post(page.form!.action, { ...page.form!.fields, amountChoice: 'partial', amount: '500', method: 'TRANSFER' });
+      const res = await client.post(page.form!.action, { ...page.form!.fields, amountChoice: 'partial', amount: '500', method: 'WALLET' });
       expect(expectHtmlPage(res, 400)).to.include('no mayor que lo pendiente');
       expectOk(await http().post(`/debts/${d.debtId}/cancel`).set(t.headers));
-      const late = await client.post(page.form!.action, { ...page.form!.fields, amountChoice: 'full', method: 'TRANSFER' });
+      const late = await client.post(page.form!.action, { ...page.form!.fields, amountChoice: 'full', method: 'WALLET' });
       expect(expectHtmlPage(late, 422)).to.include('El pago no se pudo aplicar').and.include('Este cobro fue cancelado');
       expect(await read(t, String(d.debtId))).to.deep.include({ status: 'CANCELLED', amountPaid: 1400 });
     });

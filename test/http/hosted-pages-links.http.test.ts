@@ -12,7 +12,7 @@ import { expectHtmlPage, pageClient, pathOf, textOf } from '../support/pages';
 type Body = Record<string, unknown>;
 const NOW = '2031-03-10T12:00:00.000Z';
 const EXPIRES = '2031-03-20T12:00:00.000Z';
-const PAY = { method: 'TRANSFER' };
+const PAY = { method: 'WALLET' };
 
 describeEachDatabase('hosted pages: payment links', ({ api }) => {
   const http = () => api().http;

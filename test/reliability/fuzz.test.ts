@@ -19,7 +19,8 @@ import { hostedPages } from '../../adapters/http/pages/hosted-pages';
 import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
 import pino from 'pino';
 import type { Route } from '../../adapters/http/route';
-import { describeEachDatabase, randomAddress, type Tenant } from '../support/harness';
+import { SandboxPaymentInstructionProvider } from '../../adapters/gateways/sandbox-payment-instruction-provider';
+import { describeEachDatabase, JWT_TEST_SECRET, randomAddress, type Tenant } from '../support/harness';
 import { expectOk } from '../support/http-expect';
 import { POLLUTION_KEY } from './support/hostile';
 import { shaped } from './support/schema-arbitrary';
@@ -52,6 +53,11 @@ describeEachDatabase('fuzzing every endpoint from its route definition', ({ api 
       startDate: '2031-01-01', totalCycles: 3, productName: 'Fuzz product',
     });
     await api().drainJobs();
+    // Cash and transfer: an instruction, and money kept unapplied (paid 15 of 10).
+    const cash = await post('/v2/debts', { externalClientId: 'fuzz-contact', amount: 10, dueDate: '2031-01-01' }, 'fuzz-cash');
+    const instruction = await post(`/debts/${cash.debtId}/payment-instructions`, { method: 'TRANSFER' });
+    expectOk(await http.post(`/test-helpers/payment-instructions/${instruction.paymentInstructionId}/receive`).set(tenant.headers).send({ amount: 15 }), 202);
+    const unapplied = expectOk<{ unappliedPaymentId: string }[]>(await http.get('/unapplied-payments').set(tenant.headers))[0]!;
     const bare = (id: string) => id.slice(id.indexOf('_') + 1);
     const today = new Date().toISOString().slice(0, 10);
     /** A new natural key each time. */
@@ -65,6 +71,9 @@ describeEachDatabase('fuzzing every endpoint from its route definition', ({ api 
         '/subscriptions': [subscription.subscriptionId, bare(subscription.subscriptionId)],
         '/contacts': [contact.contactId, bare(contact.contactId)],
         '/products': [product.productId, bare(product.productId)],
+        '/payment-instructions': [instruction.paymentInstructionId, bare(instruction.paymentInstructionId)],
+        '/unapplied-payments': [unapplied.unappliedPaymentId, bare(unapplied.unappliedPaymentId)],
+        '/provider-notifications': ['sandbox'],
       },
       known: {
         externalClientId: ['fuzz-contact'],
@@ -99,9 +108,25 @@ describeEachDatabase('fuzzing every endpoint from its route definition', ({ api 
         'POST /adhesions/cancel': shaped({ externalClientId: 'fuzz-contact', externalProductId: 'fuzz-ext-product' }),
         'POST /test-helpers/payment-methods': shaped({ externalClientId: fresh, paymentMethodType: 'BANK_ACCOUNT', isDefault: true }),
         'POST /auth/login': shaped({ clientUsername: tenant.clientUsername, password: tenant.password }),
+        'POST /debts/:id/payment-instructions': shaped({ method: 'CASH' }, { method: 'TRANSFER', amount: 1 }),
+        'POST /unapplied-payments/:id/apply': shaped({ debtId: 'fuzz-debt' }),
+        'POST /provider-notifications/:provider': shaped({ id: fresh, type: 'payment.received', instruction: instruction.transfer.accountNumber, amount: 1, currency: 'MXN', receivedAt: new Date().toISOString() }),
       },
     };
   });
+
+  /**
+   * Notifications as the sandbox provider signs them (whatever their body), so the fuzzer reaches
+   * what comes after the signature: reading the body, recording it, the payment rules.
+   */
+  function signedNotifications(routes: Route[]): fc.Arbitrary<FuzzRequest> {
+    const provider = SandboxPaymentInstructionProvider.derivedFrom(JWT_TEST_SECRET);
+    const route = routes.find((r) => r.path === '/provider-notifications/:provider')!;
+    return requestOf(route, context).map((request) => {
+      const body = !request.body ? '' : 'json' in request.body ? (JSON.stringify(request.body.json) ?? '') : String(request.body.raw);
+      return { ...request, path: '/provider-notifications/sandbox', headers: { ...request.headers, ...provider.sandbox.sign(body, new Date()) } };
+    });
+  }
 
   it(`answers every generated request (${RUNS} per route, seed ${SEED}) without a 5xx, every error in the envelope`, async function () {
     this.timeout(300_000);
@@ -113,6 +138,7 @@ describeEachDatabase('fuzzing every endpoint from its route definition', ({ api 
     const targets: [string, fc.Arbitrary<FuzzRequest>][] = [
       ...[...routes, ...documents].map((r) => [`${r.method.toUpperCase()} ${r.path}`, requestOf(r, context)] as [string, fc.Arbitrary<FuzzRequest>]),
       ['unknown paths and methods', unknownRequest(context)],
+      ['POST /provider-notifications/sandbox, signed by the sandbox provider', signedNotifications(routes)],
     ];
     const statuses = new Map<string, Map<number, number>>();
     for (const [name, requests] of targets) {

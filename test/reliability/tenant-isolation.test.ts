@@ -30,6 +30,9 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /test-helpers/payment-links/:id/pay': {},
   'PATCH /webhook-endpoints/:id': { description: 'Stranger hook' },
   'POST /events/:id/redeliver': {},
+  'POST /debts/:id/payment-instructions': { method: 'CASH' },
+  'POST /unapplied-payments/:id/apply': { debtId: 'debt_stranger' },
+  'POST /test-helpers/payment-instructions/:id/receive': { amount: 1 },
 };
 
 describeEachDatabase('tenant isolation', ({ api }) => {
@@ -75,6 +78,12 @@ describeEachDatabase('tenant isolation', ({ api }) => {
       startDate: '2031-01-01', totalCycles: 3, productName: 'owner-product',
     });
     const hook = await post('/webhook-endpoints', { url: 'http://127.0.0.1:9/owner-hook', enabledEvents: ['*'], description: 'owner-hook' });
+    // Cash and transfer: an instruction of the owner, and money it kept unapplied (paid 15 of 10).
+    const cash = await post('/v2/debts', { externalClientId: 'owner-contact', amount: 10, dueDate: '2031-01-01' }, 'owner-cash');
+    const instruction = await post(`/debts/${cash.debtId}/payment-instructions`, { method: 'TRANSFER' });
+    expectOk(await api().http.post(`/test-helpers/payment-instructions/${instruction.paymentInstructionId}/receive`).set(owner.headers).send({ amount: 15 }), 202);
+    const unapplied = expectOk<{ unappliedPaymentId: string }[]>(await api().http.get('/unapplied-payments').set(owner.headers))[0]!;
+    secrets.push(instruction.transfer.accountNumber, instruction.reference);
     await api().drainJobs();
     const event = expectOk<{ eventId: string }[]>(await api().http.get('/events').query({ limit: 1 }).set(owner.headers))[0]!;
     const bare = (id: string) => id.slice(id.indexOf('_') + 1);
@@ -86,6 +95,8 @@ describeEachDatabase('tenant isolation', ({ api }) => {
       products: [product.productId, bare(product.productId)],
       'webhook-endpoints': [hook.webhookEndpointId],
       events: [event.eventId],
+      'payment-instructions': [instruction.paymentInstructionId, bare(instruction.paymentInstructionId)],
+      'unapplied-payments': [unapplied.unappliedPaymentId, bare(unapplied.unappliedPaymentId)],
     });
     for (const [resource, forms] of Object.entries(ids)) {
       for (const id of forms) {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { mysqlAvailable, redisAvailable } from '../support/databases';
-import { type ApiHarness, startApi, type Tenant } from '../support/harness';
+import { type ApiHarness, JWT_TEST_SECRET, startApi, type Tenant } from '../support/harness';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { SandboxPaymentInstructionProvider } from '../../adapters/gateways/sandbox-payment-instruction-provider';
 import {
   CollectionsApiError,
   CollectionsClient,
@@ -276,6 +277,42 @@ describe('SDK end to end [mysql + redis + worker process]', function () {
     expect(await sdk.cancelAdhesion({ externalClientId: 'ana', productId })).to.deep.include({ status: 'INACTIVE' });
     const link = await sdk.createEnrollmentLink({ externalClientId: 'ana' });
     expect(link.url).to.match(new RegExp(`^${api.baseUrl}/enroll/`));
+  });
+
+  it('cash and transfer: instructions, the sandbox provider\'s money (helper and signed notification), unapplied payments applied and refunded', async () => {
+    const debt = await sdk.createDebt({ externalClientId: 'bob', amount: 80, dueDate: '2031-06-30' }, { idempotencyKey: 'cash-1' });
+    const transfer = await sdk.createPaymentInstruction(debt.debtId!, { method: 'TRANSFER' });
+    expect(transfer).to.deep.include({ method: 'TRANSFER', status: 'PENDING', amount: 80 });
+    expect(transfer.transfer?.accountType).to.equal('CLABE');
+    const voucher = await sdk.createPaymentInstruction(debt.debtId!, { method: 'CASH', amount: 30 });
+    expect(voucher.cash?.voucherUrl).to.match(/voucher\.pdf$/);
+    expect((await sdk.listPaymentInstructions(debt.debtId!)).map((i) => i.paymentInstructionId)).to.deep.equal([voucher.paymentInstructionId, transfer.paymentInstructionId]);
+    expect(await sdk.getPaymentInstruction(transfer.paymentInstructionId!)).to.deep.include({ status: 'PENDING' });
+
+    // The sandbox helper: 30 in cash, then the provider itself notifies 60 by transfer (10 more than owed).
+    expect(await sdk.receiveSandboxPayment(voucher.paymentInstructionId!)).to.deep.include({ provider: 'sandbox', amount: 30 });
+    const body = {
+      id: 'sdk-txn-1', type: 'payment.received' as const, instruction: transfer.transfer!.accountNumber!, amount: 60, currency: 'MXN' as const, receivedAt: NOW,
+    };
+    const provider = SandboxPaymentInstructionProvider.derivedFrom(JWT_TEST_SECRET);
+    const receipt = await sdk.receiveProviderNotification('sandbox', body, { headers: provider.sandbox.sign(JSON.stringify(body), new Date()) });
+    expect(receipt).to.deep.include({ outcome: 'PARTIALLY_APPLIED', appliedAmount: 50, unappliedAmount: 10, replayed: false });
+    expect(await sdk.getDebt(debt.debtId!)).to.deep.include({ status: 'PAID', amountPaid: 80 });
+
+    const open = await sdk.listUnappliedPayments({ status: 'OPEN' });
+    expect(open.data.map((u) => [u.amount, u.reason])).to.deep.equal([[10, 'OVERPAYMENT']]);
+    const upy = open.data[0]!.unappliedPaymentId!;
+    expect(await sdk.getUnappliedPayment(upy)).to.deep.include({ status: 'OPEN', debtId: debt.debtId });
+    const next = await sdk.createDebt({ externalClientId: 'bob', amount: 25, dueDate: '2031-06-30' }, { idempotencyKey: 'cash-2' });
+    expect((await sdk.applyUnappliedPayment(upy, { debtId: next.debtId! })).resolution).to.deep.include({ action: 'APPLIED', debtId: next.debtId });
+
+    const again = await sdk.createPaymentInstruction(next.debtId!, { method: 'CASH' });
+    await sdk.receiveSandboxPayment(again.paymentInstructionId!, { amount: 20 });
+    const [over] = (await sdk.listUnappliedPayments({ status: 'OPEN' })).data;
+    expect((await sdk.refundUnappliedPayment(over!.unappliedPaymentId!)).status).to.equal('RESOLVED');
+    const all = [];
+    for await (const u of sdk.unappliedPayments.list({ limit: 1 })) all.push(u.unappliedPaymentId);
+    expect(all).to.have.length(2);
   });
 
   it('events and a webhook delivery verified with verifyWebhook; a redelivery', async () => {

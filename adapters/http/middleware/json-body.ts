@@ -10,12 +10,14 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * sends a form type): a lenient reader, a strict validator. Malformed JSON sets
  * `ctx.state.malformedBody`: a route that reads a body answers `malformedJsonError()` (400), one
  * that takes none ignores whatever was sent (POST /debts/{id}/cancel: "ignored if sent").
+ * The text itself stays in `ctx.state.rawBody`: a provider's signature is over those exact bytes.
  */
 export async function jsonBody(ctx: Context, next: Next): Promise<void> {
   if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS' || !ctx.request.length && !ctx.get('transfer-encoding')) {
     return next();
   }
   const text = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length, encoding: 'utf8' });
+  ctx.state.rawBody = text;
   if (text.trim() !== '') {
     try {
       ctx.state.body = JSON.parse(text);

@@ -38,6 +38,7 @@ export const TAGS = [
   { name: 'Subscriptions', description: 'Recurring charges: one debt per cycle, all generated upfront by the workers.' },
   { name: 'Contacts', description: 'The reusable debtors, keyed by your externalClientId.' },
   { name: 'Products', description: 'Optional categories of charges, keyed by name; direct debit is managed per product.' },
+  { name: 'Cash and transfer', description: 'Payment instructions per debt (a transfer account or a cash voucher), the provider notifications that bring the money, and the money no debt took (unapplied payments).' },
   { name: 'Direct debit', description: 'Payment methods registered on the hosted enrollment page, adhesions per product, and enrollment links.' },
   { name: 'Webhooks', description: 'Endpoints that receive every event, signed with HMAC-SHA256 and retried for three days.' },
   { name: 'Events', description: 'Every state change as an event, with its deliveries; redeliver on demand.' },

@@ -3,7 +3,9 @@ import crypto from 'node:crypto';
 /**
  * The hosted pages' only style sheet and script, served from this process (the CSP allows
  * nothing else: no inline style or script). The pages work without the script; it only hides
- * fields that do not apply, focuses the error summary and stops a double submit.
+ * fields that do not apply, focuses the error summary, stops a double submit, shows the copy
+ * buttons of payment instructions and, while one waits for its money, reloads the page when its
+ * status changes.
  */
 export const PORTAL_CSS = `
 *,*::before,*::after{box-sizing:border-box}
@@ -27,6 +29,7 @@ dl.summary dd{margin:0;overflow-wrap:anywhere}
 .notice{border-left:.35rem solid #0b57d0;background:#e8f0fe;padding:.75rem 1rem;margin:1rem 0;border-radius:.25rem}
 .notice.done{border-color:#146c2e;background:#e6f4ea}
 .notice.stop{border-color:#8c4a00;background:#fff4e5}
+.notice.waiting{border-color:#0b57d0;background:#e8f0fe}
 .notice h2{margin-top:0}
 .error-summary{border:.2rem solid #b3261e;padding:.75rem 1rem;margin:0 0 1.25rem;border-radius:.25rem}
 .error-summary:focus{outline:3px solid #1a1a1a;outline-offset:2px}
@@ -38,6 +41,7 @@ legend{font-weight:700;padding:0 .25rem}
 .choice input{width:1.25rem;height:1.25rem;margin-top:.15rem;flex:none}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 .choice label{font-weight:400;margin:0}
+.choice .hint{margin:.1rem 0 0;font-size:.9rem}
 .hint{color:#4a4f54;font-size:.95rem;margin:.1rem 0 .35rem}
 input[type=text],input[type=number],select{font:inherit;width:100%;max-width:22rem;padding:.6rem .65rem;border:2px solid #5f6368;border-radius:.25rem;background:#fff;color:#1a1a1a}
 input[aria-invalid=true]{border-color:#b3261e}
@@ -51,12 +55,23 @@ table{border-collapse:collapse;width:100%;margin:0 0 1.25rem;font-size:.95rem}
 caption{text-align:left;font-weight:700;margin-bottom:.5rem}
 th,td{border-bottom:1px solid #dadce0;padding:.45rem .35rem;text-align:left;vertical-align:top}
 td.num,th.num{text-align:right;white-space:nowrap}
+form:has(input[name=method]:checked:not([value=CARD])) [data-card-fields]{display:none}
+dl.copyable dd{display:flex;flex-wrap:wrap;align-items:center;gap:.35rem .6rem}
+.copy-value{font-weight:600;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+button.copy{font-size:.9rem;font-weight:600;padding:.35rem .75rem;min-height:2.25rem;background:#fff;color:#0b57d0;border:2px solid #0b57d0}
+button.copy:hover{background:#e8f0fe;color:#0842a0}
+.copied{font-size:.9rem;color:#146c2e;font-weight:600}
+figure.barcode{margin:1rem 0;padding:.5rem;background:#fff;border:1px solid #dadce0;border-radius:.375rem;text-align:center}
+figure.barcode img{display:block;width:100%;max-width:24rem;height:auto;margin:0 auto}
+.button.secondary{background:#fff;color:#0b57d0;border:2px solid #0b57d0}
+.button.secondary:hover{background:#e8f0fe;color:#0842a0}
+.offscreen{position:absolute;left:-9999px;top:0}
 .table-scroll{overflow-x:auto}
 ul.plain{list-style:none;padding:0;margin:0 0 1rem}
 ul.plain li{padding:.6rem 0;border-bottom:1px solid #dadce0}
 .site-footer{color:#3c4043;font-size:.9rem;padding:1rem 0 2rem}
 [hidden]{display:none !important}
-@media (max-width:30rem){dl.summary{grid-template-columns:1fr}dl.summary dd{margin-bottom:.4rem}main{border-radius:0;margin-top:0}h1{font-size:1.3rem}button{width:100%}}
+@media (max-width:30rem){dl.summary{grid-template-columns:1fr}dl.summary dd{margin-bottom:.4rem}main{border-radius:0;margin-top:0}h1{font-size:1.3rem}button{width:100%}button.copy{width:auto}.cycles .wide{display:none}table.cycles{font-size:.9rem}}
 @media (prefers-reduced-motion:reduce){*{transition:none !important;animation:none !important}}
 `.trim();
 
@@ -88,7 +103,44 @@ export const PORTAL_JS = `
     });
     var summary = document.querySelector('.error-summary');
     if (summary) summary.focus();
+    Array.prototype.forEach.call(document.querySelectorAll('button.copy[data-copy]'), copyButton);
+    var waiting = document.querySelector('[data-instruction-status=PENDING][data-status-url]');
+    if (waiting) watch(waiting.getAttribute('data-status-url'));
   });
+  function copyButton(button) {
+    button.hidden = false;
+    var said = button.nextElementSibling;
+    function done() {
+      if (!said) return;
+      said.textContent = said.getAttribute('data-copied');
+      window.setTimeout(function () { said.textContent = ''; }, 3000);
+    }
+    function fallback(value) {
+      var area = document.createElement('textarea');
+      area.value = value;
+      area.setAttribute('readonly', '');
+      area.className = 'offscreen';
+      document.body.appendChild(area);
+      area.select();
+      try { if (document.execCommand('copy')) done(); } catch (e) { /* nothing copied: the value stays on screen */ }
+      document.body.removeChild(area);
+      button.focus();
+    }
+    button.addEventListener('click', function () {
+      var value = button.getAttribute('data-copy');
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(value).then(done, function () { fallback(value); });
+      else fallback(value);
+    });
+  }
+  function watch(url) {
+    function later() { window.setTimeout(poll, 3000); }
+    function poll() {
+      window.fetch(url, { headers: { accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (body) { if (body && body.status !== 'PENDING') window.location.reload(); else later(); }, later);
+    }
+    later();
+  }
 })();
 `.trim();
 

@@ -61,14 +61,20 @@ export function hiddenFields(form: FormContext): SafeHtml {
   return html`<input type="hidden" name="_csrf" value="${form.csrf}"><input type="hidden" name="submission" value="${form.submission}">`;
 }
 
-/** The payment method radios, then the card fields (shown by the script only for CARD). */
-export function methodFields(state: FormState, methods: PaymentMethod[], t: Messages): SafeHtml {
+/**
+ * The payment method radios (a hint under the ones that need one), then the card fields, shown
+ * only while CARD is chosen (by the style sheet, and by the script where :has() is missing).
+ */
+export function methodFields(state: FormState, methods: PaymentMethod[], t: Messages, hints: Partial<Record<PaymentMethod, string>> = {}): SafeHtml {
   const chosen = state.values.method ?? methods[0];
   const error = errorOf(state, 'method', t);
   return html`<fieldset id="method"${error ? html` aria-describedby="method-error"` : ''}>
 <legend>${t.method}</legend>
 ${error ? html`<p class="field-error" id="method-error">${error}</p>` : ''}
-${methods.map((m) => html`<div class="choice"><input type="radio" id="method-${m}" name="method" value="${m}"${m === chosen ? html` checked` : ''}><label for="method-${m}">${t.methods[m]}</label></div>`)}
+${methods.map((m) => {
+  const hint = hints[m];
+  return html`<div class="choice"><input type="radio" id="method-${m}" name="method" value="${m}"${m === chosen ? html` checked` : ''}${hint ? html` aria-describedby="method-${m}-hint"` : ''}><div><label for="method-${m}">${t.methods[m]}</label>${hint ? html`<p class="hint" id="method-${m}-hint">${hint}</p>` : ''}</div></div>`;
+})}
 </fieldset>
 ${methods.includes('CARD') ? cardFields(state, t, { cvc: true, marker: 'data-card-fields' }) : ''}`;
 }

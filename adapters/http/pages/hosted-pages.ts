@@ -21,6 +21,8 @@ import { chooseLocale, parseAmount } from './locale';
 import { messagesFor } from './messages';
 import { CsrfTokens, httpOrigin, newSubmissionKey, readForm, setPageHeaders, UnsupportedFormError } from './page-security';
 import { messageDocument, portalDocument, receiptDocument, type RenderContext } from './payment-pages';
+import { instructionDocument } from './instruction-pages';
+import { chooseVoucherLocale, instructionLinks, isInstructionMethod, sendBarcode, sendVoucher } from './instruction-routes';
 
 export interface HostedPagesOptions {
   app: Application;
@@ -139,7 +141,7 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
 
   async function showPortal(ctx: Context, target: PortalTarget, state: FormState = EMPTY_FORM, status = 200): Promise<void> {
     const found = await app.queries.getPortalPage.execute(target, ctx.state.requestId);
-    const r = renderContext(ctx, currencyOf(found));
+    const r = renderContext(ctx, currencyOf(found), found.company.code);
     send(ctx, status, portalDocument(found, r, newForm(ctx), state), r, successOrigins(found));
   }
 
@@ -151,6 +153,14 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
     const values = formValues(form);
     if (amountCents === null) return showPortal(ctx, target, { values, errors: [{ field: 'amount', issue: 'is not an amount' }] }, 400);
     try {
+      // Transfer and cash: the debtor gets an account or a voucher, and its page waits for the money.
+      const method = form.get('method') ?? '';
+      if (isInstructionMethod(method)) {
+        const given = await app.commands.instructThroughPortal.execute({ target, cycleDebtId: form.get('cycle') ?? undefined, amountCents, method }, ctx.state.requestId);
+        ctx.status = 303;
+        setPageHeaders(ctx);
+        return ctx.redirect(new URL(portal.instructionUrl(given)).pathname);
+      }
       const outcome = await app.commands.payThroughPortal.execute(
         {
           target,
@@ -239,7 +249,37 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
     send(ctx, 200, enrolledDocument(found.companyName, method, r, ctx.path.replace(/\/done\/[^/]+$/, '')), r);
   }));
 
-  for (const prefix of ['/pay', '/l', '/receipts', '/enroll']) {
+  // ----- cash and transfer: a payment instruction's page, its status, its public voucher -----
+
+  const instructionOf = (ctx: Context) => {
+    const { companyCode, paymentInstructionId, signature } = ctx.params as Record<string, string>;
+    return portal.verifyInstruction(companyCode, paymentInstructionId, signature) ? { companyCode, paymentInstructionId } : null;
+  };
+  const voucherOf = (ctx: Context) => {
+    const { companyCode, paymentInstructionId, signature } = ctx.params as Record<string, string>;
+    return portal.verifyVoucher(companyCode, paymentInstructionId, signature) ? { companyCode, paymentInstructionId } : null;
+  };
+  router.get('/pay/:companyCode/instructions/:paymentInstructionId/:signature', page(async (ctx) => {
+    const found = await app.queries.getInstructionPage.execute(required(instructionOf(ctx)), ctx.state.requestId);
+    const r = renderContext(ctx, found.instruction.currency);
+    send(ctx, 200, instructionDocument(found, r, instructionLinks(found, r.locale, portal, ctx.path)), r);
+  }));
+  router.get('/pay/:companyCode/instructions/:paymentInstructionId/:signature/status', page(async (ctx) => {
+    const found = await app.queries.getInstructionPage.execute(required(instructionOf(ctx)), ctx.state.requestId);
+    setPageHeaders(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'application/json';
+    ctx.body = { status: found.status, amountReceived: found.instruction.amountReceivedCents / 100 };
+  }));
+  router.get('/vouchers/:companyCode/:paymentInstructionId/:signature/barcode.svg', page(async (ctx) => {
+    sendBarcode(ctx, await app.queries.getInstructionPage.execute(required(voucherOf(ctx)), ctx.state.requestId));
+  }));
+  router.get('/vouchers/:companyCode/:paymentInstructionId/:signature/voucher.pdf', page(async (ctx) => {
+    const found = await app.queries.getInstructionPage.execute(required(voucherOf(ctx)), ctx.state.requestId);
+    await sendVoucher(ctx, found, chooseVoucherLocale(ctx, found.instruction.currency), options.sandbox);
+  }));
+
+  for (const prefix of ['/pay', '/l', '/receipts', '/enroll', '/vouchers']) {
     router.all(prefix, notFound);
     router.all(`${prefix}/*rest`, notFound);
   }
@@ -257,9 +297,13 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
     send(ctx, 403, messageDocument(r.t.formExpiredTitle, r.t.formExpiredText, { href: ctx.path, label: r.t.reload }), r);
   }
 
-  function renderContext(ctx: Context, currency: Currency | null): RenderContext {
+  /** `companyCode`: a payment page, which lists its pending instructions with their pages' paths. */
+  function renderContext(ctx: Context, currency: Currency | null, companyCode?: string): RenderContext {
     const locale = chooseLocale(ctx.get('accept-language'), currency);
-    return { locale, t: messagesFor(locale) };
+    const instructionHref = companyCode === undefined
+      ? undefined
+      : (paymentInstructionId: string) => new URL(portal.instructionUrl({ companyCode, paymentInstructionId })).pathname;
+    return { locale, t: messagesFor(locale), instructionHref };
   }
 
   function fieldErrors(error: InvalidRequestError): { field: string; issue: string }[] {

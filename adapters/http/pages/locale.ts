@@ -50,6 +50,11 @@ export function formatDate(date: string, locale: Locale): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 }
 
+/** A plain date in a table cell: `15 jun 2031` (the calendar day it names). */
+export function formatShortDate(date: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+}
+
 /** An instant, in UTC (the service's time for every date rule), saying so. */
 export function formatInstant(instant: Date, locale: Locale): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(instant) + ' UTC';

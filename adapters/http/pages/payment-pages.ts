@@ -7,21 +7,21 @@ import {
 } from './components';
 import { html, type SafeHtml } from './html';
 import type { Document } from './layout';
-import { formatDate, formatInstant, formatMoney, type Locale } from './locale';
+import { instructionMessagesFor } from './instruction-messages';
+import { pendingInstructions } from './instruction-pages';
+import { formatDate, formatInstant, formatMoney, formatShortDate } from './locale';
 import type { Messages } from './messages';
+import type { RenderContext } from './render-context';
 
-export interface RenderContext {
-  locale: Locale;
-  t: Messages;
-}
+export type { RenderContext } from './render-context';
 
 /** The page of a debt, a link, a link choice or a subscription: its summary, then a form or its state. */
 export function portalDocument(page: PortalPage, r: RenderContext, form: FormContext, state: FormState = EMPTY_FORM): Document {
   switch (page.kind) {
     case 'debt':
-      return debtDocument(page.charge, page.company.name, page.debtor, r, form, state);
+      return debtDocument(page.charge, page.company.name, page.debtor, r, form, state, pending(page.instructions, r));
     case 'link':
-      return linkDocument(page.link, page.charge, page.company.name, page.debtor, r, form, state);
+      return linkDocument(page.link, page.charge, page.company.name, page.debtor, r, form, state, pending(page.instructions, r));
     case 'link-choice':
       return choiceDocument(page.links, page.company.name, r, form.action);
     case 'subscription':
@@ -34,7 +34,14 @@ function partyRows(company: string, debtor: PortalDebtor | null, t: Messages): [
   return debtor ? [[t.creditor, company], [t.debtor, debtor.name]] : [[t.creditor, company]];
 }
 
-function debtDocument(charge: PortalCharge, company: string, debtor: PortalDebtor | null, r: RenderContext, form: FormContext, state: FormState): Document {
+/** The payment instructions already given for the charge and still waiting for money. */
+function pending(instructions: Extract<PortalPage, { kind: 'debt' }>['instructions'], r: RenderContext): SafeHtml {
+  return r.instructionHref ? pendingInstructions(instructions, r, r.instructionHref) : html``;
+}
+
+function debtDocument(
+  charge: PortalCharge, company: string, debtor: PortalDebtor | null, r: RenderContext, form: FormContext, state: FormState, waiting: SafeHtml,
+): Document {
   const { t, locale } = r;
   const money = (cents: number) => formatMoney(cents, charge.currency, locale);
   const rows = partyRows(company, debtor, t);
@@ -50,11 +57,13 @@ function debtDocument(charge: PortalCharge, company: string, debtor: PortalDebto
   return {
     title,
     company,
-    main: html`<h1>${title}</h1>${errorSummary(state, t)}${summaryList(rows)}${stateOrForm(charge, [charge], r, form, state)}`,
+    main: html`<h1>${title}</h1>${errorSummary(state, t)}${summaryList(rows)}${waiting}${stateOrForm(charge, [charge], r, form, state)}`,
   };
 }
 
-function linkDocument(link: PortalLink, charge: PortalCharge, company: string, debtor: PortalDebtor | null, r: RenderContext, form: FormContext, state: FormState): Document {
+function linkDocument(
+  link: PortalLink, charge: PortalCharge, company: string, debtor: PortalDebtor | null, r: RenderContext, form: FormContext, state: FormState, waiting: SafeHtml,
+): Document {
   const { t, locale } = r;
   const money = (cents: number) => formatMoney(cents, link.currency, locale);
   const rows: [string, string][] = [...partyRows(company, debtor, t), [t.description, link.description], [t.amount, money(link.amountCents)]];
@@ -65,7 +74,7 @@ function linkDocument(link: PortalLink, charge: PortalCharge, company: string, d
   return {
     title: link.description,
     company,
-    main: html`<h1>${link.description}</h1>${errorSummary(state, t)}${summaryList(rows)}${link.singleUse ? '' : html`<p>${t.reusableNote}</p>`}${stateOrForm(charge, [charge], r, form, state)}`,
+    main: html`<h1>${link.description}</h1>${errorSummary(state, t)}${summaryList(rows)}${link.singleUse ? '' : html`<p>${t.reusableNote}</p>`}${waiting}${stateOrForm(charge, [charge], r, form, state)}`,
   };
 }
 
@@ -86,10 +95,10 @@ function subscriptionDocument(page: Extract<PortalPage, { kind: 'subscription' }
   if (subscription.description) rows.push([t.description, subscription.description]);
   rows.push([t.amount, money(subscription.amountCents)], [t.status, t.subscriptionStatus[subscription.status]]);
   const table = cycles.length
-    ? html`<div class="table-scroll" role="region" aria-labelledby="cycles-caption" tabindex="0"><table>
+    ? html`<div class="table-scroll" role="region" aria-labelledby="cycles-caption" tabindex="0"><table class="cycles">
 <caption id="cycles-caption">${t.cycles}</caption>
-<thead><tr><th scope="col">${t.cycle}</th><th scope="col">${t.dueDate}</th><th scope="col" class="num">${t.amount}</th><th scope="col" class="num">${t.amountPaid}</th><th scope="col" class="num">${t.remaining}</th><th scope="col">${t.status}</th></tr></thead>
-<tbody>${cycles.map((c, i) => html`<tr><th scope="row">${i + 1}</th><td>${formatDate(c.dueDate, locale)}</td><td class="num">${money(c.amountCents)}</td><td class="num">${money(c.amountPaidCents)}</td><td class="num">${money(c.remainingCents)}</td><td>${t.debtStatus[c.status]}</td></tr>`)}</tbody>
+<thead><tr><th scope="col">${t.cycle}</th><th scope="col">${t.dueDate}</th><th scope="col" class="num wide">${t.amount}</th><th scope="col" class="num wide">${t.amountPaid}</th><th scope="col" class="num">${t.remaining}</th><th scope="col">${t.status}</th></tr></thead>
+<tbody>${cycles.map((c, i) => html`<tr><th scope="row">${i + 1}</th><td>${formatShortDate(c.dueDate, locale)}</td><td class="num wide">${money(c.amountCents)}</td><td class="num wide">${money(c.amountPaidCents)}</td><td class="num">${money(c.remainingCents)}</td><td>${t.debtStatus[c.status]}</td></tr>`)}</tbody>
 </table></div>`
     : '';
   const payable = cycles.filter((c) => c.payability.payable);
@@ -103,7 +112,7 @@ function subscriptionDocument(page: Extract<PortalPage, { kind: 'subscription' }
     const first = cycles.find((c) => c.status !== 'PAID')!;
     body = notPayable(first, r);
   }
-  return { title, company: page.company.name, main: html`<h1>${title}</h1>${errorSummary(state, t)}${summaryList(rows)}${table}${body}` };
+  return { title, company: page.company.name, main: html`<h1>${title}</h1>${errorSummary(state, t)}${summaryList(rows)}${table}${pending(page.instructions, r)}${body}` };
 }
 
 function stateOrForm(charge: PortalCharge, all: PortalCharge[], r: RenderContext, form: FormContext, state: FormState): SafeHtml {
@@ -151,7 +160,7 @@ function paymentForm(payable: PortalCharge[], all: PortalCharge[], r: RenderCont
 ${hiddenFields(form)}
 ${cycleChoice}
 ${amount}
-${methodFields(state, first.payability.methods, t)}
+${methodFields(state, first.payability.methods, t, instructionMessagesFor(locale).methodHint)}
 <button type="submit">${t.payButton}</button>
 </form>`;
 }

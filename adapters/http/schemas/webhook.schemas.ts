@@ -9,6 +9,7 @@ import { contactSchema } from './contact.schemas';
 import { debtSchema } from './debt.schemas';
 import { adhesionSchema, debitAttemptSchema, paymentMethodSchema } from './direct-debit.schemas';
 import { described, named } from './named';
+import { paymentInstructionSchema, unappliedPaymentSchema } from './payment-instruction.schemas';
 import { paymentLinkSchema } from './payment-link.schemas';
 import { productSchema } from './product.schemas';
 import { subscriptionSchema } from './subscription.schemas';
@@ -178,6 +179,8 @@ export const redeliverEventBody: JsonSchema = named('RedeliverEventRequest', {
 export const EVENT_SUBJECTS = [
   { name: 'Debt', prefix: 'debt.', object: debtSchema },
   { name: 'PaymentLink', prefix: 'payment_link.', object: paymentLinkSchema },
+  { name: 'PaymentInstruction', prefix: 'payment_instruction.', object: paymentInstructionSchema },
+  { name: 'UnappliedPayment', prefix: 'unapplied_payment.', object: unappliedPaymentSchema },
   { name: 'Subscription', prefix: 'subscription.', object: subscriptionSchema },
   { name: 'Contact', prefix: 'contact.', object: contactSchema },
   { name: 'Product', prefix: 'product.', object: productSchema },

@@ -10,11 +10,14 @@ import { KnexDebtRepository } from './knex-debt-repository';
 import { KnexEventLog } from './knex-event-log';
 import { KnexJobOutbox } from './knex-job-outbox';
 import { KnexPaymentLinkRepository } from './knex-payment-link-repository';
+import { KnexPaymentInstructionRepository } from './knex-payment-instruction-repository';
 import { KnexPaymentMethodRepository } from './knex-payment-method-repository';
 import { KnexPortalRepository } from './knex-portal-repository';
+import { KnexProviderNotificationRepository } from './knex-provider-notification-repository';
 import { KnexSubscriptionRepository } from './knex-subscription-repository';
 import { KnexProductRepository } from './knex-product-repository';
 import { KnexTenancyRepository } from './knex-tenancy-repository';
+import { KnexUnappliedPaymentRepository } from './knex-unapplied-payment-repository';
 import { KnexWebhookDeliveryRepository } from './knex-webhook-delivery-repository';
 import { KnexWebhookEndpointRepository } from './knex-webhook-endpoint-repository';
 import type { CredentialCache } from '../credential-cache';
@@ -39,6 +42,9 @@ export function knexRepositories(db: Knex | Knex.Transaction, options: KnexRepos
     paymentMethods: new KnexPaymentMethodRepository(db),
     adhesions: new KnexAdhesionRepository(db),
     debitAttempts: new KnexDebitAttemptRepository(db),
+    paymentInstructions: new KnexPaymentInstructionRepository(db),
+    providerNotifications: new KnexProviderNotificationRepository(db),
+    unappliedPayments: new KnexUnappliedPaymentRepository(db),
     outbox: new KnexJobOutbox(db),
     events: new KnexEventLog(db, options.events),
     webhookEndpoints: new KnexWebhookEndpointRepository(db, options.secrets),

@@ -6,6 +6,9 @@ import type { PaymentMethodReference } from '../../../internal/direct-debit/paym
 import type { PaymentLink } from '../../../internal/payment-links/payment-link';
 import type { PageEnrollment } from '../../../internal/direct-debit/page-enrollment';
 import type { PortalPayment } from '../../../internal/portal/portal-payment';
+import type { PaymentInstruction } from '../../../internal/payment-instructions/payment-instruction';
+import type { ProviderNotification } from '../../../internal/payment-instructions/provider-notification';
+import type { UnappliedPayment } from '../../../internal/payment-instructions/unapplied-payment';
 import type { Subscription } from '../../../internal/subscriptions/subscription';
 import type { AuditEntry } from '../../../internal/audit/audit-entry';
 import type { LoggedEvent } from '../../../ports/event-log';
@@ -56,6 +59,9 @@ export interface MemoryTables {
   paymentMethods: PaymentMethodReference[];
   adhesions: Adhesion[];
   debitAttempts: DebitAttempt[];
+  paymentInstructions: PaymentInstruction[];
+  providerNotifications: ProviderNotification[];
+  unappliedPayments: UnappliedPayment[];
   outbox: {
     id: number;
     name: JobName;
@@ -96,6 +102,9 @@ export class MemoryStore {
     paymentMethods: [],
     adhesions: [],
     debitAttempts: [],
+    paymentInstructions: [],
+    providerNotifications: [],
+    unappliedPayments: [],
     outbox: [],
     events: [],
     webhookEndpoints: [],

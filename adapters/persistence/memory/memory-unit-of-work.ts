@@ -8,12 +8,15 @@ import { MemoryDebtRepository } from './memory-debt-repository';
 import { MemoryEventLog } from './memory-event-log';
 import { MemoryJobOutbox } from './memory-job-outbox';
 import { MemoryPaymentLinkRepository } from './memory-payment-link-repository';
+import { MemoryPaymentInstructionRepository } from './memory-payment-instruction-repository';
 import { MemoryPaymentMethodRepository } from './memory-payment-method-repository';
 import { MemoryPortalRepository } from './memory-portal-repository';
+import { MemoryProviderNotificationRepository } from './memory-provider-notification-repository';
 import { MemorySubscriptionRepository } from './memory-subscription-repository';
 import { MemoryProductRepository } from './memory-product-repository';
 import type { MemoryStore } from './memory-store';
 import { MemoryTenancyRepository } from './memory-tenancy-repository';
+import { MemoryUnappliedPaymentRepository } from './memory-unapplied-payment-repository';
 import { MemoryWebhookDeliveryRepository } from './memory-webhook-delivery-repository';
 import { MemoryWebhookEndpointRepository } from './memory-webhook-endpoint-repository';
 
@@ -28,6 +31,9 @@ export function memoryRepositories(store: MemoryStore, events: EventWriting): Re
     paymentMethods: new MemoryPaymentMethodRepository(store),
     adhesions: new MemoryAdhesionRepository(store),
     debitAttempts: new MemoryDebitAttemptRepository(store),
+    paymentInstructions: new MemoryPaymentInstructionRepository(store),
+    providerNotifications: new MemoryProviderNotificationRepository(store),
+    unappliedPayments: new MemoryUnappliedPaymentRepository(store),
     outbox: new MemoryJobOutbox(store),
     events: new MemoryEventLog(store, events),
     webhookEndpoints: new MemoryWebhookEndpointRepository(store),

@@ -5,6 +5,7 @@ import { utcDateOf } from '../../shared/calendar-date';
 import { BusinessRuleViolationError } from '../../shared/errors';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
+import { cancelPendingInstructions } from '../../payment-instructions/cancel-pending-instructions';
 import { effectiveStatus } from '../../debts/debt';
 import { findLink } from '../find-link';
 import { effectiveLinkStatus } from '../payment-link';
@@ -21,7 +22,8 @@ export class CancelPaymentLink {
   }
 
   execute(id: string, scope: TenantScope): Promise<PaymentLinkView> {
-    return this.deps.uow.run(async ({ paymentLinks, debts, events }) => {
+    return this.deps.uow.run(async (tx) => {
+      const { paymentLinks, debts, events } = tx;
       const link = await findLink(paymentLinks, id, scope, { lock: true });
       const now = scope.clock.now();
       const status = effectiveLinkStatus(link, now);
@@ -36,6 +38,7 @@ export class CancelPaymentLink {
       }
       const cancelled = await paymentLinks.update(scope.company.id, link.id, { status: 'CANCELLED', updatedAt: now });
       await events.append([eventOf(scope, 'payment_link.cancelled', { kind: 'payment_link', link: cancelled }, now), ...debtEvents]);
+      if (debt && debtEvents.length > 0) await cancelPendingInstructions(tx, [debt.id], scope, now);
       return cancelled;
     });
   }

@@ -2,6 +2,7 @@ import type { Debt } from '../../debts/debt';
 import type { PaymentLinkView } from '../../../ports/payment-link-repository';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { applyPayment } from '../../debts/debt';
+import { cancelPendingInstructions } from '../../payment-instructions/cancel-pending-instructions';
 import { eventOf } from '../../events/domain-event';
 import { utcDateOf } from '../../shared/calendar-date';
 import { BusinessRuleViolationError } from '../../shared/errors';
@@ -59,6 +60,7 @@ export async function applyLinkPayment(
       eventOf(scope, paid.status === 'PAID' ? 'debt.paid' : 'debt.partially_paid', { kind: 'debt', debt: paidDebt }, now),
       ...(paid.status === 'PAID' ? [eventOf(scope, 'payment_link.paid', { kind: 'payment_link', link: paidLink }, now)] : []),
     ]);
+    if (paid.status === 'PAID') await cancelPendingInstructions(tx, [debt.id], scope, now);
     return { link: paidLink, debt: paidDebt };
   }
   // The debt rules' first check, which a reusable link's payment record does not go through.

@@ -8,6 +8,7 @@ import { utcDateOf } from '../../shared/calendar-date';
 import { ConflictError, InvalidRequestError } from '../../shared/errors';
 import { requireDeps } from '../../shared/use-case-deps';
 import { type CardInput, parseCard } from '../card';
+import { PROCESSOR_METHODS } from '../portal-charge';
 import { NotPayableError, PaymentDeclinedError } from '../payment-declined';
 import type { PortalCharge } from '../portal-charge';
 import type { PortalPage } from '../portal-page';
@@ -61,7 +62,9 @@ export class PayThroughPortal {
     const charge = chargeToPay(page, input.cycleDebtId);
     if (!charge.payability.payable) throw new NotPayableError(charge.payability.reason);
     const method = input.method as PaymentMethod;
-    if (!charge.payability.methods.includes(method)) throw InvalidRequestError.field('method', 'is not a method this charge can be paid with');
+    if (!charge.payability.methods.includes(method) || !PROCESSOR_METHODS.includes(method)) {
+      throw InvalidRequestError.field('method', 'is not a method this charge can be paid with');
+    }
     const amountCents = amountToPay(charge.remainingCents, charge.payability.partial, input.amountCents);
     const card = method === 'CARD' ? parseCard(input.card ?? {}, utcDateOf(scope.clock.now()), { requireCvc: true }) : undefined;
 
@@ -112,7 +115,7 @@ export class PayThroughPortal {
   }
 }
 
-function chargeToPay(page: PortalPage, cycleDebtId: string | undefined): PortalCharge {
+export function chargeToPay(page: PortalPage, cycleDebtId: string | undefined): PortalCharge {
   switch (page.kind) {
     case 'debt':
     case 'link':
@@ -128,7 +131,7 @@ function chargeToPay(page: PortalPage, cycleDebtId: string | undefined): PortalC
 }
 
 /** The whole remaining amount, or a part of it where the charge allows partial payments. */
-function amountToPay(remainingCents: number, partial: boolean, amountCents: number | undefined): number {
+export function amountToPay(remainingCents: number, partial: boolean, amountCents: number | undefined): number {
   if (amountCents === undefined) return remainingCents;
   if (!Number.isSafeInteger(amountCents) || amountCents < 1) throw InvalidRequestError.field('amount', 'must be at least 0.01');
   if (amountCents > remainingCents) throw InvalidRequestError.field('amount', 'must not exceed the remaining amount');

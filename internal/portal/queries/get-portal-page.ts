@@ -3,7 +3,9 @@ import type { DebtView } from '../../../ports/debt-repository';
 import type { PaymentLinkView } from '../../../ports/payment-link-repository';
 import type { SubscriptionView } from '../../../ports/subscription-repository';
 import type { Repositories } from '../../../ports/unit-of-work';
+import { debtIdOf } from '../../debts/debt';
 import { findDebt } from '../../debts/find-debt';
+import { effectiveInstructionStatus, paymentInstructionIdOf } from '../../payment-instructions/payment-instruction';
 import { effectiveLinkStatus, paymentLinkIdOf } from '../../payment-links/payment-link';
 import { utcDateOf } from '../../shared/calendar-date';
 import { NotFoundError } from '../../shared/errors';
@@ -12,7 +14,7 @@ import { requireDeps } from '../../shared/use-case-deps';
 import { findSubscription } from '../../subscriptions/find-subscription';
 import { effectiveSubscriptionStatus, subscriptionIdOf } from '../../subscriptions/subscription';
 import { chargeOf, onlineMethodsOf, type Payability, payabilityOf, type PortalCharge } from '../portal-charge';
-import type { PortalLink, PortalPage } from '../portal-page';
+import type { PortalInstruction, PortalLink, PortalPage } from '../portal-page';
 import { portalScopeOfCode, portalScopeOfCompany } from '../portal-scope';
 import { SHORT_CODE_PATTERN, type PortalTarget } from '../portal-target';
 import { type PortalDebtor, portalDebtor } from '../debtor-name';
@@ -61,7 +63,8 @@ export class GetPortalPage {
     const earlierCycleUnpaid = debt.subscriptionId ? await this.earlierCycleUnpaid(debt) : false;
     const charge = chargeOf(debt, today, payabilityOf(debt, today, { linkStatus, earlierCycleUnpaid }));
     const debtor = await this.debtorOf(scope, debt.contact, false);
-    return { kind: 'debt', company: companyOf(scope), scope, charge, link: link ? portalLink(link, scope) : null, debtor };
+    const instructions = await this.pendingInstructions(scope, [debt]);
+    return { kind: 'debt', company: companyOf(scope), scope, charge, link: link ? portalLink(link, scope) : null, debtor, instructions };
   }
 
   private async earlierCycleUnpaid(debt: DebtView): Promise<boolean> {
@@ -83,7 +86,8 @@ export class GetPortalPage {
       return charge;
     });
     const debtor = await this.debtorOf(scope, subscription.contact, false);
-    return { kind: 'subscription', company: companyOf(scope), scope, subscription: portalSubscription(subscription, today), cycles: charges, debtor };
+    const instructions = await this.pendingInstructions(scope, cycles);
+    return { kind: 'subscription', company: companyOf(scope), scope, subscription: portalSubscription(subscription, today), cycles: charges, debtor, instructions };
   }
 
   private async shortCodePage(shortCode: string, requestId: string | null): Promise<PortalPage> {
@@ -116,12 +120,27 @@ export class GetPortalPage {
     const today = utcDateOf(scope.clock.now());
     const linkStatus = effectiveLinkStatus(link, scope.clock.now());
     const debtor = await this.debtorOf(scope, debt.contact, byIdentifier);
-    return { kind: 'link', company: companyOf(scope), scope, link: portalLink(link, scope), charge: linkCharge(link, debt, today, linkStatus), debtor };
+    // A reusable link's instruction serves every payer: the page does not show it as someone's pending payment.
+    const instructions = link.singleUse ? await this.pendingInstructions(scope, [debt]) : [];
+    return { kind: 'link', company: companyOf(scope), scope, link: portalLink(link, scope), charge: linkCharge(link, debt, today, linkStatus), debtor, instructions };
   }
 
   private async debtorOf(scope: TenantScope, contact: { code: string } | null, partial: boolean): Promise<PortalDebtor | null> {
     const found = contact ? await this.deps.repos.contacts.findByCode(scope.organizationId, contact.code) : null;
     return portalDebtor(found?.name ?? null, partial);
+  }
+
+  /** The charge's payment instructions still waiting for money, newest first. */
+  private async pendingInstructions(scope: TenantScope, debts: DebtView[]): Promise<PortalInstruction[]> {
+    const now = scope.clock.now();
+    const byId = new Map(debts.map((d) => [d.id, d]));
+    const pending = await this.deps.repos.paymentInstructions.listPendingOfDebts(scope.company.id, [...byId.keys()]);
+    return pending
+      .filter((i) => effectiveInstructionStatus(i, now) === 'PENDING')
+      .map((i) => ({
+        paymentInstructionId: paymentInstructionIdOf(i), debtId: debtIdOf(byId.get(i.debtId)!), method: i.method, amountCents: i.amountCents,
+        currency: i.currency, expiresAt: i.expiresAt,
+      }));
   }
 }
 

@@ -9,6 +9,7 @@ import { BusinessRuleViolationError } from '../../shared/errors';
 import { DispatchOutbox } from '../../shared/jobs/dispatch-outbox';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
+import { cancelPendingInstructions } from '../../payment-instructions/cancel-pending-instructions';
 import { findSubscription } from '../find-subscription';
 import { generationJob } from '../generation-job';
 import { effectiveSubscriptionStatus, type SubscriptionStatus } from '../subscription';
@@ -52,6 +53,7 @@ export class ChangeSubscriptionState {
         eventOf(scope, event, { kind: 'subscription', subscription: changed }, now),
         ...cancelled.map((debt) => eventOf(scope, 'debt.cancelled', { kind: 'debt', debt }, now)),
       ]);
+      await cancelPendingInstructions(tx, cancelled.map((debt) => debt.id), scope, now);
       return changed;
     });
     if (action === 'resume') {

@@ -51,7 +51,7 @@ describe('hosted portal use cases (memory)', () => {
     if (page.kind !== 'debt') return;
     expect(page.company).to.deep.equal({ code: scope.company.code, name: scope.company.name });
     expect(page.charge).to.deep.include({ debtId: id, amountCents: 10_000, remainingCents: 10_000, status: 'PENDING' });
-    expect(page.charge.payability).to.deep.equal({ payable: true, partial: true, methods: ['CARD', 'TRANSFER', 'BANK_TRANSFER', 'WALLET'] });
+    expect(page.charge.payability).to.deep.equal({ payable: true, partial: true, methods: ['CARD', 'TRANSFER', 'CASH', 'WALLET'] });
     const other = await w.newTenant();
     expect(await rejection(w.app.queries.getPortalPage.execute({ kind: 'debt', companyCode: other.scope.company.code, debtId: id }))).to.be.instanceOf(NotFoundError);
     expect(await rejection(w.app.queries.getPortalPage.execute({ kind: 'short-code', shortCode: 'nope' }))).to.be.instanceOf(NotFoundError);
@@ -61,17 +61,17 @@ describe('hosted portal use cases (memory)', () => {
     const { w, scope, processor, debt } = await world();
     const id = await debt('order-1');
     const target = { kind: 'debt' as const, companyCode: scope.company.code, debtId: id };
-    const input = { target, amountCents: 2_500, method: 'TRANSFER', submissionKey: KEY };
+    const input = { target, amountCents: 2_500, method: 'WALLET', submissionKey: KEY };
     const first = await w.app.commands.payThroughPortal.execute(input);
     expect(first).to.deep.include({ successUrl: null, replayed: false });
     const again = await w.app.commands.payThroughPortal.execute(input);
     expect(again).to.deep.equal({ ...first, replayed: true });
     expect(processor.charged).to.have.length(1);
-    expect(processor.charged[0]).to.deep.include({ idempotencyKey: `${scope.company.code}:${KEY}`, amountCents: 2_500, currency: 'MXN', method: 'TRANSFER' });
+    expect(processor.charged[0]).to.deep.include({ idempotencyKey: `${scope.company.code}:${KEY}`, amountCents: 2_500, currency: 'MXN', method: 'WALLET' });
     const read = await w.app.queries.getDebt.execute(id, scope);
     expect(read).to.deep.include({ status: 'PARTIALLY_PAID', amountPaidCents: 2_500 });
     const receipt = await w.app.queries.getPortalReceipt.execute(first.receiptCode);
-    expect(receipt).to.deep.include({ amountCents: 2_500, method: 'TRANSFER' });
+    expect(receipt).to.deep.include({ amountCents: 2_500, method: 'WALLET' });
     expect(receipt.origin).to.deep.equal({ kind: 'debt', debtId: id });
     expect(receipt.debt.remainingCents).to.equal(7_500);
     const events = (await w.repos.events.list(scope.company.id, {}, { page: 1, limit: 50 })).items.map((e) => e.type);
@@ -112,6 +112,22 @@ describe('hosted portal use cases (memory)', () => {
     expect((refused as NotPayableError).reason).to.equal('PAID');
   });
 
+  it('InstructThroughPortal: transfer and cash give the page\'s charge an instruction (the same one when sent again); cards are the processor\'s', async () => {
+    const { w, scope, debt } = await world();
+    const id = await debt('order-9', { paymentMethods: ['CARD', 'BANK_TRANSFER'] });
+    const target = { kind: 'debt' as const, companyCode: scope.company.code, debtId: id };
+    const given = await w.app.commands.instructThroughPortal.execute({ target, method: 'TRANSFER', amountCents: 1_000 });
+    expect(given.paymentInstructionId).to.match(/^pin_/);
+    expect(await w.app.commands.instructThroughPortal.execute({ target, method: 'TRANSFER' })).to.deep.equal(given);
+    const [instruction] = await w.app.queries.listDebtPaymentInstructions.execute(id, scope);
+    expect(instruction).to.deep.include({ method: 'TRANSFER', amountCents: 1_000, status: 'PENDING' });
+    for (const method of ['CARD', 'CASH', 'CHEQUE']) {
+      expect(((await rejection(w.app.commands.instructThroughPortal.execute({ target, method }))) as InvalidRequestError).details.map((d) => d.field)).to.deep.equal(['method']);
+    }
+    await w.app.commands.payDebt.execute(id, undefined, 'test-helper', scope);
+    expect(await rejection(w.app.commands.instructThroughPortal.execute({ target, method: 'TRANSFER' }))).to.be.instanceOf(NotPayableError);
+  });
+
   it('a private single-use link: its page by short code, its payment through applyLinkPayment, its successUrl', async () => {
     const { w, scope } = await world();
     const link = await w.app.commands.createPaymentLink.execute(
@@ -119,7 +135,7 @@ describe('hosted portal use cases (memory)', () => {
       scope,
     );
     const target = { kind: 'short-code' as const, shortCode: link.shortCode! };
-    const outcome = await w.app.commands.payThroughPortal.execute({ target, method: 'TRANSFER', submissionKey: KEY });
+    const outcome = await w.app.commands.payThroughPortal.execute({ target, method: 'WALLET', submissionKey: KEY });
     expect(outcome).to.deep.include({ successUrl: 'https://shop.example.com/ok', replayed: false });
     expect((await w.app.queries.getPaymentLink.execute(`plk_${link.code}`, scope)).status).to.equal('PAID');
     const page = await w.app.queries.getPortalPage.execute(target);

@@ -13,6 +13,7 @@ import * as auditLog from './20261124300100_audit_log';
 import * as contactListIndex from './20261124600000_contact_list_index';
 import * as webhookSecrets from './20261125100000_webhook_secrets';
 import * as refreshTokenFamilies from './20261126100000_refresh_token_families';
+import * as paymentInstructions from './20261127100000_payment_instructions';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -38,6 +39,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261124600000_contact_list_index', contactListIndex],
   ['20261125100000_webhook_secrets', webhookSecrets],
   ['20261126100000_refresh_token_families', refreshTokenFamilies],
+  ['20261127100000_payment_instructions', paymentInstructions],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

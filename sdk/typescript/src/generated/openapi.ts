@@ -508,6 +508,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/debts/{id}/payment-instructions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A debt's payment instructions, newest first
+         * @description Every instruction the debt was given, whatever its status, newest first (not paginated: a debt has few).
+         */
+        get: operations["listPaymentInstructions"];
+        put?: never;
+        /**
+         * Give a debt a transfer account or a cash voucher (200: the PENDING one it has)
+         * @description TRANSFER: an account unique to this instruction (a CLABE for MXN, a CVU for ARS, a CCI for PEN, an account number for COP, CLP and USD), with its bank, beneficiary and reference. CASH: a voucher with a barcode (SVG) and a printable PDF, paid at a store. The money is confirmed when the provider notifies it (webhook `payment_instruction.paid`, `debt.paid`). Asking again for a method that has a PENDING instruction answers that one (200). `amount` defaults to the remaining amount; less only where the debt allows partial payments. 422 when the debt takes no payment now (paid, cancelled, overdue without overdue payments, its link not ACTIVE) or its paymentMethods do not include the method (TRANSFER or BANK_TRANSFER for TRANSFER, CASH for CASH).
+         */
+        post: operations["createPaymentInstruction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-instructions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payment instruction
+         * @description The status is the effective one (a PENDING instruction past expiresAt reads EXPIRED).
+         */
+        get: operations["getPaymentInstruction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/unapplied-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Money received that no debt took, newest first
+         * @description Overpayments, money for instructions no longer PENDING and money the debt's rules refused, newest first (by receivedAt); `status` filters OPEN or RESOLVED.
+         */
+        get: operations["listUnappliedPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/unapplied-payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an unapplied payment
+         * @description The money, where it came from, why no debt took it, and how it was resolved.
+         */
+        get: operations["getUnappliedPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/unapplied-payments/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply an OPEN unapplied payment to a debt
+         * @description Its whole amount pays the debt (any debt of the company in the same currency) through the same payment rules as every payment: more than the remaining amount, a partial amount where not allowed, a final state or the payment order is 422, and nothing changes. It becomes RESOLVED (APPLIED). A RESOLVED one, or one being refunded, is 422.
+         */
+        post: operations["applyUnappliedPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/unapplied-payments/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund an OPEN unapplied payment to the payer
+         * @description No body. The provider sends the money back; it becomes RESOLVED (REFUNDED, with the provider's reference). A RESOLVED one is 422.
+         */
+        post: operations["refundUnappliedPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/provider-notifications/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Money arrived (called by the payment provider, signed)
+         * @description For payment providers, not integrators: the only way money comes in. The body is the provider's own format, signed by it (the sandbox: `X-Sandbox-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, refused 5 minutes away from now: 401). Idempotent on the provider's transaction id: a notification delivered again answers the first outcome and records nothing (the same id with other values is 409). The money pays the instruction's debt, or is kept as an unapplied payment, or both; an unknown instruction is kept as UNMATCHED for the operators.
+         */
+        post: operations["receiveProviderNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -758,6 +902,26 @@ export interface paths {
          * @description Sandbox only: registers a payment method reference for the user through the same use case as the hosted enrollment page.
          */
         post: operations["registerPaymentMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test-helpers/payment-instructions/{id}/receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The sandbox provider notifies money for an instruction (default: its amount)
+         * @description Sandbox only. Sends a notification signed by the sandbox provider through the same door as `POST /provider-notifications/sandbox` (signature check, idempotency, the payment rules), retried like a provider retries until it is recorded, then answers 202. Any amount and any status: money for an instruction no longer PENDING, or more than owed, is kept as an unapplied payment.
+         */
+        post: operations["receiveSandboxPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1020,6 +1184,126 @@ export interface webhooks {
          * @description The link was cancelled. `data.object` is the resource as GET returns it at that instant.
          */
         post: operations["paymentLinkCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_instruction.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_instruction.created
+         * @description A transfer account or cash voucher was issued for a debt. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["paymentInstructionCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_instruction.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_instruction.paid
+         * @description The instruction's amount arrived (or completed its debt): it is PAID. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["paymentInstructionPaidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_instruction.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_instruction.expired
+         * @description A PENDING instruction passed expiresAt; money still arriving through it is kept unapplied. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["paymentInstructionExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_instruction.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_instruction.cancelled
+         * @description Its debt was paid by other means or cancelled; money still arriving through it is kept unapplied. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["paymentInstructionCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "unapplied_payment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * unapplied_payment.created
+         * @description Money arrived that no debt took (overpaid, instruction no longer PENDING, or not applicable). `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["unappliedPaymentCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "unapplied_payment.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * unapplied_payment.resolved
+         * @description An unapplied payment was applied to a debt or refunded. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["unappliedPaymentResolvedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1553,6 +1837,17 @@ export interface components {
         };
         /**
          * @example {
+         *       "debtId": "debt_inv-2026-0002"
+         *     }
+         */
+        ApplyUnappliedPaymentRequest: {
+            /** @description The debt (`debt_…` or its externalRequestId) that takes the whole amount */
+            debtId: string;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @example {
          *       "page": 1,
          *       "limit": 50,
          *       "total": 1,
@@ -1571,6 +1866,35 @@ export interface components {
             hasMore: boolean;
             /** @description True when more than 10,000 items match (total then reads 10,000) */
             capped: boolean;
+        };
+        /**
+         * @description A voucher paid in cash at a store of one of the networks.
+         * @example {
+         *       "barcodeValue": "9912345678901234",
+         *       "barcodeUrl": "https://api.collections.example/vouchers/ACME/pin_4Kq8Zr2LmW7xTn3VbY9sPd1c/Zm9vYmFyYmF6cXV4/barcode.svg",
+         *       "voucherUrl": "https://api.collections.example/vouchers/ACME/pin_4Kq8Zr2LmW7xTn3VbY9sPd1c/Zm9vYmFyYmF6cXV4/voucher.pdf",
+         *       "networks": [
+         *         "OXXO",
+         *         "7-Eleven",
+         *         "Farmacias del Ahorro"
+         *       ]
+         *     }
+         */
+        CashVoucher: {
+            /** @description What the barcode encodes; the cashier types it when the barcode does not scan */
+            barcodeValue: string;
+            /**
+             * Format: uri
+             * @description The barcode (Code 128) as SVG: a public, signed URL that shows nothing else
+             */
+            barcodeUrl: string;
+            /**
+             * Format: uri
+             * @description The printable voucher as PDF: a public, signed URL (`?locale=en-US` and the other page locales choose its language)
+             */
+            voucherUrl: string;
+            /** @description Where it can be paid */
+            networks: string[];
         };
         /**
          * @example {
@@ -1914,6 +2238,26 @@ export interface components {
             paymentMethods?: components["schemas"]["PaymentMethods"];
             /** @description Ask for automatic collection (direct debit) */
             autopay?: boolean;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @example {
+         *       "method": "TRANSFER"
+         *     }
+         * @example {
+         *       "method": "CASH",
+         *       "amount": 250
+         *     }
+         */
+        CreatePaymentInstructionRequest: {
+            /**
+             * @description TRANSFER: an account to transfer to; CASH: a voucher to pay at a store
+             * @enum {string}
+             */
+            method: "TRANSFER" | "CASH";
+            /** @description Default: the remaining amount. Less only where the debt allows partial payments */
+            amount?: number;
             /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
             companyCode?: string;
         };
@@ -2467,7 +2811,7 @@ export interface components {
          * @description An event type, or `*` (alone) for every type
          * @enum {string}
          */
-        EnabledEvent: "*" | "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed";
+        EnabledEvent: "*" | "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "payment_instruction.created" | "payment_instruction.paid" | "payment_instruction.expired" | "payment_instruction.cancelled" | "unapplied_payment.created" | "unapplied_payment.resolved" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed";
         /**
          * @example {
          *       "url": "https://api.collections.example/enroll/eyJ2IjoxLCJjbyI6IkFDTUUifQ.Tq8xZ3",
@@ -2535,7 +2879,7 @@ export interface components {
             requestId: string;
         };
         /** @description A state change: `{ eventId, type, createdAt, companyCode, data: { object }, requestId }`, written with the change itself. */
-        Event: components["schemas"]["DebtEvent"] | components["schemas"]["PaymentLinkEvent"] | components["schemas"]["SubscriptionEvent"] | components["schemas"]["ContactEvent"] | components["schemas"]["ProductEvent"] | components["schemas"]["AdhesionEvent"] | components["schemas"]["PaymentMethodEvent"] | components["schemas"]["DirectDebitEvent"];
+        Event: components["schemas"]["DebtEvent"] | components["schemas"]["PaymentLinkEvent"] | components["schemas"]["PaymentInstructionEvent"] | components["schemas"]["UnappliedPaymentEvent"] | components["schemas"]["SubscriptionEvent"] | components["schemas"]["ContactEvent"] | components["schemas"]["ProductEvent"] | components["schemas"]["AdhesionEvent"] | components["schemas"]["PaymentMethodEvent"] | components["schemas"]["DirectDebitEvent"];
         EventDelivery: {
             webhookEndpointId: string;
             url: string;
@@ -2549,7 +2893,7 @@ export interface components {
             attempts: components["schemas"]["DeliveryAttempt"][];
         };
         /** @description An event with its delivery to each webhook endpoint. */
-        EventDetail: components["schemas"]["DebtEventDetail"] | components["schemas"]["PaymentLinkEventDetail"] | components["schemas"]["SubscriptionEventDetail"] | components["schemas"]["ContactEventDetail"] | components["schemas"]["ProductEventDetail"] | components["schemas"]["AdhesionEventDetail"] | components["schemas"]["PaymentMethodEventDetail"] | components["schemas"]["DirectDebitEventDetail"];
+        EventDetail: components["schemas"]["DebtEventDetail"] | components["schemas"]["PaymentLinkEventDetail"] | components["schemas"]["PaymentInstructionEventDetail"] | components["schemas"]["UnappliedPaymentEventDetail"] | components["schemas"]["SubscriptionEventDetail"] | components["schemas"]["ContactEventDetail"] | components["schemas"]["ProductEventDetail"] | components["schemas"]["AdhesionEventDetail"] | components["schemas"]["PaymentMethodEventDetail"] | components["schemas"]["DirectDebitEventDetail"];
         /**
          * @example {
          *       "status": "ok"
@@ -2601,6 +2945,187 @@ export interface components {
             amount?: number;
             /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
             companyCode?: string;
+        };
+        /**
+         * @description How a debt is paid by transfer or in cash; the money is confirmed when the provider notifies it. `transfer` only for TRANSFER, `cash` only for CASH.
+         * @example {
+         *       "paymentInstructionId": "pin_4Kq8Zr2LmW7xTn3VbY9sPd1c",
+         *       "debtId": "debt_inv-2026-0001",
+         *       "method": "TRANSFER",
+         *       "status": "PENDING",
+         *       "amount": 1500,
+         *       "amountReceived": 0,
+         *       "currency": "MXN",
+         *       "reference": "4825107",
+         *       "expiresAt": "2026-12-25T16:04:05.123Z",
+         *       "transfer": {
+         *         "accountType": "CLABE",
+         *         "accountNumber": "646180991234567895",
+         *         "bankName": "STP (sandbox)",
+         *         "beneficiary": "Gimnasio Central"
+         *       },
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "paidAt": null
+         *     }
+         * @example {
+         *       "paymentInstructionId": "pin_7Hs2Kq8ZrW3nXc5Vb1LmT9yP",
+         *       "debtId": "debt_inv-2026-0001",
+         *       "method": "CASH",
+         *       "status": "PENDING",
+         *       "amount": 1500,
+         *       "amountReceived": 0,
+         *       "currency": "MXN",
+         *       "reference": "9912345678901234",
+         *       "expiresAt": "2026-11-28T16:04:05.123Z",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "paidAt": null,
+         *       "cash": {
+         *         "barcodeValue": "9912345678901234",
+         *         "barcodeUrl": "https://api.collections.example/vouchers/ACME/pin_4Kq8Zr2LmW7xTn3VbY9sPd1c/Zm9vYmFyYmF6cXV4/barcode.svg",
+         *         "voucherUrl": "https://api.collections.example/vouchers/ACME/pin_4Kq8Zr2LmW7xTn3VbY9sPd1c/Zm9vYmFyYmF6cXV4/voucher.pdf",
+         *         "networks": [
+         *           "OXXO",
+         *           "7-Eleven",
+         *           "Farmacias del Ahorro"
+         *         ]
+         *       }
+         *     }
+         */
+        PaymentInstruction: {
+            /** @description `pin_` + alphanumeric; paths also accept it without the prefix */
+            paymentInstructionId: string;
+            /** @description The debt it pays */
+            debtId: string;
+            /** @enum {string} */
+            method: "TRANSFER" | "CASH";
+            /**
+             * @description PENDING until its amount arrives (PAID), expiresAt passes (EXPIRED) or the debt is paid by other means or cancelled (CANCELLED)
+             * @enum {string}
+             */
+            status: "PENDING" | "PAID" | "EXPIRED" | "CANCELLED";
+            /** @description In currency units, at most 2 decimals */
+            amount: number;
+            /** @description Every amount received through it so far, applied to the debt or kept as an unapplied payment */
+            amountReceived: number;
+            currency: components["schemas"]["Currency"];
+            /** @description What the debtor quotes: the transfer's numeric reference, or the voucher number */
+            reference: string;
+            /**
+             * Format: date-time
+             * @description Cash: 72 hours; transfer: 30 days; both at most to the end of the due date when the debt takes no overdue payment
+             */
+            expiresAt: string;
+            transfer?: components["schemas"]["TransferInstructions"];
+            cash?: components["schemas"]["CashVoucher"];
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it became PAID
+             */
+            paidAt: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "payment_instruction.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "paymentInstructionId": "pin_4Kq8Zr2LmW7xTn3VbY9sPd1c",
+         *           "debtId": "debt_inv-2026-0001",
+         *           "method": "TRANSFER",
+         *           "status": "PENDING",
+         *           "amount": 1500,
+         *           "amountReceived": 0,
+         *           "currency": "MXN",
+         *           "reference": "4825107",
+         *           "expiresAt": "2026-12-25T16:04:05.123Z",
+         *           "transfer": {
+         *             "accountType": "CLABE",
+         *             "accountNumber": "646180991234567895",
+         *             "bankName": "STP (sandbox)",
+         *             "beneficiary": "Gimnasio Central"
+         *           },
+         *           "createdAt": "2026-11-25T16:04:05.123Z",
+         *           "paidAt": null
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        PaymentInstructionEvent: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "payment_instruction.created" | "payment_instruction.paid" | "payment_instruction.expired" | "payment_instruction.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["PaymentInstruction"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "payment_instruction.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "paymentInstructionId": "pin_4Kq8Zr2LmW7xTn3VbY9sPd1c",
+         *           "debtId": "debt_inv-2026-0001",
+         *           "method": "TRANSFER",
+         *           "status": "PENDING",
+         *           "amount": 1500,
+         *           "amountReceived": 0,
+         *           "currency": "MXN",
+         *           "reference": "4825107",
+         *           "expiresAt": "2026-12-25T16:04:05.123Z",
+         *           "transfer": {
+         *             "accountType": "CLABE",
+         *             "accountNumber": "646180991234567895",
+         *             "bankName": "STP (sandbox)",
+         *             "beneficiary": "Gimnasio Central"
+         *           },
+         *           "createdAt": "2026-11-25T16:04:05.123Z",
+         *           "paidAt": null
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d",
+         *       "deliveries": []
+         *     }
+         */
+        PaymentInstructionEventDetail: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "payment_instruction.created" | "payment_instruction.paid" | "payment_instruction.expired" | "payment_instruction.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["PaymentInstruction"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+            /** @description The delivery to each webhook endpoint, with every attempt */
+            deliveries: components["schemas"]["EventDelivery"][];
         };
         /**
          * @description A shareable payment URL with its associated debt. Every field is present; the optional ones are null when empty.
@@ -3024,6 +3549,31 @@ export interface components {
             deliveries: components["schemas"]["EventDelivery"][];
         };
         /**
+         * @description Where the money went. A notification delivered again answers the first outcome (replayed: true) and records nothing.
+         * @example {
+         *       "transactionId": "sbx_txn_5f2c0a9e7d1b3c4a6e8f0a1b",
+         *       "replayed": false,
+         *       "outcome": "APPLIED",
+         *       "appliedAmount": 1500,
+         *       "unappliedAmount": 0,
+         *       "currency": "MXN"
+         *     }
+         */
+        ProviderNotificationReceipt: {
+            transactionId: string;
+            replayed: boolean;
+            /**
+             * @description APPLIED to the debt; PARTIALLY_APPLIED (the rest unapplied); UNAPPLIED; UNMATCHED: no instruction of ours has that reference (kept for the operators)
+             * @enum {string}
+             */
+            outcome: "APPLIED" | "PARTIALLY_APPLIED" | "UNAPPLIED" | "UNMATCHED";
+            /** @description Applied to the debt */
+            appliedAmount: number;
+            /** @description Kept as an unapplied payment */
+            unappliedAmount: number;
+            currency: components["schemas"]["Currency"];
+        };
+        /**
          * @example {
          *       "status": "ok",
          *       "checks": [
@@ -3152,6 +3702,64 @@ export interface components {
             now: string;
             /** @description true: every time rule of the organization uses `now`; false: real time */
             frozen: boolean;
+        };
+        /**
+         * @description The signed notification the sandbox provider delivered to POST /provider-notifications/sandbox.
+         * @example {
+         *       "paymentInstructionId": "pin_4Kq8Zr2LmW7xTn3VbY9sPd1c",
+         *       "provider": "sandbox",
+         *       "transactionId": "sbx_txn_5f2c0a9e7d1b3c4a6e8f0a1b",
+         *       "amount": 1500,
+         *       "currency": "MXN"
+         *     }
+         */
+        SandboxNotificationSent: {
+            paymentInstructionId: string;
+            /** @enum {string} */
+            provider: "sandbox";
+            /** @description The provider's id of this movement */
+            transactionId: string;
+            /** @description In currency units, at most 2 decimals */
+            amount: number;
+            currency: components["schemas"]["Currency"];
+        };
+        /**
+         * @description Signed with `X-Sandbox-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; refused more than 5 minutes from now.
+         * @example {
+         *       "id": "sbx_txn_5f2c0a9e7d1b3c4a6e8f0a1b",
+         *       "type": "payment.received",
+         *       "instruction": "646180991234567895",
+         *       "amount": 1500,
+         *       "currency": "MXN",
+         *       "receivedAt": "2026-11-26T10:15:00.000Z"
+         *     }
+         */
+        SandboxProviderNotification: {
+            /** @description The provider's transaction id: the same id is recorded once */
+            id: string;
+            /** @enum {string} */
+            type: "payment.received";
+            /** @description The account or barcode the money was paid to */
+            instruction: string;
+            /** @description In currency units, at most 2 decimals */
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: date-time
+             * @description When the money arrived
+             */
+            receivedAt: string;
+        };
+        /**
+         * @example {
+         *       "amount": 1500
+         *     }
+         */
+        SandboxReceiveRequest: {
+            /** @description Default: the instruction amount */
+            amount?: number;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
         };
         /**
          * @description The token pair, at the top level of the body (not under data).
@@ -3443,6 +4051,174 @@ export interface components {
                 day: number;
                 month?: number;
             } | null;
+        };
+        /**
+         * @description Where to transfer: an account unique to this instruction.
+         * @example {
+         *       "accountType": "CLABE",
+         *       "accountNumber": "646180991234567895",
+         *       "bankName": "STP (sandbox)",
+         *       "beneficiary": "Gimnasio Central"
+         *     }
+         */
+        TransferInstructions: {
+            /**
+             * @description CLABE (MXN, 18 digits with its check digit), CVU (ARS, 22 digits), CCI (PEN, 20 digits), ACCOUNT (COP, CLP, USD)
+             * @enum {string}
+             */
+            accountType: "CLABE" | "CVU" | "CCI" | "ACCOUNT";
+            accountNumber: string;
+            bankName: string;
+            /** @description The name the debtor's bank shows for the account */
+            beneficiary: string;
+        };
+        /**
+         * @description Money received that no debt took (overpaid, for an instruction no longer PENDING, or not applicable to its debt): kept until applied or refunded.
+         * @example {
+         *       "unappliedPaymentId": "upy_9Lm3Qx7Kp2Zr8WnT4VbY1sPd",
+         *       "amount": 120.5,
+         *       "currency": "MXN",
+         *       "paymentInstructionId": "pin_4Kq8Zr2LmW7xTn3VbY9sPd1c",
+         *       "debtId": "debt_inv-2026-0001",
+         *       "reason": "OVERPAYMENT",
+         *       "status": "OPEN",
+         *       "receivedAt": "2026-11-26T10:15:00.000Z",
+         *       "resolvedAt": null,
+         *       "resolution": null
+         *     }
+         */
+        UnappliedPayment: {
+            /** @description `upy_` + alphanumeric; paths also accept it without the prefix */
+            unappliedPaymentId: string;
+            /** @description In currency units, at most 2 decimals */
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            /** @description The instruction the money came through */
+            paymentInstructionId: string;
+            /** @description That instruction's debt */
+            debtId: string;
+            /**
+             * @description OVERPAYMENT: more than the debt owed; INSTRUCTION_NOT_PENDING: the instruction was paid, expired or cancelled; NOT_APPLICABLE: the debt's rules refuse it (paid, cancelled, partial not allowed, an earlier cycle unpaid, another currency)
+             * @enum {string}
+             */
+            reason: "OVERPAYMENT" | "INSTRUCTION_NOT_PENDING" | "NOT_APPLICABLE";
+            /** @enum {string} */
+            status: "OPEN" | "RESOLVED";
+            /**
+             * Format: date-time
+             * @description When the provider says the money arrived
+             */
+            receivedAt: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            resolvedAt: string | null;
+            /** @description How it was resolved; null while OPEN */
+            resolution: components["schemas"]["UnappliedPaymentResolution"] | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "unapplied_payment.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "unappliedPaymentId": "upy_9Lm3Qx7Kp2Zr8WnT4VbY1sPd",
+         *           "amount": 120.5,
+         *           "currency": "MXN",
+         *           "paymentInstructionId": "pin_4Kq8Zr2LmW7xTn3VbY9sPd1c",
+         *           "debtId": "debt_inv-2026-0001",
+         *           "reason": "OVERPAYMENT",
+         *           "status": "OPEN",
+         *           "receivedAt": "2026-11-26T10:15:00.000Z",
+         *           "resolvedAt": null,
+         *           "resolution": null
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        UnappliedPaymentEvent: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "unapplied_payment.created" | "unapplied_payment.resolved";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["UnappliedPayment"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "unapplied_payment.created",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "unappliedPaymentId": "upy_9Lm3Qx7Kp2Zr8WnT4VbY1sPd",
+         *           "amount": 120.5,
+         *           "currency": "MXN",
+         *           "paymentInstructionId": "pin_4Kq8Zr2LmW7xTn3VbY9sPd1c",
+         *           "debtId": "debt_inv-2026-0001",
+         *           "reason": "OVERPAYMENT",
+         *           "status": "OPEN",
+         *           "receivedAt": "2026-11-26T10:15:00.000Z",
+         *           "resolvedAt": null,
+         *           "resolution": null
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d",
+         *       "deliveries": []
+         *     }
+         */
+        UnappliedPaymentEventDetail: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "unapplied_payment.created" | "unapplied_payment.resolved";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["UnappliedPayment"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+            /** @description The delivery to each webhook endpoint, with every attempt */
+            deliveries: components["schemas"]["EventDelivery"][];
+        };
+        /**
+         * @example {
+         *       "action": "APPLIED",
+         *       "debtId": "debt_inv-2026-0002",
+         *       "reference": null
+         *     }
+         */
+        UnappliedPaymentResolution: {
+            /**
+             * @description APPLIED to a debt, or REFUNDED to the payer
+             * @enum {string}
+             */
+            action: "APPLIED" | "REFUNDED";
+            /** @description APPLIED: the debt that took the money */
+            debtId: string | null;
+            /** @description REFUNDED: the provider's refund reference */
+            reference: string | null;
         };
         /**
          * @description At least one field; phones replace the whole list.
@@ -7728,6 +8504,926 @@ export interface operations {
             };
         };
     };
+    listPaymentInstructions: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The debtId (`debt_…`) or the externalRequestId */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PaymentInstruction"][];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createPaymentInstruction: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The debtId (`debt_…`) or the externalRequestId */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentInstructionRequest"];
+            };
+        };
+        responses: {
+            /** @description The debt already has a PENDING instruction of that method: that one, unchanged */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PaymentInstruction"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PaymentInstruction"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPaymentInstruction: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The paymentInstructionId (`pin_…`), with or without its prefix */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PaymentInstruction"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listUnappliedPayments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; a page past the last match is empty */
+                page?: number;
+                /** @description Items per page, 1 to 500 */
+                limit?: number;
+                /** @description OPEN or RESOLVED */
+                status?: "OPEN" | "RESOLVED";
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UnappliedPayment"][];
+                        meta: components["schemas"]["PageMeta"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getUnappliedPayment: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The unappliedPaymentId (`upy_…`), with or without its prefix */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UnappliedPayment"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    applyUnappliedPayment: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The unappliedPaymentId (`upy_…`), with or without its prefix */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyUnappliedPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UnappliedPayment"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    refundUnappliedPayment: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The unappliedPaymentId (`upy_…`), with or without its prefix */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UnappliedPayment"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    receiveProviderNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider that sends it: `sandbox` */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxProviderNotification"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProviderNotificationReceipt"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_CONFLICT: the natural key or idempotency key is taken */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: {
@@ -8524,7 +10220,7 @@ export interface operations {
                 /** @description Items per page, 1 to 500 */
                 limit?: number;
                 /** @description One event type */
-                type?: "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed";
+                type?: "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "payment_instruction.created" | "payment_instruction.paid" | "payment_instruction.expired" | "payment_instruction.cancelled" | "unapplied_payment.created" | "unapplied_payment.resolved" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed";
                 /** @description The public id of the resource (debtId, paymentLinkId…) */
                 resourceId?: string;
                 /** @description From this instant (RFC 3339), or from the start of this UTC day */
@@ -9549,6 +11245,141 @@ export interface operations {
             };
         };
     };
+    receiveSandboxPayment: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The paymentInstructionId (`pin_…`), with or without its prefix */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxReceiveRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SandboxNotificationSent"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getLiveness: {
         parameters: {
             query?: never;
@@ -9935,6 +11766,174 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentLinkEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentInstructionCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentInstructionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentInstructionPaidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentInstructionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentInstructionExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentInstructionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentInstructionCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentInstructionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    unappliedPaymentCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnappliedPaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    unappliedPaymentResolvedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnappliedPaymentEvent"];
             };
         };
         responses: {

@@ -1,0 +1,74 @@
+import type { Context } from 'koa';
+import { INSTRUCTION_METHODS, type InstructionMethod } from '../../../internal/payment-instructions/payment-instruction';
+import type { InstructionPage } from '../../../internal/portal/queries/get-instruction-page';
+import type { Currency } from '../../../internal/shared/currency';
+import { NotFoundError } from '../../../internal/shared/errors';
+import type { HostedPaymentPortal } from '../../gateways/hosted-payment-portal';
+import type { InstructionLinks } from './instruction-pages';
+import { chooseLocale, type Locale, LOCALES } from './locale';
+import { setPageHeaders } from './page-security';
+import { barcodeSvg, voucherPdf } from './voucher';
+
+/** TRANSFER and CASH are paid with an instruction; the page form's other methods through the processor. */
+export function isInstructionMethod(method: string): method is InstructionMethod {
+  return (INSTRUCTION_METHODS as readonly string[]).includes(method);
+}
+
+/**
+ * The links of an instruction's page, as paths of this host (the page may be served under another
+ * name than PUBLIC_BASE_URL, and the CSP allows images from 'self' only): its status, its barcode
+ * and its voucher in the page's locale, and the payment page it came from.
+ */
+export function instructionLinks(page: InstructionPage, locale: Locale, portal: HostedPaymentPortal, path: string): InstructionLinks {
+  const companyCode = page.company.code;
+  const paymentInstructionId = `pin_${page.instruction.code}`;
+  const cash = page.instruction.method === 'CASH' ? portal.voucherUrls({ companyCode, paymentInstructionId }) : null;
+  const { origin } = page;
+  const back =
+    origin.kind === 'debt'
+      ? portal.debtUrl({ companyCode, debtId: origin.debtId })
+      : origin.kind === 'subscription'
+        ? portal.subscriptionUrl({ companyCode, subscriptionId: origin.subscriptionId })
+        : portal.linkUrl({ companyCode, portalUrl: origin.portalUrl, shortCode: origin.shortCode, identifier: origin.identifier });
+  return {
+    page: path,
+    status: `${path}/status`,
+    barcode: cash ? new URL(cash.barcodeUrl).pathname : undefined,
+    voucher: cash ? `${new URL(cash.voucherUrl).pathname}?locale=${locale}` : undefined,
+    back,
+  };
+}
+
+/** `?locale=` when it names a page locale (the page links its own), else the usual negotiation. */
+export function chooseVoucherLocale(ctx: Context, currency: Currency): Locale {
+  const asked = ctx.query.locale;
+  return typeof asked === 'string' && (LOCALES as readonly string[]).includes(asked) ? (asked as Locale) : chooseLocale(ctx.get('accept-language'), currency);
+}
+
+/** The barcode of a CASH instruction, whatever its status (a debtor may hold the voucher): SVG, nothing else. */
+export function sendBarcode(ctx: Context, page: InstructionPage): void {
+  const cash = page.instruction.cash;
+  if (!cash) throw new NotFoundError('Voucher');
+  setPageHeaders(ctx);
+  ctx.set('Cache-Control', 'private, max-age=3600');
+  ctx.type = 'image/svg+xml';
+  ctx.body = barcodeSvg(cash.barcodeValue);
+}
+
+/** The printable voucher of a CASH instruction (PDF, shown in the browser, in the chosen locale). */
+export async function sendVoucher(ctx: Context, page: InstructionPage, locale: Locale, sandbox: boolean): Promise<void> {
+  const { instruction } = page;
+  if (!instruction.cash) throw new NotFoundError('Voucher');
+  const pdf = await voucherPdf(
+    {
+      company: page.company.name, description: page.description, amountCents: instruction.amountCents, currency: instruction.currency,
+      barcodeValue: instruction.cash.barcodeValue, networks: instruction.cash.networks, expiresAt: instruction.expiresAt, sandbox,
+    },
+    locale,
+  );
+  setPageHeaders(ctx);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Content-Disposition', `inline; filename="voucher-${instruction.cash.barcodeValue}.pdf"`);
+  ctx.type = 'application/pdf';
+  ctx.body = pdf;
+}
