@@ -8,7 +8,11 @@ import { waitFor } from '../../support/child-process';
 
 export interface MysqlAdmin {
   db: Knex;
-  /** The id of the connection (of the test's database) running a statement that starts with `statement`. */
+  /**
+   * The id of the connection (of the test's database) whose statement starting with `statement`
+   * waits on a row lock. Only a lock wait counts: the administrator's own blocker ran the same
+   * statement a moment before, and on a loaded server the process list can still show it.
+   */
   waitForStatement(statement: string): Promise<number>;
   /** Rows the open transaction of that connection has written so far (InnoDB's count). */
   rowsWrittenBy(connectionId: number): Promise<number>;
@@ -26,11 +30,16 @@ export function openMysqlAdmin(databaseUrl: string): MysqlAdmin {
     async waitForStatement(statement) {
       const row = await waitFor(
         async () => {
-          const rows = (await db.raw('SELECT ID AS id, INFO AS info FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE ?', [database, `${statement}%`]))[0] as { id: number }[];
+          const rows = (await db.raw(
+            `SELECT p.ID AS id FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
+             WHERE p.DB = ? AND t.trx_state = 'LOCK WAIT' AND t.trx_query LIKE ?`,
+            [database, `${statement}%`],
+          ))[0] as { id: number }[];
           return rows[0];
         },
-        `a connection running "${statement}…"`,
-        { timeoutMs: 15_000, everyMs: 20 },
+        `a connection waiting on a lock in "${statement}…"`,
+        // INNODB_TRX is refreshed only when it has not been read for 0.1 s (below): poll slower.
+        { timeoutMs: 15_000, everyMs: 150 },
       );
       return Number(row.id);
     },
