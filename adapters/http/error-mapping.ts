@@ -1,7 +1,15 @@
-import { DomainError, InvalidRequestError, RateLimitedError } from '../../internal/shared/errors';
+import { DomainError, type DomainErrorCode, InvalidRequestError, RateLimitedError } from '../../internal/shared/errors';
 
-/** The only table from error codes to HTTP statuses. */
-const STATUS_BY_CODE: Record<string, number> = {
+/** Codes the HTTP layer answers by itself, beside the domain's. */
+type TransportErrorCode = 'PAYLOAD_TOO_LARGE' | 'REQUEST_TIMEOUT' | 'HEADERS_TOO_LARGE' | 'PARTIAL_UPDATE' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+
+export type ErrorCode = DomainErrorCode | TransportErrorCode;
+
+/**
+ * The only table from error codes to HTTP statuses. Typed over every code: a domain error whose
+ * code has no status here does not compile (rather than answering 500 at run time).
+ */
+const STATUS_BY_CODE: Record<ErrorCode, number> = {
   INVALID_REQUEST: 400,
   AUTHENTICATION_FAILED: 401,
   RESOURCE_NOT_FOUND: 404,
@@ -18,7 +26,7 @@ const STATUS_BY_CODE: Record<string, number> = {
 };
 
 /** Every code an error answer can carry. */
-export const ERROR_CODES = Object.keys(STATUS_BY_CODE);
+export const ERROR_CODES = Object.keys(STATUS_BY_CODE) as ErrorCode[];
 
 export interface ErrorReply {
   status: number;
@@ -33,7 +41,7 @@ export function toErrorReply(error: unknown): ErrorReply {
     const body: ErrorReply['body'] = { code: error.code, message: error.message };
     if (error instanceof InvalidRequestError && error.details.length > 0) body.details = error.details;
     const headers = error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : undefined;
-    return { status: STATUS_BY_CODE[error.code] ?? 500, body, headers, internal: false };
+    return { status: STATUS_BY_CODE[error.code], body, headers, internal: false };
   }
   // Errors raised by the HTTP stack itself (body too large, bad encoding) carry a 4xx status.
   const http = error as { status?: number; expose?: boolean; type?: string };
@@ -44,7 +52,7 @@ export function toErrorReply(error: unknown): ErrorReply {
   return { status: 500, body: { code: 'INTERNAL_ERROR', message: 'Internal error' }, internal: true };
 }
 
-function clientError(status: number, code: string, message: string): ErrorReply {
+function clientError(status: number, code: ErrorCode, message: string): ErrorReply {
   return { status, body: { code, message }, internal: false };
 }
 
@@ -53,7 +61,7 @@ function clientError(status: number, code: string, message: string): ErrorReply 
  * 16 KiB, a malformed request, a request that took too long): the status and envelope body.
  */
 export function parserErrorReply(error: { code?: string }): { status: number; body: ErrorReply['body'] } {
-  const status = (code: string) => STATUS_BY_CODE[code]!;
+  const status = (code: ErrorCode) => STATUS_BY_CODE[code];
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return { status: status('HEADERS_TOO_LARGE'), body: { code: 'HEADERS_TOO_LARGE', message: 'Request line and headers exceed 16 KiB' } };

@@ -7,8 +7,21 @@ export interface ErrorDetail {
   issue: string;
 }
 
+/**
+ * Every code a domain error carries. A new DomainError needs its code here, and
+ * adapters/http/error-mapping.ts then fails to compile until the code has a status.
+ */
+export type DomainErrorCode =
+  | 'INVALID_REQUEST'
+  | 'AUTHENTICATION_FAILED'
+  | 'RESOURCE_NOT_FOUND'
+  | 'RESOURCE_CONFLICT'
+  | 'BUSINESS_RULE_VIOLATION'
+  | 'RESOLUTION_ERROR'
+  | 'RATE_LIMITED';
+
 export abstract class DomainError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: DomainErrorCode;
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
