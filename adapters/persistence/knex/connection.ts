@@ -3,8 +3,6 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import { migrationSource } from './migrations';
 
-export type Dialect = 'mysql' | 'sqlite';
-
 /**
  * One Knex instance for `mysql://…` (mysql2) or `sqlite:<path>` (better-sqlite3). Everything
  * above this file is one code path for both.
@@ -73,11 +71,6 @@ function ownerOnlyDatabaseFile(file: string): void {
       // not there (yet)
     }
   }
-}
-
-export function dialectOf(db: Knex): Dialect {
-  const client = db.client.config.client as string;
-  return client === 'mysql2' ? 'mysql' : 'sqlite';
 }
 
 export async function migrateLatest(db: Knex): Promise<void> {

@@ -3,7 +3,7 @@ import type { Contact, Phone } from '../../../internal/contacts/contact';
 import { foldForSearch, phoneDigits } from '../../../internal/contacts/contact';
 import { COUNT_SCAN_CAP, cappedTotal, offsetOf, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
 import type { ContactChanges, ContactFilter, ContactRepository, NewContact } from '../../../ports/contact-repository';
-import { dialectOf } from './connection';
+import { sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, likeContains, toMillis } from './rows/columns';
 
@@ -89,10 +89,9 @@ export class KnexContactRepository implements ContactRepository {
   }
 
   async list(organizationId: number, filter: ContactFilter, page: PageRequest): Promise<Page<Contact>> {
-    // MariaDB/MySQL would read "newest first" along the primary key, through every organization's
-    // contacts, until the page is full (a name that matches little meant the whole table):
-    // the organization's index gives the same order over its contacts only.
-    const table = dialectOf(this.db) === 'mysql' ? this.db.raw('?? IGNORE INDEX FOR ORDER BY (PRIMARY)', ['contacts']) : 'contacts';
+    // Newest first along the organization's index, not the primary key (a name that matches
+    // little would otherwise read the whole table).
+    const table = sqlDialect(this.db).orderedByOwnIndex(this.db, 'contacts');
     const query = this.db.from(table).where('contacts.organization_id', organizationId);
     if (filter.name !== undefined) {
       query.whereRaw("contacts.name_search LIKE ? ESCAPE '!'", [likeContains(foldForSearch(filter.name))]);

@@ -4,7 +4,7 @@ import type { Currency } from '../../../internal/shared/currency';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
 import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-repository';
-import { dialectOf } from './connection';
+import { sqlDialect } from './dialect';
 import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
@@ -37,10 +37,10 @@ export class KnexDebtRepository implements DebtRepository {
     const sorted = [...debts].sort((a, b) => (a.externalRequestId < b.externalRequestId ? -1 : a.externalRequestId > b.externalRequestId ? 1 : 0));
     const [reported] = await translatingDuplicates('Debt', () => this.db('debts').insert(sorted.map(toRow)));
     const ids = new Map<string, number>();
-    const step = await consecutiveIdStep(this.db);
+    const dialect = sqlDialect(this.db);
+    const step = await dialect.consecutiveIdStep(this.db);
     if (step !== null) {
-      // MySQL reports the first row's id, SQLite the last one's; the rows between are consecutive.
-      const first = dialectOf(this.db) === 'mysql' ? Number(reported) : Number(reported) - (sorted.length - 1) * step;
+      const first = dialect.firstInsertedId(Number(reported), sorted.length, step);
       sorted.forEach((debt, i) => ids.set(debt.externalRequestId, first + i * step));
     } else {
       const rows: { id: number; external_request_id: string }[] = await this.db('debts')
@@ -291,28 +291,3 @@ function prefixed(row: Row, prefix: string): Row {
   for (const [key, value] of Object.entries(row)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
   return out;
 }
-
-/**
- * The id step between the rows of one multi-row INSERT when they are sure to be consecutive, or
- * null when they may not be. SQLite (one writer) numbers them one after the other. MySQL/MariaDB
- * does for a "simple insert" under innodb_autoinc_lock_mode 0 or 1 (MariaDB's default is 1),
- * spaced by auto_increment_increment; MySQL 8's default, 2 (interleaved), promises no such thing,
- * so the ids are read back there. Asked once per database server, the settings being read-only.
- */
-async function consecutiveIdStep(db: Knex | Knex.Transaction): Promise<number | null> {
-  if (dialectOf(db) === 'sqlite') return 1;
-  const config = db.client.config as object;
-  let step = ID_STEPS.get(config);
-  if (!step) {
-    step = db
-      .raw('SELECT @@innodb_autoinc_lock_mode AS mode, @@auto_increment_increment AS increment')
-      .then(([rows]: [{ mode: number | string; increment: number | string }[]]) => {
-        const { mode, increment } = rows[0]!;
-        return Number(mode) <= 1 ? Number(increment) : null;
-      });
-    ID_STEPS.set(config, step);
-  }
-  return step;
-}
-
-const ID_STEPS = new WeakMap<object, Promise<number | null>>();

@@ -6,7 +6,7 @@ import type { Currency } from '../../../internal/shared/currency';
 import type {
   NewPaymentInstruction, PaymentInstructionChanges, PaymentInstructionRepository, PaymentInstructionView,
 } from '../../../ports/payment-instruction-repository';
-import { dialectOf } from './connection';
+import { sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { lockRowId } from './row-lock';
 import { fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
@@ -63,7 +63,7 @@ export class KnexPaymentInstructionRepository implements PaymentInstructionRepos
     if (debtIds.length === 0) return [];
     const query = this.db('payment_instructions').whereIn('debt_id', debtIds).where('status', 'PENDING').select('id').orderBy('id');
     if (keep !== undefined) query.whereNot('id', keep);
-    if (dialectOf(this.db) === 'mysql') query.forUpdate();
+    sqlDialect(this.db).lockRows(query);
     const ids = (await query).map((r: { id: number }) => Number(r.id));
     return this.transition(ids, { ...statusColumns('CANCELLED'), updated_at: toMillis(at) });
   }
@@ -76,7 +76,7 @@ export class KnexPaymentInstructionRepository implements PaymentInstructionRepos
       .orderBy('expires_at')
       .orderBy('id')
       .limit(limit);
-    if (dialectOf(this.db) === 'mysql') query.forUpdate();
+    sqlDialect(this.db).lockRows(query);
     const ids = (await query).map((r: { id: number }) => Number(r.id));
     return this.transition(ids, { ...statusColumns('EXPIRED'), updated_at: toMillis(at) });
   }

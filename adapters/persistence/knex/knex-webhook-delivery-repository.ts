@@ -3,7 +3,7 @@ import { storedAttemptError } from '../../../internal/webhooks/attempt-error';
 import { type DeliveryAttempt, type DeliveryStatus, type NewDelivery, newDelivery, type WebhookDelivery } from '../../../internal/webhooks/delivery';
 import type { FanOutCursor } from '../../../internal/webhooks/fan-out-cursor';
 import type { AttemptOutcome, DeliveryStats, WebhookDeliveryRepository } from '../../../ports/webhook-delivery-repository';
-import { dialectOf } from './connection';
+import { sqlDialect } from './dialect';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
 type Row = Record<string, any>;
@@ -16,10 +16,8 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async lockCursor(): Promise<FanOutCursor | null> {
-    const query = this.db('webhook_fanout_cursor').where('id', CURSOR_ID);
-    // SQLite has one writer: the transaction is the lock. MySQL: skip, don't wait, when taken.
-    if (dialectOf(this.db) === 'mysql') query.forUpdate().skipLocked();
-    const row = await query.first();
+    // Skip, don't wait, when another process holds it.
+    const row = await sqlDialect(this.db).lockRows(this.db('webhook_fanout_cursor').where('id', CURSOR_ID), { skipLocked: true }).first();
     return row ? { lastRowId: Number(row.last_row_id), gaps: JSON.parse(row.gaps) } : null;
   }
 

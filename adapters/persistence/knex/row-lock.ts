@@ -1,15 +1,12 @@
 import type { Knex } from 'knex';
-import { dialectOf } from './connection';
+import { sqlDialect } from './dialect';
 
 /**
  * Locks the row matching `where` until the transaction ends and returns its id (null when there
- * is none): SELECT … FOR UPDATE on MySQL; SQLite has a single writer, so the transaction itself
- * is the lock there.
+ * is none): SELECT … FOR UPDATE (see SqlDialect.lockRows).
  */
 export async function lockRowId(db: Knex | Knex.Transaction, table: string, where: Record<string, unknown>): Promise<number | null> {
-  const query = db(table).where(where).select('id');
-  if (dialectOf(db) === 'mysql') query.forUpdate();
-  const row = await query.first();
+  const row = await sqlDialect(db).lockRows(db(table).where(where).select('id')).first();
   return row ? Number(row.id) : null;
 }
 
@@ -29,7 +26,7 @@ export async function transitionRows(
   const query = db(table).where(where).select('id').orderBy('id');
   narrow(query);
   if (limit !== undefined) query.limit(limit);
-  if (dialectOf(db) === 'mysql') query.forUpdate();
+  sqlDialect(db).lockRows(query);
   const ids = (await query).map((r: { id: number }) => Number(r.id));
   if (ids.length > 0) await db(table).whereIn('id', ids).update(patch);
   return ids;

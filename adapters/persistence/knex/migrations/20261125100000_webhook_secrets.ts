@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { sqlDialect } from '../dialect';
 
 /**
  * Webhook signing secrets encrypted at rest, and secret rotation.
@@ -11,7 +12,7 @@ import type { Knex } from 'knex';
  *   `previous_secret_expires_at` (epoch ms, real time): the grace period of a rotation.
  */
 export async function up(db: Knex): Promise<void> {
-  if (db.client.config.client === 'mysql2') {
+  if (sqlDialect(db).name === 'mysql') {
     await db.schema.alterTable('webhook_endpoints', (t) => {
       t.string('secret', 255).notNullable().alter();
     });
