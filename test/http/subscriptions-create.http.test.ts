@@ -337,6 +337,23 @@ describeWithWorker('subscriptions: creation, generation and reads', ({ api }) =>
       });
     }
 
+    it('names every debtor and autopay problem at once, as a debt would (one rule for both), and writes nothing', async () => {
+      const t = await tenant();
+      const phones = [{ number: '+525511111111', type: 'MOBILE', primary: true }, { number: '+525522222222', type: 'MOBILE', primary: true }];
+      const body = subscription({ externalClientId: 'client-both', contactData: { ...contactData('client-inline'), phones }, autopay: true, paymentMethods: ['CARD'] });
+      const res = await post(t, body);
+      expectInvalid(res, 'contactData');
+      expect(res.body.error.details).to.deep.equal([
+        { field: 'contactData', issue: 'must not be sent with externalClientId' },
+        { field: 'contactData.phones', issue: 'at most one phone can be primary' },
+        { field: 'paymentMethods', issue: 'must not be sent with autopay true' },
+      ]);
+      const debt = await http().post('/v2/debts').set(t.headers).send({ externalClientId: 'client-both', contactData: { ...contactData('client-inline'), phones }, amount: 10, dueDate: '2031-01-01' });
+      expect(debt.body.error.details, 'the same debtor as a debt').to.deep.equal(res.body.error.details.slice(0, 2));
+      expect(await total(t, '/subscriptions')).to.equal(0);
+      expect(await total(t, '/contacts', { externalClientId: 'client-inline' })).to.equal(0);
+    });
+
     it('accepts the same bodies once corrected (the base body is valid)', async () => {
       const t = await tenant();
       await create(t, { productName: 'Ghost plan' });

@@ -1,4 +1,5 @@
-import { type PhoneInput, phonesProblem } from '../../../internal/contacts/contact';
+import type { PhoneInput } from '../../../internal/contacts/contact';
+import { autopayProblem, debtorProblems } from '../../../internal/debts/debtor-rules';
 import type { PaymentMethod } from '../../../internal/debts/debt';
 import type { DebtDraft, DebtorRef, ProductRef } from '../../../internal/debts/debt-draft';
 import type { Currency } from '../../../internal/shared/currency';
@@ -27,28 +28,16 @@ export interface DebtBody {
 export type DraftOrProblems = { draft: DebtDraft; problems?: undefined } | { draft?: undefined; problems: ErrorDetail[] };
 
 /**
- * The rules between fields that a schema states poorly: exactly one debtor, at most one primary
- * phone in contactData, at most one product reference, autopay or paymentMethods. Safe on any
- * object, so a body the schema refused can still be told every problem at once.
+ * The rules between fields that a schema states poorly: the debtor and autopay rules every debt
+ * creation shares (internal/debts/debtor-rules.ts), and at most one product reference. Safe on
+ * any object, so a body the schema refused can still be told every problem at once.
  */
 export function debtFieldRules(body: Record<string, unknown>): ErrorDetail[] {
-  const problems: ErrorDetail[] = [];
-  const hasClient = body.externalClientId !== undefined;
-  const hasData = body.contactData !== undefined;
-  if (hasClient === hasData) {
-    problems.push({
-      field: hasClient ? 'contactData' : 'externalClientId',
-      issue: hasClient ? 'must not be sent with externalClientId' : 'exactly one of externalClientId or contactData is required',
-    });
-  }
-  const phones = isObject(body.contactData) && Array.isArray(body.contactData.phones) ? body.contactData.phones.filter(isObject) : [];
-  const phone = phonesProblem(phones, 'contactData.phones');
-  if (phone) problems.push(phone);
+  const problems = debtorProblems(body);
   const productRefs = (['productId', 'externalProductId', 'productName'] as const).filter((f) => body[f] !== undefined);
   if (productRefs.length > 1) problems.push({ field: productRefs[1]!, issue: `must not be sent with ${productRefs[0]}` });
-  if (body.autopay === true && body.paymentMethods !== undefined) {
-    problems.push({ field: 'paymentMethods', issue: 'must not be sent with autopay true' });
-  }
+  const autopay = autopayProblem(body);
+  if (autopay) problems.push(autopay);
   return problems;
 }
 

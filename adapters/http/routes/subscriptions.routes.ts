@@ -1,6 +1,7 @@
 import type { Application } from '../../../internal/application';
 import type { PaymentMethod } from '../../../internal/debts/debt';
 import type { ContactData } from '../../../internal/debts/debt-draft';
+import { autopayProblem, debtorProblems } from '../../../internal/debts/debtor-rules';
 import type { CreateSubscriptionInput } from '../../../internal/subscriptions/commands/create-subscription';
 import type { SubscriptionAction } from '../../../internal/subscriptions/commands/change-subscription-state';
 import type { IntervalUnit } from '../../../internal/subscriptions/schedule';
@@ -76,11 +77,9 @@ export function subscriptionRoutes(app: Application, portal: PaymentPortal, pres
         'Idempotency-Key header is not used). autopay true with paymentMethods is 400.',
       auth: 'facade', body: createSubscriptionBody, response: subscriptionSchema, status: 201, errors: [400, 401, 409, 422],
       handle: async ({ body, scope }) => {
-        const problems = [];
-        if ((body.externalClientId === undefined) === (body.contactData === undefined)) {
-          problems.push({ field: body.externalClientId === undefined ? 'externalClientId' : 'contactData', issue: 'exactly one of externalClientId or contactData is required' });
-        }
-        if (body.autopay === true && body.paymentMethods !== undefined) problems.push({ field: 'paymentMethods', issue: 'must not be sent with autopay true' });
+        const problems = debtorProblems(body);
+        const autopay = autopayProblem(body);
+        if (autopay) problems.push(autopay);
         if (problems.length > 0) throw new InvalidRequestError(problems.map((p) => `${p.field} ${p.issue}`).join('; '), problems);
         const input: CreateSubscriptionInput = {
           externalSubscriptionId: body.externalSubscriptionId,
@@ -151,7 +150,8 @@ export function subscriptionRoutes(app: Application, portal: PaymentPortal, pres
         },
       },
       handle: async ({ params, body, scope }) => {
-        if (body.autopay === true && body.paymentMethods !== undefined) throw InvalidRequestError.field('paymentMethods', 'must not be sent with autopay true');
+        const autopay = autopayProblem(body);
+        if (autopay) throw InvalidRequestError.field(autopay.field, autopay.issue);
         const { amount, ...rest } = body;
         const input = { ...rest, amountCents: amount === undefined ? undefined : centsFromAmount(amount) };
         const { subscription, unsynced } = await updateSubscription.execute(params.id!, input, scope);

@@ -4,6 +4,7 @@ import type { UnitOfWork } from '../../../ports/unit-of-work';
 import type { PaymentMethod } from '../../debts/debt';
 import { type DomainEvent, eventOf } from '../../events/domain-event';
 import { utcDateOf } from '../../shared/calendar-date';
+import { autopayProblem } from '../../debts/debtor-rules';
 import { InvalidRequestError } from '../../shared/errors';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
@@ -44,11 +45,9 @@ export class UpdateSubscription {
       const current = await findSubscription(tx.subscriptions, id, scope, { lock: true });
       const now = scope.clock.now();
       assertModifiable(current, utcDateOf(now));
-      const autopay = input.autopay ?? current.autopay;
-      const paymentMethods = input.paymentMethods ?? current.paymentMethods;
-      if (autopay && paymentMethods && input.paymentMethods !== undefined) {
-        throw InvalidRequestError.field('paymentMethods', 'must not be sent with autopay true');
-      }
+      // paymentMethods sent while the autopay in force (sent, or the subscription's) is true.
+      const problem = autopayProblem({ autopay: input.autopay ?? current.autopay, paymentMethods: input.paymentMethods });
+      if (problem) throw InvalidRequestError.field(problem.field, problem.issue);
       const changes: SubscriptionChanges = { ...input, updatedAt: now };
       // Turning autopay on clears explicit payment methods (the two are exclusive).
       if (input.autopay === true && input.paymentMethods === undefined) changes.paymentMethods = null;
