@@ -1,0 +1,251 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { PermanentSendFailure, type EmailSender, type OutgoingEmail, type SentMessage } from '../../ports/message-sender';
+
+/**
+ * Reminder emails over SMTP (decisions.md section 7, `SMTP_URL`), through a pooled nodemailer
+ * transport. What it adds to nodemailer:
+ *
+ * - the headers a reminder needs: `From: "<company>" <REMINDERS_FROM_EMAIL>`, both parts, the
+ *   one-click unsubscribe of RFC 8058, and a Message-ID made of the message's `reference` and the
+ *   sender's domain, so a resend of the same (debt, step, channel) carries the same Message-ID
+ *   (the receiving side, and we, can tell it is the same reminder);
+ * - the failure classes the sending job acts on: a recipient the server refuses for good is a
+ *   `PermanentSendFailure`; anything else (connection refused or dropped, timeouts, 4xx,
+ *   authentication) is a plain `Error` the job retries with backoff;
+ * - errors that never carry the server's address, the URL's credentials or the server's free
+ *   text (which often repeats addresses): only a class and the SMTP reply codes.
+ */
+export interface SmtpEmailSenderOptions {
+  /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465` (TLS). */
+  smtpUrl: string;
+  /** REMINDERS_FROM_EMAIL: the From address, and the domain of every Message-ID. */
+  fromAddress: string;
+  /** Connections kept open to the server (default 5). */
+  maxConnections?: number;
+  /** Waits, in ms: TCP connect (default 10 s), the server's greeting (10 s), an idle socket mid-command (30 s). */
+  connectionTimeoutMs?: number;
+  greetingTimeoutMs?: number;
+  socketTimeoutMs?: number;
+  /** STARTTLS: `true` requires it (fail rather than send in the clear); default: use it when offered. */
+  requireTls?: boolean;
+}
+
+/** What an SMTP URL holds, parsed and checked; the password stays in here, never in a message. */
+export interface SmtpServer {
+  secure: boolean;
+  host: string;
+  port: number;
+  user: string | null;
+  password: string | null;
+}
+
+/**
+ * `smtp://` or `smtps://`, a host, an optional port (default 587 / 465) and optional `user:pass`
+ * (percent-encoded). Errors name the problem and never repeat the URL, which holds a password.
+ */
+export function parseSmtpUrl(text: string): SmtpServer {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error('SMTP_URL must be a URL such as smtps://user:password@smtp.example.com:465');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  if (!url.hostname) throw new Error('SMTP_URL must name a host');
+  if ((url.pathname !== '' && url.pathname !== '/') || url.search !== '' || url.hash !== '') {
+    throw new Error('SMTP_URL takes no path or query: smtp[s]://[user:password@]host[:port]');
+  }
+  const secure = url.protocol === 'smtps:';
+  let user: string | null = null;
+  let password: string | null = null;
+  try {
+    user = url.username ? decodeURIComponent(url.username) : null;
+    password = url.password ? decodeURIComponent(url.password) : null;
+  } catch {
+    throw new Error('SMTP_URL has a malformed percent-encoding in its user or password');
+  }
+  if (password !== null && user === null) throw new Error('SMTP_URL has a password without a user');
+  return { secure, host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port ? Number(url.port) : secure ? 465 : 587, user, password };
+}
+
+/** A plain address `local@domain` (no display name, no spaces, one @): REMINDERS_FROM_EMAIL. */
+export function isPlainEmailAddress(text: string): boolean {
+  return /^[^\s@<>"(),;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/.test(text);
+}
+
+/**
+ * The Message-ID of a reminder: `<reference@from-domain>`. The reference becomes a valid
+ * dot-atom: characters outside RFC 5322's atext are written `=XX` (and `=` itself), so two
+ * different references never share a Message-ID.
+ */
+export function messageIdFor(reference: string, fromAddress: string): string {
+  const domain = fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
+  const local = Array.from(Buffer.from(reference, 'utf8'))
+    .map((byte) => {
+      const char = String.fromCharCode(byte);
+      return /[A-Za-z0-9!#$%&'*+/?^_`{|}~-]/.test(char) ? char : `=${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    })
+    .join('')
+    // dots are atext too, but not first, last or doubled: keep them only between other characters
+    .replace(/=2E/g, '.')
+    .replace(/^\.|\.$/g, '=2E')
+    .replace(/\.\./g, '.=2E');
+  return `<${local || '=00'}@${domain}>`;
+}
+
+export class SmtpEmailSender implements EmailSender {
+  private readonly transport: Transporter;
+  private readonly fromAddress: string;
+
+  constructor(options: SmtpEmailSenderOptions) {
+    const server = parseSmtpUrl(options.smtpUrl);
+    if (!isPlainEmailAddress(options.fromAddress)) throw new Error('REMINDERS_FROM_EMAIL must be a plain address such as recordatorios@example.com');
+    this.fromAddress = options.fromAddress;
+    this.transport = nodemailer.createTransport({
+      pool: true,
+      maxConnections: options.maxConnections ?? 5,
+      // A long-lived connection gets a fresh one now and then (servers cap messages per session).
+      maxMessages: 100,
+      host: server.host,
+      port: server.port,
+      secure: server.secure,
+      requireTLS: options.requireTls ?? false,
+      auth: server.user !== null ? { user: server.user, pass: server.password ?? '' } : undefined,
+      connectionTimeout: options.connectionTimeoutMs ?? 10_000,
+      greetingTimeout: options.greetingTimeoutMs ?? 10_000,
+      socketTimeout: options.socketTimeoutMs ?? 30_000,
+      dnsTimeout: options.connectionTimeoutMs ?? 10_000,
+      // nodemailer's own logging would write the SMTP dialogue (AUTH included): off.
+      logger: false,
+      debug: false,
+    });
+  }
+
+  async send(message: OutgoingEmail): Promise<SentMessage> {
+    const unsubscribe = checkedUnsubscribeUrl(message.unsubscribeUrl);
+    const messageId = messageIdFor(message.reference, this.fromAddress);
+    try {
+      await this.transport.sendMail({
+        from: { name: message.fromName, address: this.fromAddress },
+        to: message.to,
+        envelope: { from: this.fromAddress, to: [message.to] },
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        messageId,
+        headers: {
+          // Prepared: written as is, never folded inside the URL (checked above: ASCII, no spaces).
+          'List-Unsubscribe': { prepared: true, value: `<${unsubscribe}>` },
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        },
+        // Both parts carry UTF-8 text (ñ, á, €): quoted-printable keeps Spanish text readable.
+        textEncoding: 'quoted-printable',
+      });
+    } catch (error) {
+      throw classifySmtpError(error);
+    }
+    return { providerMessageId: messageId };
+  }
+
+  /** Closes the pooled connections (the worker's shutdown). */
+  async close(): Promise<void> {
+    this.transport.close();
+  }
+}
+
+/**
+ * The RFC 8058 header carries the URL inside `<>` on one line: it must be an absolute http(s)
+ * URL of printable ASCII (URL.href percent-encodes the rest) that fits a header line.
+ */
+function checkedUnsubscribeUrl(text: string): string {
+  let href: string;
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('scheme');
+    href = url.href;
+  } catch {
+    throw new PermanentSendFailure('email_invalid_unsubscribe_url');
+  }
+  if (!/^[\x21-\x7e]+$/.test(href) || /[<>]/.test(href) || href.length > 900) throw new PermanentSendFailure('email_invalid_unsubscribe_url');
+  return href;
+}
+
+interface SmtpLikeError {
+  code?: string;
+  command?: string;
+  responseCode?: number;
+  response?: string;
+  rejectedErrors?: SmtpLikeError[];
+}
+
+/** SMTP replies to RCPT TO that say the recipient address itself is refused for good. */
+const RECIPIENT_REJECTIONS = new Set([501, 550, 551, 553]);
+
+/**
+ * The error a sender throws for a nodemailer failure. Permanent: the server refused the
+ * recipient for good (550 mailbox unavailable, 551 not local, 553 mailbox name not allowed, 501
+ * bad address syntax, on RCPT TO), or nodemailer itself found the address invalid. Everything
+ * else is transient, including other 5xx replies: a 5xx to MAIL FROM or AUTH is this service's
+ * configuration (the sender domain, the credentials), which an operator fixes and the retries
+ * then get through, rather than failing every debtor's reminder for good; a 5xx to DATA (552
+ * size, 554 content refused) is retried too, and ends FAILED when the retries run out.
+ *
+ * The message names a class and the reply codes only: never the server's text, host or port.
+ */
+export function classifySmtpError(error: unknown): Error {
+  const e = (error ?? {}) as SmtpLikeError;
+  const rcpt = e.command === 'RCPT TO' ? (e.rejectedErrors?.[e.rejectedErrors.length - 1] ?? e) : null;
+  if (rcpt) {
+    const code = rcpt.responseCode ?? e.responseCode;
+    const detail = replyCodes(rcpt.response ?? e.response, code);
+    if (code !== undefined && RECIPIENT_REJECTIONS.has(code)) return new PermanentSendFailure(`email_recipient_rejected (${detail})`);
+    return new Error(`SMTP: recipient not accepted now (${detail})`);
+  }
+  if (e.code === 'EENVELOPE' && e.command === 'API') return new PermanentSendFailure('email_invalid_recipient');
+  if (e.responseCode !== undefined) {
+    return new Error(`SMTP: ${commandClass(e)} refused (${replyCodes(e.response, e.responseCode)})`);
+  }
+  return new Error(`SMTP: ${transportClass(e.code)}`);
+}
+
+/** `550 5.1.1`: the reply code and the enhanced status code, nothing of the server's text. */
+function replyCodes(response: string | undefined, code: number | undefined): string {
+  const match = /^(\d{3})[ -](\d\.\d{1,3}\.\d{1,3})?/.exec(response ?? '');
+  if (match) return match[2] ? `${match[1]} ${match[2]}` : match[1]!;
+  return code !== undefined ? String(code) : 'no reply code';
+}
+
+function commandClass(e: SmtpLikeError): string {
+  if (e.code === 'EAUTH') return 'authentication';
+  switch (e.command) {
+    case 'MAIL FROM':
+      return 'sender';
+    case 'DATA':
+      return 'message';
+    case 'CONN':
+      return 'connection';
+    default:
+      return 'command';
+  }
+}
+
+function transportClass(code: string | undefined): string {
+  switch (code) {
+    case 'ETIMEDOUT':
+      return 'timeout';
+    case 'ECONNECTION':
+      return 'connection closed';
+    case 'ESOCKET':
+      return 'connection error';
+    case 'EDNS':
+      return 'dns error';
+    case 'ETLS':
+    case 'EREQUIRETLS':
+      return 'tls error';
+    case 'EAUTH':
+    case 'ENOAUTH':
+      return 'authentication failed';
+    default:
+      return 'send failed';
+  }
+}
