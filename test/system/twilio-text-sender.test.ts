@@ -122,7 +122,7 @@ describe('Twilio text sender (SMS and WhatsApp, against a local Twilio receiver)
     expect(twilio.requests.every((r) => r.problems.length === 0)).to.equal(true);
   });
 
-  it('429, 5xx, wrong credentials, a dropped connection and a closed port are transient', async () => {
+  it('429, 5xx, wrong credentials and a dropped connection are transient', async () => {
     const cases: [Parameters<FakeTwilio['script']>[0], RegExp][] = [
       [{ ...twilioError(429, 20429, 'Too Many Requests'), headers: { 'Retry-After': '1' } }, /^Twilio: rate limited \(HTTP 429, code 20429\)$/],
       [twilioError(500, 20500, 'Internal Server Error'), /^Twilio: server error \(HTTP 500, code 20500\)$/],
@@ -138,7 +138,9 @@ describe('Twilio text sender (SMS and WhatsApp, against a local Twilio receiver)
     const wrongToken = await failure(sender({ authToken: 'deadbeefdeadbeefdeadbeefdeadbeef' }), text());
     expect(wrongToken).to.not.be.instanceOf(PermanentSendFailure);
     expect((wrongToken as Error).message).to.equal('Twilio: account or credentials refused (HTTP 401, code 20003)');
+  });
 
+  it('a closed port is transient', async () => {
     const closed = net.createServer();
     closed.listen(0, '127.0.0.1');
     await once(closed, 'listening');
