@@ -1,5 +1,8 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { PermanentSendFailure, type EmailSender, type OutgoingEmail, type SentMessage } from '../../ports/message-sender';
+import { isPlainEmailAddress, parseSmtpUrl } from './channel-settings';
+
+export { isPlainEmailAddress, parseSmtpUrl };
 
 /**
  * Reminder emails over SMTP (decisions.md section 7, `SMTP_URL`), through a pooled nodemailer
@@ -28,49 +31,6 @@ export interface SmtpEmailSenderOptions {
   socketTimeoutMs?: number;
   /** STARTTLS: `true` requires it (fail rather than send in the clear); default: use it when offered. */
   requireTls?: boolean;
-}
-
-/** What an SMTP URL holds, parsed and checked; the password stays in here, never in a message. */
-export interface SmtpServer {
-  secure: boolean;
-  host: string;
-  port: number;
-  user: string | null;
-  password: string | null;
-}
-
-/**
- * `smtp://` or `smtps://`, a host, an optional port (default 587 / 465) and optional `user:pass`
- * (percent-encoded). Errors name the problem and never repeat the URL, which holds a password.
- */
-export function parseSmtpUrl(text: string): SmtpServer {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new Error('SMTP_URL must be a URL such as smtps://user:password@smtp.example.com:465');
-  }
-  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('SMTP_URL must start with smtp:// or smtps://');
-  if (!url.hostname) throw new Error('SMTP_URL must name a host');
-  if ((url.pathname !== '' && url.pathname !== '/') || url.search !== '' || url.hash !== '') {
-    throw new Error('SMTP_URL takes no path or query: smtp[s]://[user:password@]host[:port]');
-  }
-  const secure = url.protocol === 'smtps:';
-  let user: string | null = null;
-  let password: string | null = null;
-  try {
-    user = url.username ? decodeURIComponent(url.username) : null;
-    password = url.password ? decodeURIComponent(url.password) : null;
-  } catch {
-    throw new Error('SMTP_URL has a malformed percent-encoding in its user or password');
-  }
-  if (password !== null && user === null) throw new Error('SMTP_URL has a password without a user');
-  return { secure, host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port ? Number(url.port) : secure ? 465 : 587, user, password };
-}
-
-/** A plain address `local@domain` (no display name, no spaces, one @): REMINDERS_FROM_EMAIL. */
-export function isPlainEmailAddress(text: string): boolean {
-  return /^[^\s@<>"(),;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/.test(text);
 }
 
 /**

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { PermanentSendFailure, type OutgoingText, type SentMessage, type TextSender } from '../../ports/message-sender';
+import { TWILIO_API_BASE_URL } from './channel-settings';
 
 /**
  * SMS and WhatsApp reminders through Twilio's Messages API (decisions.md section 7,
@@ -33,7 +34,6 @@ export interface TwilioTextSenderOptions {
   timeoutMs?: number;
 }
 
-export const TWILIO_API_BASE_URL = 'https://api.twilio.com';
 
 /** Twilio error codes (https://www.twilio.com/docs/api/errors) that no retry can fix, by class. */
 const PERMANENT_CODES = new Map<number, string>([
