@@ -25,6 +25,8 @@ export function configuredSenders(settings: ChannelSettings, sandbox: MessageSen
   let twilio: TwilioTextSender | null = null;
   if (usesTwilio) {
     if (!settings.twilio) throw new Error('SMS_PROVIDER / WHATSAPP_PROVIDER twilio needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN');
+    if (settings.smsProvider === 'twilio' && !settings.twilio.from) throw new Error('SMS_PROVIDER=twilio needs TWILIO_FROM');
+    if (settings.whatsappProvider === 'twilio' && !settings.twilio.whatsappFrom) throw new Error('WHATSAPP_PROVIDER=twilio needs TWILIO_WHATSAPP_FROM');
     twilio = new TwilioTextSender({
       accountSid: settings.twilio.accountSid,
       authToken: settings.twilio.authToken,

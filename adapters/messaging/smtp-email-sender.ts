@@ -29,7 +29,12 @@ export interface SmtpEmailSenderOptions {
   connectionTimeoutMs?: number;
   greetingTimeoutMs?: number;
   socketTimeoutMs?: number;
-  /** STARTTLS: `true` requires it (fail rather than send in the clear); default: use it when offered. */
+  /**
+   * `smtp://` only: whether STARTTLS is required (fail rather than go on in the clear). Default:
+   * required when the URL carries credentials and the host is not this machine (a network
+   * attacker who strips STARTTLS from the server's answer must not get the password), else used
+   * when offered.
+   */
   requireTls?: boolean;
 }
 
@@ -69,7 +74,7 @@ export class SmtpEmailSender implements EmailSender {
       host: server.host,
       port: server.port,
       secure: server.secure,
-      requireTLS: options.requireTls ?? false,
+      requireTLS: !server.secure && (options.requireTls ?? requiresStartTls(server)),
       auth: server.user !== null ? { user: server.user, pass: server.password ?? '' } : undefined,
       connectionTimeout: options.connectionTimeoutMs ?? 10_000,
       greetingTimeout: options.greetingTimeoutMs ?? 10_000,
@@ -82,6 +87,8 @@ export class SmtpEmailSender implements EmailSender {
   }
 
   async send(message: OutgoingEmail): Promise<SentMessage> {
+    // One mailbox, nothing that could smuggle a second recipient or a header into the envelope.
+    if (!isSingleAddress(message.to)) throw new PermanentSendFailure('email_invalid_recipient');
     const unsubscribe = checkedUnsubscribeUrl(message.unsubscribeUrl);
     const messageId = messageIdFor(message.reference, this.fromAddress);
     try {
@@ -111,6 +118,21 @@ export class SmtpEmailSender implements EmailSender {
   async close(): Promise<void> {
     this.transport.close();
   }
+}
+
+/** `smtp://` with credentials to another machine: STARTTLS is required (see the option). */
+export function requiresStartTls(server: { secure: boolean; host: string; user: string | null }): boolean {
+  if (server.secure || server.user === null) return false;
+  return !(server.host === 'localhost' || server.host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(server.host));
+}
+
+/** A character of an address this sender takes: no space, separator, bracket, quote or control character (IDN allowed). */
+const ADDRESS_CHAR = String.raw`[^\s@<>"(),;:\[\]\\\x00-\x1f\x7f]`;
+const SINGLE_ADDRESS = new RegExp(`^${ADDRESS_CHAR}+@${ADDRESS_CHAR}+\\.${ADDRESS_CHAR}+$`, 'u');
+
+/** `local@domain`: one mailbox, nothing that could add a recipient or a header. */
+function isSingleAddress(text: string): boolean {
+  return SINGLE_ADDRESS.test(text) && !text.includes('..');
 }
 
 /**

@@ -5,7 +5,7 @@ import { inspect } from 'node:util';
 import { expect } from 'chai';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
-import { classifySmtpError, messageIdFor, parseSmtpUrl, SmtpEmailSender } from '../../adapters/messaging/smtp-email-sender';
+import { classifySmtpError, messageIdFor, parseSmtpUrl, requiresStartTls, SmtpEmailSender } from '../../adapters/messaging/smtp-email-sender';
 import { PermanentSendFailure, type OutgoingEmail } from '../../ports/message-sender';
 
 /**
@@ -31,6 +31,7 @@ describe('SMTP email sender (nodemailer against a real SMTP server)', function (
   let server: SMTPServer;
   let port: number;
   let received: Received[];
+  let authAttempts = 0;
   const opened: SmtpEmailSender[] = [];
 
   /** What RCPT TO answers for an address, by its local part: a rejection, or a temporary failure. */
@@ -53,6 +54,7 @@ describe('SMTP email sender (nodemailer against a real SMTP server)', function (
       authOptional: false,
       logger: false,
       onAuth(auth, _session, callback) {
+        authAttempts += 1;
         if (auth.username === USER && auth.password === PASSWORD) return callback(null, { user: auth.username });
         return callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
       },
@@ -210,6 +212,60 @@ describe('SMTP email sender (nodemailer against a real SMTP server)', function (
       expect(error, to).to.not.be.instanceOf(PermanentSendFailure);
       expect((error as Error).message, to).to.match(pattern);
     }
+  });
+
+  it('lets nothing in a subject, a name or an address add a header or a recipient', async () => {
+    const s = sender();
+    await s.send(
+      email({
+        subject: 'Aviso\r\nBcc: intruso@evil.example\r\nX-Injected: 1',
+        fromName: 'Cobranzas\r\nBcc: otro@evil.example',
+        // The URL parser drops CR and LF and percent-encodes the rest: one harmless header line.
+        unsubscribeUrl: 'https://pagos.example.mx/u>\r\nBcc: x@evil.example',
+      }),
+    );
+    expect(received).to.have.length(1);
+    const [{ raw, parsed, rcptTo }] = received as [Received];
+    expect(rcptTo).to.deep.equal(['begona.nunez@deudores.example']);
+    expect(rawHeader(raw, 'Bcc')).to.deep.equal([]);
+    expect(rawHeader(raw, 'X-Injected')).to.deep.equal([]);
+    expect(parsed.subject).to.match(/^Aviso/);
+    expect(rawHeader(raw, 'List-Unsubscribe')).to.deep.equal(['<https://pagos.example.mx/u%3EBcc:%20x@evil.example>']);
+    for (const to of ['dos@a.example, tres@b.example', 'uno@a.example\r\nBcc: x@evil.example', '"Begoña" <b@a.example>', 'sin-arroba', 'a@b']) {
+      const error = await s.send(email({ to })).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error, to).to.be.instanceOf(PermanentSendFailure);
+      expect((error as PermanentSendFailure).reason).to.equal('email_invalid_recipient');
+    }
+    for (const unsubscribeUrl of ['javascript:alert(1)', '/relative', 'ftp://pagos.example.mx/u', `https://pagos.example.mx/${'x'.repeat(1000)}`]) {
+      const error = await s.send(email({ unsubscribeUrl })).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect((error as PermanentSendFailure).reason, unsubscribeUrl).to.equal('email_invalid_unsubscribe_url');
+    }
+    expect(received).to.have.length(1);
+  });
+
+  it('requires STARTTLS before sending credentials to another machine over smtp://', async () => {
+    expect(requiresStartTls({ secure: false, host: 'smtp.example.com', user: 'u' })).to.equal(true);
+    expect(requiresStartTls({ secure: false, host: '10.0.0.5', user: 'u' })).to.equal(true);
+    expect(requiresStartTls({ secure: false, host: 'smtp.example.com', user: null })).to.equal(false);
+    expect(requiresStartTls({ secure: true, host: 'smtp.example.com', user: 'u' })).to.equal(false);
+    expect(requiresStartTls({ secure: false, host: 'localhost', user: 'u' })).to.equal(false);
+    expect(requiresStartTls({ secure: false, host: '127.0.0.1', user: 'u' })).to.equal(false);
+    // Where STARTTLS is required and the server does not offer it, the password is never sent.
+    const before = authAttempts;
+    const error = await sender({ requireTls: true }).send(email()).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).to.be.instanceOf(Error);
+    expect(error).to.not.be.instanceOf(PermanentSendFailure);
+    expect(authAttempts).to.equal(before);
+    expect(received).to.have.length(0);
   });
 
   /** Every error of the failure tests, to search for the credentials and the server's address. */

@@ -62,6 +62,8 @@ describe('reminder channels: configured senders and their settings', () => {
     it('refuses settings that cannot work (config.ts refuses them first)', () => {
       expect(() => configuredSenders({ ...none, smtpUrl: SMTP_URL }, sandbox)).to.throw(/REMINDERS_FROM_EMAIL/);
       expect(() => configuredSenders({ ...none, smsProvider: 'twilio' }, sandbox)).to.throw(/TWILIO_ACCOUNT_SID/);
+      expect(() => configuredSenders({ ...none, smsProvider: 'twilio', twilio: { ...twilio, from: null } }, sandbox)).to.throw(/TWILIO_FROM/);
+      expect(() => configuredSenders({ ...none, whatsappProvider: 'twilio', twilio: { ...twilio, whatsappFrom: null } }, sandbox)).to.throw(/TWILIO_WHATSAPP_FROM/);
     });
 
     it('describes the channels for a start-up log line without user, password or token', () => {
