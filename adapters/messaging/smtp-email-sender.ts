@@ -19,7 +19,7 @@ export { isPlainEmailAddress, parseSmtpUrl };
  *   text (which often repeats addresses): only a class and the SMTP reply codes.
  */
 export interface SmtpEmailSenderOptions {
-  /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465` (TLS). */
+  /** `smtp://user:pass@host:587` (STARTTLS; see requireTls) or `smtps://user:pass@host:465` (TLS). */
   smtpUrl: string;
   /** REMINDERS_FROM_EMAIL: the From address, and the domain of every Message-ID. */
   fromAddress: string;
@@ -55,7 +55,7 @@ export function messageIdFor(reference: string, fromAddress: string): string {
     .replace(/=2E/g, '.')
     .replace(/^\.|\.$/g, '=2E')
     .replace(/\.\./g, '.=2E');
-  return `<${local || '=00'}@${domain}>`;
+  return `<${local || '='}@${domain}>`; // '=' alone: no escaped reference is ever that
 }
 
 export class SmtpEmailSender implements EmailSender {

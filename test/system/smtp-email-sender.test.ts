@@ -175,7 +175,7 @@ describe('SMTP email sender (nodemailer against a real SMTP server)', function (
   });
 
   it('builds Message-IDs that are valid and distinct for any reference', () => {
-    const ids = ['a b', 'a=20b', 'a.b', '.a', 'a.', 'a..b', 'ñ', '', 'x@y', '<x>'].map((ref) => messageIdFor(ref, 'Recordatorios@Cobranzas.Example.MX'));
+    const ids = ['a b', 'a=20b', 'a.b', '.a', 'a.', 'a..b', 'ñ', '', '\u0000', 'x@y', '<x>'].map((ref) => messageIdFor(ref, 'Recordatorios@Cobranzas.Example.MX'));
     expect(new Set(ids).size).to.equal(ids.length);
     for (const id of ids) expect(id).to.match(/^<[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@cobranzas\.example\.mx>$/);
   });
