@@ -174,6 +174,15 @@ describe('SMTP email sender (nodemailer against a real SMTP server)', function (
     expect(received.map((r) => r.parsed.messageId)).to.deep.equal([first.providerMessageId, first.providerMessageId, other.providerMessageId]);
   });
 
+  it('sends many at once over the pool, each exactly once', async () => {
+    const s = sender({ maxConnections: 3 });
+    const sent = await Promise.all(Array.from({ length: 30 }, (_, i) => s.send(email({ reference: `deb_${i}.step-0.email`, to: `deudor${i}@deudores.example` }))));
+    expect(new Set(sent.map((m) => m.providerMessageId)).size).to.equal(30);
+    expect(received).to.have.length(30);
+    expect(new Set(received.map((r) => r.parsed.messageId)).size).to.equal(30);
+    expect(received.map((r) => r.rcptTo[0]).sort()).to.deep.equal(Array.from({ length: 30 }, (_, i) => `deudor${i}@deudores.example`).sort());
+  });
+
   it('builds Message-IDs that are valid and distinct for any reference', () => {
     const ids = ['a b', 'a=20b', 'a.b', '.a', 'a.', 'a..b', 'ñ', '', '\u0000', 'x@y', '<x>'].map((ref) => messageIdFor(ref, 'Recordatorios@Cobranzas.Example.MX'));
     expect(new Set(ids).size).to.equal(ids.length);
