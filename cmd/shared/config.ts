@@ -2,11 +2,25 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import {
+  isPlainEmailAddress,
+  parseSmtpUrl,
+  TEXT_PROVIDERS,
+  TWILIO_API_BASE_URL,
+  type ChannelSettings,
+  type TextProvider,
+  type TwilioSettings,
+} from '../../adapters/messaging/channel-settings';
 import { parseSecretsKey } from '../../adapters/security/aes-gcm-secret-box';
 import { APP_ENVS, type AppEnv } from '../../internal/tenancy/credentials';
 
-/** The only reader of process.env: typed, frozen, checked at boot (decisions.md section 1). */
-export interface Config {
+/**
+ * The only reader of process.env: typed, frozen, checked at boot (decisions.md section 1).
+ * The reminder channels (decisions.md section 7) are `ChannelSettings`: `smtpUrl`,
+ * `remindersFromEmail`, `smsProvider`, `whatsappProvider`, `twilio`; `configuredSenders(config,
+ * sandbox)` (adapters/messaging/configured-senders.ts) takes the config as it is.
+ */
+export interface Config extends ChannelSettings {
   port: number;
   host: string;
   databaseUrl: string;
@@ -90,7 +104,67 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     adminOperator: env.ADMIN_OPERATOR || defaultOperator(),
     trustProxyHops: integer(env.TRUST_PROXY_HOPS ?? '0', 'TRUST_PROXY_HOPS'),
     sandboxProviderSecret: secretOfAtLeast32(env.SANDBOX_PROVIDER_SECRET, 'SANDBOX_PROVIDER_SECRET'),
+    ...channelSettings(env, appEnv),
   });
+}
+
+/**
+ * SMTP_URL, REMINDERS_FROM_EMAIL, SMS_PROVIDER, WHATSAPP_PROVIDER and TWILIO_* (decisions.md
+ * section 7, docs/reminders.md). A provider that cannot work refuses to start, naming the
+ * variable; no message repeats a value (SMTP_URL holds a password, TWILIO_AUTH_TOKEN is one).
+ */
+export function channelSettings(env: NodeJS.ProcessEnv, appEnv: AppEnv): ChannelSettings {
+  const smtpUrl = env.SMTP_URL || null;
+  if (smtpUrl !== null) parseSmtpUrl(smtpUrl); // throws a message that names SMTP_URL, never its value
+  const remindersFromEmail = env.REMINDERS_FROM_EMAIL || null;
+  if (remindersFromEmail !== null && !isPlainEmailAddress(remindersFromEmail)) {
+    throw new Error('REMINDERS_FROM_EMAIL must be a plain address such as recordatorios@example.com');
+  }
+  if (smtpUrl !== null && remindersFromEmail === null) throw new Error('SMTP_URL needs REMINDERS_FROM_EMAIL (the From address of reminder emails)');
+  const smsProvider = textProvider(env.SMS_PROVIDER, 'SMS_PROVIDER');
+  const whatsappProvider = textProvider(env.WHATSAPP_PROVIDER, 'WHATSAPP_PROVIDER');
+  const twilio = smsProvider === 'twilio' || whatsappProvider === 'twilio' ? twilioSettings(env, appEnv, smsProvider, whatsappProvider) : null;
+  return { smtpUrl, remindersFromEmail, smsProvider, whatsappProvider, twilio };
+}
+
+function textProvider(value: string | undefined, name: string): TextProvider {
+  if (value === undefined || value === '') return 'sandbox';
+  if (!(TEXT_PROVIDERS as readonly string[]).includes(value)) throw new Error(`${name} must be one of ${TEXT_PROVIDERS.join(', ')}`);
+  return value as TextProvider;
+}
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+function twilioSettings(env: NodeJS.ProcessEnv, appEnv: AppEnv, sms: TextProvider, whatsapp: TextProvider): TwilioSettings {
+  const using = [sms === 'twilio' ? 'SMS_PROVIDER' : null, whatsapp === 'twilio' ? 'WHATSAPP_PROVIDER' : null].filter(Boolean).join(' and ');
+  const accountSid = env.TWILIO_ACCOUNT_SID ?? '';
+  const authToken = env.TWILIO_AUTH_TOKEN ?? '';
+  if (!accountSid || !authToken) throw new Error(`${using}=twilio needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN`);
+  if (!/^AC[0-9a-fA-F]{32}$/.test(accountSid)) throw new Error('TWILIO_ACCOUNT_SID must be AC followed by 32 hexadecimal characters');
+  let from: string | null = null;
+  if (sms === 'twilio') {
+    from = env.TWILIO_FROM ?? '';
+    if (!from) throw new Error('SMS_PROVIDER=twilio needs TWILIO_FROM (the sending number, +E.164, or a Messaging Service SID MG…)');
+    if (!E164.test(from) && !/^MG[0-9a-fA-F]{32}$/.test(from)) throw new Error('TWILIO_FROM must be a number in E.164 form (+5215512345678) or a Messaging Service SID (MG…)');
+  }
+  let whatsappFrom: string | null = null;
+  if (whatsapp === 'twilio') {
+    whatsappFrom = env.TWILIO_WHATSAPP_FROM ?? '';
+    if (!whatsappFrom) throw new Error('WHATSAPP_PROVIDER=twilio needs TWILIO_WHATSAPP_FROM (the WhatsApp sender, +E.164)');
+    if (!E164.test(whatsappFrom.replace(/^whatsapp:/, ''))) throw new Error('TWILIO_WHATSAPP_FROM must be a number in E.164 form (+14155238886), with or without whatsapp:');
+  }
+  const apiBaseUrl = (env.TWILIO_API_BASE_URL || TWILIO_API_BASE_URL).replace(/\/+$/, '');
+  let base: URL | null = null;
+  try {
+    base = new URL(apiBaseUrl);
+  } catch {
+    // reported below
+  }
+  if (!base || (base.protocol !== 'https:' && base.protocol !== 'http:') || base.username || base.password || (base.pathname !== '/' && base.pathname !== '')) {
+    throw new Error('TWILIO_API_BASE_URL must be an http(s) origin such as https://api.twilio.com');
+  }
+  if (appEnv === 'production' && base.protocol !== 'https:') throw new Error('TWILIO_API_BASE_URL must be https in production');
+  return { accountSid, authToken, from, whatsappFrom, apiBaseUrl };
 }
 
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

@@ -9,12 +9,16 @@ export function createLogger(level: string, name: string, destination: 1 | 2 = 1
 }
 
 /**
- * Nothing logs secrets on purpose (attempts carry error classes, jobs carry ids); should an
- * object carrying one ever be logged (a webhook endpoint, a request body), these fields are
- * censored, up to two levels deep.
+ * Nothing logs secrets on purpose (attempts carry error classes, jobs carry ids, the message
+ * senders' errors carry classes and codes); should an object carrying one ever be logged (a
+ * webhook endpoint, a request body, the config or its reminder channel settings), these fields
+ * are censored, up to two levels deep: webhook secrets, passwords, `smtpUrl` (SMTP_URL holds the
+ * SMTP password), `authToken` (TWILIO_AUTH_TOKEN), nodemailer's `auth` and `pass`, and an
+ * `authorization` header.
  */
+const SECRET_FIELDS = ['secret', 'previousSecret', 'secrets', 'password', 'smtpUrl', 'authToken', 'auth', 'pass', 'authorization'];
 export const REDACT: pino.redactOptions = {
-  paths: ['secret', 'previousSecret', 'secrets', 'password', '*.secret', '*.previousSecret', '*.secrets', '*.password', '*.*.secret', '*.*.previousSecret', '*.*.secrets', '*.*.password'],
+  paths: SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]),
   censor: '[redacted]',
 };
 
