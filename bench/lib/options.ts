@@ -1,0 +1,48 @@
+/** The command line of `npm run bench` (usage in bench/run.ts). */
+
+export interface Options {
+  quick: boolean;
+  durationSec: number;
+  warmupSec: number;
+  connections: number;
+  /** --connections given: it then applies to every scenario, also those with a count of their own. */
+  connectionsForced: boolean;
+  write: boolean;
+  /** Scenario id prefixes to run (null: all). */
+  only: string[] | null;
+  /** Seconds per scenario in the memory passes (no warm-up). */
+  memoryPassSec: number;
+  /** The server's InnoDB buffer pool for this run, in MiB (null: as configured). */
+  bufferPoolMiB: number | null;
+}
+
+export function parseArgs(argv: string[]): Options {
+  const quick = argv.includes('--quick');
+  const value = (flag: string) => {
+    const i = argv.indexOf(flag);
+    if (i < 0) return undefined;
+    const n = Number(argv[i + 1]);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} needs a positive number`);
+    return n;
+  };
+  const known = new Set(['--quick', '--duration', '--connections', '--no-write', '--write', '--only', '--innodb-buffer-pool']);
+  for (const [i, arg] of argv.entries()) {
+    if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}`);
+    if (!arg.startsWith('--') && !['--duration', '--connections', '--only', '--innodb-buffer-pool'].includes(argv[i - 1] ?? '')) throw new Error(`unexpected argument ${arg}`);
+  }
+  const onlyAt = argv.indexOf('--only');
+  const only = onlyAt < 0 ? null : (argv[onlyAt + 1] ?? '').split(',').filter(Boolean);
+  if (only !== null && only.length === 0) throw new Error('--only needs scenario ids');
+  return {
+    quick,
+    durationSec: value('--duration') ?? (quick ? 1 : 10),
+    warmupSec: quick ? 0 : 2,
+    connections: value('--connections') ?? 32,
+    connectionsForced: value('--connections') !== undefined,
+    // A quick (CI smoke) run checks that the bench works; it leaves the published figures alone.
+    write: only === null && (argv.includes('--write') || (!quick && !argv.includes('--no-write'))),
+    only,
+    bufferPoolMiB: value('--innodb-buffer-pool') ?? null,
+    memoryPassSec: quick ? 1 : 3,
+  };
+}

@@ -1,0 +1,55 @@
+import type { GenerationReport } from './generation';
+import { MEMORY_GROWTH_TOLERANCE_PCT, type MemoryReport } from './memory';
+import type { Row, Target } from './report';
+
+/** The targets of issue 3 (creation) and issue 9 (lists), checked against this run's rows. */
+export function targets(rows: Row[], generation: GenerationReport | null, memory: MemoryReport): Target[] {
+  const out: Target[] = [];
+  const row = (id: string) => rows.find((r) => r.id === id);
+  const single = row('debts.create');
+  if (single) {
+    out.push({
+      scenario: `${single.label}, ${single.connections} connections`,
+      target: '>= 0.4 × koa-insert req/s (issue 3)',
+      value: `${single.ratio?.toFixed(2)} ×`,
+      met: (single.ratio ?? 0) >= 0.4,
+    });
+    out.push({ scenario: `${single.label}, ${single.connections} connections`, target: 'p99 < 25 ms (issue 3)', value: `${single.p99Ms} ms`, met: single.p99Ms < 25 });
+  }
+  const batch = row('debts.batch');
+  if (batch) {
+    out.push({ scenario: `${batch.label}, ${batch.connections} connections`, target: 'p50 < 60 ms (issue 3)', value: `${batch.p50Ms} ms`, met: batch.p50Ms < 60 });
+  }
+  for (const get of rows.filter((r) => /\.get$/.test(r.id))) {
+    out.push({
+      scenario: `${get.label}, ${get.connections} connections`,
+      target: '>= 0.5 × koa-json req/s (issue 9)',
+      value: `${get.ratio?.toFixed(2)} ×`,
+      met: (get.ratio ?? 0) >= 0.5,
+    });
+  }
+  for (const list of rows.filter((r) => r.id.startsWith('debts.list') || r.id === 'contacts.search')) {
+    out.push({ scenario: `${list.label}, ${list.connections} connections`, target: 'p99 < 30 ms (issue 9)', value: `${list.p99Ms} ms`, met: list.p99Ms < 30 });
+  }
+  if (generation) {
+    out.push({
+      scenario: `POST /subscriptions, ${generation.cycles} cycles, 1 worker (${generation.single.length} runs)`,
+      target: 'every cycle\'s debt stored < 1 s after the 201 (issue 5)',
+      value: `median ${generation.singleMedianMs} ms (min ${generation.singleMinMs} ms)`,
+      met: generation.singleMedianMs < 1000,
+    });
+  }
+  for (const [who, pct, runs] of [
+    ['API process', memory.apiGrowthPct, memory.api.length],
+    ['worker processes', memory.workerGrowthPct, memory.workers.length],
+  ] as const) {
+    if (pct === null) continue;
+    out.push({
+      scenario: `${who}, live memory (heap + external after a full GC) over ${runs} repeated runs`,
+      target: `no growth (last run within ${MEMORY_GROWTH_TOLERANCE_PCT} % of the first; issue 9)`,
+      value: `${pct > 0 ? '+' : ''}${pct} %`,
+      met: pct <= MEMORY_GROWTH_TOLERANCE_PCT,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,32 @@
+import { baselineKoaInsert, baselineKoaJson, baselineKoaSelect } from './baselines';
+import { contactsCreate, contactsGet, contactsList, contactsSearch } from './contacts';
+import { debtListScenarios } from './debt-lists';
+import { debtsBatch, debtsCreate, debtsGet } from './debts';
+import { linkListScenarios, linksCreate, linksGet } from './payment-links';
+import { productsCreate, productsGet } from './products';
+import type { Scenario } from './types';
+
+/**
+ * Every scenario of `npm run bench`, in the order they run: the baselines first (the ratios need
+ * them), then each resource. A scenario may use what an earlier one left (GET by id reads back
+ * what the POST created; the creates after the debt lists run on the seeded table).
+ */
+export const SCENARIOS: Scenario[] = [
+  baselineKoaJson,
+  baselineKoaInsert,
+  baselineKoaSelect,
+  contactsCreate,
+  contactsList,
+  contactsGet,
+  productsCreate,
+  productsGet,
+  // GET /debts on the seeded table (the first of these seeds it), then the creates on it.
+  ...debtListScenarios(),
+  contactsSearch,
+  debtsCreate,
+  debtsBatch,
+  debtsGet,
+  linksCreate,
+  linksGet,
+  ...linkListScenarios(),
+];

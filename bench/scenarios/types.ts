@@ -1,0 +1,43 @@
+import type { BenchDatabase } from '../lib/environment';
+import type { LoadSpec } from '../lib/load';
+import type { Options } from '../lib/options';
+import type { ListPlan } from '../lib/plans';
+import type { Service } from '../lib/processes';
+import type { SeedResult } from '../lib/seed';
+
+/** What a scenario can use: the running services, the API's credentials, what earlier scenarios left. */
+export interface Context {
+  services: Map<string, Service>;
+  headers: Record<string, string>;
+  runTag: string;
+  dataset: Record<string, number>;
+  db: BenchDatabase;
+  options: Options;
+  /** The demo tenant's (only) company. */
+  companyCode: string;
+  /** The seeded debts table, once a GET /debts scenario asked for it. */
+  seed: SeedResult | null;
+  lists: ListPlan[];
+  /** A contact and a product created through the API for the POST /v2/debts scenarios. */
+  debtor: { externalClientId: string; productId: string } | null;
+}
+
+/**
+ * A scenario is data: which process answers, which baseline it is compared with, and how to
+ * build its load (it may read what earlier scenarios created). New endpoints add a file of
+ * scenarios beside this one, listed in bench/scenarios/index.ts.
+ */
+export interface Scenario {
+  id: string;
+  label: string;
+  service: string;
+  kind: 'baseline' | 'api';
+  baseline?: string;
+  /** Connections for this scenario when --connections is not given (default: the run's 32). */
+  connections?: number;
+  /** Resources one request creates (a batch: 50); the ratio then compares items/s. */
+  itemsPerRequest?: number;
+  /** The only status code every answer must have (a 207 batch would otherwise pass as 2xx). */
+  expectStatus?: number;
+  load(ctx: Context): Promise<Omit<LoadSpec, 'baseUrl' | 'connections' | 'durationSec' | 'warmupSec'>>;
+}
