@@ -5,7 +5,7 @@ import type { Job, JobQueue } from '../../ports/job-queue';
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 import type { Contact } from '../contacts/contact';
 import { adhesionRequestJob, emitAdhesionRequests, newAdhesionJobId, productGroup } from '../direct-debit/adhesion-requests';
-import type { AutopayVerdict } from '../direct-debit/autopay';
+import { autopayAfterEmission, type AutopayVerdict } from '../direct-debit/autopay';
 import { autopayVerdicts, needsDefaultMethod } from '../direct-debit/autopay-verdicts';
 import { eventOf } from '../events/domain-event';
 import type { Product } from '../products/product';
@@ -219,11 +219,18 @@ export class DebtWriter {
       const emitted = await emitAdhesionRequests({ ...this.deps, outbox: this.deps.repos.outbox }, productId, own).catch(() => new Set<string>());
       for (const [key, request] of requests) if (request.productId === productId && !emitted.has(request.jobId)) failed.add(key);
     }
-    const withdrawn = [...written.values()].filter(
-      ({ debt, created }) => created && debt.autopay && debt.contact && debt.productId && failed.has(pairKey(debt.contact.externalClientId, debt.productId)),
-    );
+    // Step 6 of the evaluation: the debts written with autopay true keep it only if their
+    // adhesion request went out.
+    const verdictOf = new Map(resolution.viable.map((item, index) => [item.externalRequestId, resolution.verdicts[index]]));
+    const withdrawn = [...written.values()].flatMap(({ debt, created }) => {
+      const verdict = verdictOf.get(debt.externalRequestId);
+      if (!created || !debt.autopay || !verdict || !debt.contact || debt.productId === null) return [];
+      const outcome = autopayAfterEmission(verdict, !failed.has(pairKey(debt.contact.externalClientId, debt.productId)));
+      return outcome.autopay ? [] : [{ debt, reason: outcome.reason }];
+    });
     if (withdrawn.length === 0) return written;
-    await this.deps.repos.debts.withdrawAutopay(scope.company.id, withdrawn.map((o) => o.debt.id), 'ADHESION_EVENT_FAILED', scope.clock.now());
+    // One reason for them all: ADHESION_EVENT_FAILED is the only way step 6 says no.
+    await this.deps.repos.debts.withdrawAutopay(scope.company.id, withdrawn.map((o) => o.debt.id), withdrawn[0]!.reason, scope.clock.now());
     for (const { debt } of withdrawn) written.set(debt.externalRequestId, { debt: withdrawnAutopay(debt), created: true });
     return written;
   }

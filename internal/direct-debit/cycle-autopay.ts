@@ -6,7 +6,7 @@ import type { Product } from '../products/product';
 import type { TenantScope } from '../shared/tenant-scope';
 import type { Subscription } from '../subscriptions/subscription';
 import { adhesionRequestJob, emitAdhesionRequests, productGroup } from './adhesion-requests';
-import { type AutopayVerdict, autopayBeforeMethods, autopayFromDefault } from './autopay';
+import { autopayAfterEmission, type AutopayVerdict, autopayBeforeMethods, autopayFromDefault } from './autopay';
 import { needsDefaultMethod } from './autopay-verdicts';
 
 export interface CycleAutopay {
@@ -53,11 +53,13 @@ export async function emitCycleAutopay(
   if (prepared.verdict === null || !needsDefaultMethod(scope.company, true)) return;
   const own = prepared.jobId ? [prepared.jobId] : [];
   const emitted = await emitAdhesionRequests({ ...deps, outbox: deps.repos.outbox }, product.id, own).catch(() => new Set<string>());
-  if (prepared.jobId === null || emitted.has(prepared.jobId)) return;
+  if (prepared.jobId === null) return;
+  const outcome = autopayAfterEmission(prepared.verdict, emitted.has(prepared.jobId));
+  if (outcome.autopay) return;
   const ids: number[] = [];
   for (let i = 0; i < externalRequestIds.length; i += 500) {
     const debts = await deps.repos.debts.findByExternalRequestIds(scope.company.id, externalRequestIds.slice(i, i + 500));
     ids.push(...debts.filter((d) => d.autopay).map((d) => d.id));
   }
-  await deps.repos.debts.withdrawAutopay(scope.company.id, ids, 'ADHESION_EVENT_FAILED', scope.clock.now());
+  await deps.repos.debts.withdrawAutopay(scope.company.id, ids, outcome.reason, scope.clock.now());
 }

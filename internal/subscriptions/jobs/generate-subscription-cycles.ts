@@ -7,8 +7,8 @@ import type { NewDebt } from '../../../ports/debt-repository';
 import { newDebt } from '../../debts/new-debt';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
-import { organizationClock } from '../../tenancy/organization-clock';
-import { cycleCount, dueDateOf } from '../schedule';
+import { workerScope } from '../../tenancy/worker-scope';
+import { dueDates } from '../schedule';
 import { cycleRequestId, type Subscription } from '../subscription';
 
 const CHUNK = 200;
@@ -37,19 +37,12 @@ export class GenerateSubscriptionCycles {
       repos.products.findById(subscription.companyId, subscription.productId),
     ]);
     if (!company || !organization || !contact || !product) throw new Error(`subscription ${subscription.id} lost its company, contact or product`);
-    const scope: TenantScope = {
-      organizationId: organization.id,
-      organizationName: organization.name,
-      clientUserId: 0,
-      company,
-      clock: organizationClock(this.deps.clock, organization),
-      requestId: null,
-    };
+    const scope = workerScope(organization, company, this.deps.clock);
     const resume = Number(data.resume ?? 0);
     // After a resume, a cycle that still has a live debt (paid ahead, partially paid) is not
     // charged again.
     const taken = resume > 0 ? new Set(await repos.debts.liveDueDatesOfSubscription(subscription.id)) : new Set<string>();
-    const dates = Array.from({ length: cycleCount(subscription.schedule) }, (_, n) => dueDateOf(subscription.schedule, n)).filter(
+    const dates = dueDates(subscription.schedule).filter(
       (date) => (!data.fromDate || date >= data.fromDate) && !taken.has(date),
     );
     const autopay = await prepareCycleAutopay(repos, subscription, resume, scope, contact, product);
