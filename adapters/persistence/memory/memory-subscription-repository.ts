@@ -14,7 +14,8 @@ export class MemorySubscriptionRepository implements SubscriptionRepository {
   }
 
   async insert(subscription: NewSubscription): Promise<Subscription> {
-    if (this.rows.some((s) => s.organizationId === subscription.organizationId && s.externalSubscriptionId === subscription.externalSubscriptionId)) {
+    const taken = this.rows.some((s) => s.organizationId === subscription.organizationId && s.externalSubscriptionId === subscription.externalSubscriptionId);
+    if (taken || this.rows.some((s) => s.code === subscription.code)) {
       throw new ConflictError('Subscription already exists');
     }
     const stored = { ...copy(subscription), id: this.store.nextId() };
