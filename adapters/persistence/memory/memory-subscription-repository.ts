@@ -44,7 +44,7 @@ export class MemorySubscriptionRepository implements SubscriptionRepository {
     if (!s) throw new Error(`subscription ${id} vanished`);
     const { updatedAt, paymentMethods, ...rest } = changes;
     for (const [key, value] of Object.entries(rest)) if (value !== undefined) Object.assign(s, { [key]: copy(value) });
-    if (paymentMethods !== undefined) s.paymentMethods = paymentMethods as Subscription['paymentMethods'];
+    if (paymentMethods !== undefined) s.paymentMethods = copy(paymentMethods) as Subscription['paymentMethods'];
     s.updatedAt = updatedAt;
     return this.view(s)!;
   }
