@@ -30,7 +30,7 @@ export interface SubscriptionChanges {
 }
 
 export interface SubscriptionRepository {
-  /** @throws ConflictError when the organization already has the externalSubscriptionId. */
+  /** @throws ConflictError when the organization already has the externalSubscriptionId, or the code (the public id) is taken. */
   insert(subscription: NewSubscription): Promise<Subscription>;
   findByCode(companyId: number, code: string): Promise<SubscriptionView | null>;
   findById(id: number): Promise<SubscriptionView | null>;

@@ -14,7 +14,8 @@ export class MemorySubscriptionRepository implements SubscriptionRepository {
   }
 
   async insert(subscription: NewSubscription): Promise<Subscription> {
-    if (this.rows.some((s) => s.organizationId === subscription.organizationId && s.externalSubscriptionId === subscription.externalSubscriptionId)) {
+    const taken = this.rows.some((s) => s.organizationId === subscription.organizationId && s.externalSubscriptionId === subscription.externalSubscriptionId);
+    if (taken || this.rows.some((s) => s.code === subscription.code)) {
       throw new ConflictError('Subscription already exists');
     }
     const stored = { ...copy(subscription), id: this.store.nextId() };
@@ -43,7 +44,7 @@ export class MemorySubscriptionRepository implements SubscriptionRepository {
     if (!s) throw new Error(`subscription ${id} vanished`);
     const { updatedAt, paymentMethods, ...rest } = changes;
     for (const [key, value] of Object.entries(rest)) if (value !== undefined) Object.assign(s, { [key]: copy(value) });
-    if (paymentMethods !== undefined) s.paymentMethods = paymentMethods as Subscription['paymentMethods'];
+    if (paymentMethods !== undefined) s.paymentMethods = copy(paymentMethods) as Subscription['paymentMethods'];
     s.updatedAt = updatedAt;
     return this.view(s)!;
   }
