@@ -115,6 +115,8 @@ export function buildApplication(ports: CorePorts) {
     ...rest,
     repos,
     tenancy: repos.tenancy,
+    credentials: repos.credentials,
+    refreshTokens: repos.refreshTokens,
     contacts: repos.contacts,
     products: repos.products,
     debts: repos.debts,

@@ -12,6 +12,8 @@ import type { PortalRepository } from './portal-repository';
 import type { ProviderNotificationRepository } from './provider-notification-repository';
 import type { SubscriptionRepository } from './subscription-repository';
 import type { ProductRepository } from './product-repository';
+import type { CredentialRepository } from './credential-repository';
+import type { RefreshTokenRepository } from './refresh-token-repository';
 import type { TenancyRepository } from './tenancy-repository';
 import type { UnappliedPaymentRepository } from './unapplied-payment-repository';
 import type { WebhookDeliveryRepository } from './webhook-delivery-repository';
@@ -20,6 +22,8 @@ import type { WebhookEndpointRepository } from './webhook-endpoint-repository';
 /** The repositories, all bound to one transaction (or to none, for plain reads). */
 export interface Repositories {
   tenancy: TenancyRepository;
+  credentials: CredentialRepository;
+  refreshTokens: RefreshTokenRepository;
   contacts: ContactRepository;
   products: ProductRepository;
   debts: DebtRepository;

@@ -1,4 +1,4 @@
-import type { FacadeCredentials } from '../../ports/tenancy-repository';
+import type { FacadeCredentials } from '../../ports/credential-repository';
 
 /**
  * A short-lived, in-process cache of facade credential lookups (the one query every request

@@ -72,7 +72,7 @@ export async function newTenant(repos: Repositories, options: { companies?: numb
   for (let i = 0; i < (options.companies ?? 1); i++) {
     companies.push(await repos.tenancy.insertCompany(companyInput(organization.id, `C${i}-${suffix}`.toUpperCase())));
   }
-  const user = await repos.tenancy.insertClientUser(
+  const user = await repos.credentials.insertClientUser(
     { organizationId: organization.id, username: `user_${suffix}`, passwordHash: `hash-${suffix}`, disabled: false, createdAt: T1 },
     companies.map((c) => c.id),
   );

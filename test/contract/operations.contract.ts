@@ -54,9 +54,9 @@ export function describeOperationsContract({ repos, uow }: ContractContext): voi
     it('hands the rate limit over with the facade credentials (no other read on a request)', async () => {
       const t = await newTenant(repos());
       const facade = apiKey(t.user, 'facade');
-      await repos().tenancy.insertApiKey(facade);
+      await repos().credentials.insertApiKey(facade);
       await repos().tenancy.setRateLimit(t.organization.id, { capacity: 30, refillPerSecond: 1.5 });
-      const found = await repos().tenancy.findFacadeCredentials(facade.keyHash, 'development', t.user.id);
+      const found = await repos().credentials.findFacadeCredentials(facade.keyHash, 'development', t.user.id);
       expect(found!.organization.rateLimit).to.deep.equal({ capacity: 30, refillPerSecond: 1.5 });
     });
   });

@@ -148,49 +148,49 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
       });
     });
 
-    describe('TenancyRepository: client users and API keys', () => {
+    describe('CredentialRepository: client users and API keys', () => {
       it('round-trips a client user', async () => {
         const { organization, company } = await newTenant(repos());
         const input = { organizationId: organization.id, username: `u_${uid()}`, passwordHash: 'scrypt$abc$def', disabled: false, createdAt: T2 };
-        const inserted = await repos().tenancy.insertClientUser(input, [company.id]);
+        const inserted = await repos().credentials.insertClientUser(input, [company.id]);
         expect(inserted).to.deep.equal({ ...input, id: inserted.id });
-        expect(await repos().tenancy.findClientUserByUsername(input.username)).to.deep.equal(inserted);
-        expect(await repos().tenancy.findClientUser(inserted.id)).to.deep.equal(inserted);
+        expect(await repos().credentials.findClientUserByUsername(input.username)).to.deep.equal(inserted);
+        expect(await repos().credentials.findClientUser(inserted.id)).to.deep.equal(inserted);
       });
 
       it('rejects a username taken in any organization with ConflictError', async () => {
         const a = await newTenant(repos());
         const b = await newTenant(repos());
         await expectConflict(
-          repos().tenancy.insertClientUser(
+          repos().credentials.insertClientUser(
             { organizationId: b.organization.id, username: a.user.username, passwordHash: 'x', disabled: false, createdAt: T1 },
             [b.company.id],
           ),
         );
-        expect(await repos().tenancy.findClientUserByUsername(a.user.username)).to.deep.equal(a.user);
+        expect(await repos().credentials.findClientUserByUsername(a.user.username)).to.deep.equal(a.user);
       });
 
       it('returns null for an unknown username or user id', async () => {
-        expect(await repos().tenancy.findClientUserByUsername(`nobody_${uid()}`)).to.equal(null);
-        expect(await repos().tenancy.findClientUser(2_000_000_000)).to.equal(null);
+        expect(await repos().credentials.findClientUserByUsername(`nobody_${uid()}`)).to.equal(null);
+        expect(await repos().credentials.findClientUser(2_000_000_000)).to.equal(null);
       });
 
       it('disables and re-enables a client user', async () => {
         const { user } = await newTenant(repos());
-        await repos().tenancy.setClientUserDisabled(user.id, true);
-        expect((await repos().tenancy.findClientUser(user.id))!.disabled).to.equal(true);
-        await repos().tenancy.setClientUserDisabled(user.id, false);
-        expect((await repos().tenancy.findClientUser(user.id))!.disabled).to.equal(false);
+        await repos().credentials.setClientUserDisabled(user.id, true);
+        expect((await repos().credentials.findClientUser(user.id))!.disabled).to.equal(true);
+        await repos().credentials.setClientUserDisabled(user.id, false);
+        expect((await repos().credentials.findClientUser(user.id))!.disabled).to.equal(false);
       });
 
       it('finds a live API key by hash, kind and environment only', async () => {
         const { user } = await newTenant(repos());
         const key = apiKey(user, 'facade');
-        await repos().tenancy.insertApiKey(key);
-        expect(await repos().tenancy.findApiKey(key.keyHash, 'facade', 'development')).to.deep.equal(key);
-        expect(await repos().tenancy.findApiKey(key.keyHash, 'login', 'development')).to.equal(null);
-        expect(await repos().tenancy.findApiKey(key.keyHash, 'facade', 'production')).to.equal(null);
-        expect(await repos().tenancy.findApiKey(hash(), 'facade', 'development')).to.equal(null);
+        await repos().credentials.insertApiKey(key);
+        expect(await repos().credentials.findApiKey(key.keyHash, 'facade', 'development')).to.deep.equal(key);
+        expect(await repos().credentials.findApiKey(key.keyHash, 'login', 'development')).to.equal(null);
+        expect(await repos().credentials.findApiKey(key.keyHash, 'facade', 'production')).to.equal(null);
+        expect(await repos().credentials.findApiKey(hash(), 'facade', 'development')).to.equal(null);
       });
 
       it('revokes the live keys of a kind and environment and says how many', async () => {
@@ -198,15 +198,15 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         const facadeDev = apiKey(user, 'facade');
         const loginDev = apiKey(user, 'login');
         const facadeStaging = apiKey(user, 'facade', 'staging');
-        for (const key of [facadeDev, loginDev, facadeStaging]) await repos().tenancy.insertApiKey(key);
+        for (const key of [facadeDev, loginDev, facadeStaging]) await repos().credentials.insertApiKey(key);
 
-        expect(await repos().tenancy.revokeApiKeys(user.id, 'facade', 'development', T2)).to.equal(1);
-        expect(await repos().tenancy.findApiKey(facadeDev.keyHash, 'facade', 'development')).to.equal(null);
-        expect(await repos().tenancy.findApiKey(loginDev.keyHash, 'login', 'development')).to.deep.equal(loginDev);
-        expect(await repos().tenancy.findApiKey(facadeStaging.keyHash, 'facade', 'staging')).to.deep.equal(facadeStaging);
+        expect(await repos().credentials.revokeApiKeys(user.id, 'facade', 'development', T2)).to.equal(1);
+        expect(await repos().credentials.findApiKey(facadeDev.keyHash, 'facade', 'development')).to.equal(null);
+        expect(await repos().credentials.findApiKey(loginDev.keyHash, 'login', 'development')).to.deep.equal(loginDev);
+        expect(await repos().credentials.findApiKey(facadeStaging.keyHash, 'facade', 'staging')).to.deep.equal(facadeStaging);
 
-        expect(await repos().tenancy.revokeApiKeys(user.id, null, null, T2)).to.equal(2);
-        expect(await repos().tenancy.revokeApiKeys(user.id, null, null, T2)).to.equal(0);
+        expect(await repos().credentials.revokeApiKeys(user.id, null, null, T2)).to.equal(2);
+        expect(await repos().credentials.revokeApiKeys(user.id, null, null, T2)).to.equal(0);
       });
 
       it('lists a client with its companies and live keys', async () => {
@@ -214,10 +214,10 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         const facade = apiKey(user, 'facade');
         const login = apiKey(user, 'login');
         const revoked = apiKey(user, 'facade', 'staging');
-        for (const key of [facade, login, revoked]) await repos().tenancy.insertApiKey(key);
-        await repos().tenancy.revokeApiKeys(user.id, 'facade', 'staging', T2);
+        for (const key of [facade, login, revoked]) await repos().credentials.insertApiKey(key);
+        await repos().credentials.revokeApiKeys(user.id, 'facade', 'staging', T2);
 
-        const mine = (await repos().tenancy.listClients()).filter((c) => c.organizationId === organization.id);
+        const mine = (await repos().credentials.listClients()).filter((c) => c.organizationId === organization.id);
         expect(mine).to.deep.equal([
           {
             organizationId: organization.id,
@@ -234,19 +234,19 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
       });
     });
 
-    describe('TenancyRepository: findFacadeCredentials', () => {
+    describe('CredentialRepository: findFacadeCredentials', () => {
       async function facadeSetup() {
         const tenant = await newTenant(repos(), { companies: 2 });
         const facade = apiKey(tenant.user, 'facade');
         const login = apiKey(tenant.user, 'login');
-        await repos().tenancy.insertApiKey(facade);
-        await repos().tenancy.insertApiKey(login);
+        await repos().credentials.insertApiKey(facade);
+        await repos().credentials.insertApiKey(login);
         return { ...tenant, facade, login };
       }
 
       it('resolves the organization, the user and every company the user may act for', async () => {
         const { organization, companies, user, facade } = await facadeSetup();
-        const found = await repos().tenancy.findFacadeCredentials(facade.keyHash, 'development', user.id);
+        const found = await repos().credentials.findFacadeCredentials(facade.keyHash, 'development', user.id);
         expect(found).to.not.equal(null);
         expect(found!.organization).to.deep.equal(organization);
         expect({ ...found!.clientUser, passwordHash: undefined }).to.deep.equal({ ...user, passwordHash: undefined });
@@ -256,61 +256,61 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
 
       it('lists only the companies granted to that user', async () => {
         const { organization, companies, facade } = await facadeSetup();
-        const second = await repos().tenancy.insertClientUser(
+        const second = await repos().credentials.insertClientUser(
           { organizationId: organization.id, username: `u_${uid()}`, passwordHash: 'x', disabled: false, createdAt: T1 },
           [companies[1]!.id],
         );
-        const found = await repos().tenancy.findFacadeCredentials(facade.keyHash, 'development', second.id);
+        const found = await repos().credentials.findFacadeCredentials(facade.keyHash, 'development', second.id);
         expect(found!.clientUser.id).to.equal(second.id);
         expect(found!.companies).to.deep.equal([companies[1]]);
       });
 
       it('is null for a login key', async () => {
         const { user, login } = await facadeSetup();
-        expect(await repos().tenancy.findFacadeCredentials(login.keyHash, 'development', user.id)).to.equal(null);
+        expect(await repos().credentials.findFacadeCredentials(login.keyHash, 'development', user.id)).to.equal(null);
       });
 
       it('is null for a key of another environment', async () => {
         const { user, facade } = await facadeSetup();
-        expect(await repos().tenancy.findFacadeCredentials(facade.keyHash, 'staging', user.id)).to.equal(null);
-        expect(await repos().tenancy.findFacadeCredentials(facade.keyHash, 'production', user.id)).to.equal(null);
+        expect(await repos().credentials.findFacadeCredentials(facade.keyHash, 'staging', user.id)).to.equal(null);
+        expect(await repos().credentials.findFacadeCredentials(facade.keyHash, 'production', user.id)).to.equal(null);
       });
 
       it('is null for a revoked key', async () => {
         const { user, facade } = await facadeSetup();
-        await repos().tenancy.revokeApiKeys(user.id, 'facade', 'development', T2);
-        expect(await repos().tenancy.findFacadeCredentials(facade.keyHash, 'development', user.id)).to.equal(null);
+        await repos().credentials.revokeApiKeys(user.id, 'facade', 'development', T2);
+        expect(await repos().credentials.findFacadeCredentials(facade.keyHash, 'development', user.id)).to.equal(null);
       });
 
       it('is null for a disabled user', async () => {
         const { user, facade } = await facadeSetup();
-        await repos().tenancy.setClientUserDisabled(user.id, true);
-        expect(await repos().tenancy.findFacadeCredentials(facade.keyHash, 'development', user.id)).to.equal(null);
+        await repos().credentials.setClientUserDisabled(user.id, true);
+        expect(await repos().credentials.findFacadeCredentials(facade.keyHash, 'development', user.id)).to.equal(null);
       });
 
       it('is null for a user of another organization', async () => {
         const { facade } = await facadeSetup();
         const other = await newTenant(repos());
-        expect(await repos().tenancy.findFacadeCredentials(facade.keyHash, 'development', other.user.id)).to.equal(null);
+        expect(await repos().credentials.findFacadeCredentials(facade.keyHash, 'development', other.user.id)).to.equal(null);
       });
 
       it('is null for an unknown key or user', async () => {
         const { user, facade } = await facadeSetup();
-        expect(await repos().tenancy.findFacadeCredentials(hash(), 'development', user.id)).to.equal(null);
-        expect(await repos().tenancy.findFacadeCredentials(facade.keyHash, 'development', 2_000_000_000)).to.equal(null);
+        expect(await repos().credentials.findFacadeCredentials(hash(), 'development', user.id)).to.equal(null);
+        expect(await repos().credentials.findFacadeCredentials(facade.keyHash, 'development', 2_000_000_000)).to.equal(null);
       });
     });
 
-    describe('TenancyRepository: refresh tokens', () => {
+    describe('RefreshTokenRepository', () => {
       const future = () => new Date(Date.now() + 24 * HOUR);
       /** A token of a new family of the user (what a login issues). */
       const issue = async (userId: number, expiresAt: Date = future(), familyId?: number) => {
         const token = hash();
-        const family = familyId ?? (await repos().tenancy.startRefreshTokenFamily(userId, new Date()));
-        await repos().tenancy.insertRefreshToken(userId, token, expiresAt, family);
+        const family = familyId ?? (await repos().refreshTokens.startRefreshTokenFamily(userId, new Date()));
+        await repos().refreshTokens.insertRefreshToken(userId, token, expiresAt, family);
         return { token, family };
       };
-      const consume = (token: string, organizationId: number, now = new Date()) => repos().tenancy.consumeRefreshToken(token, organizationId, now);
+      const consume = (token: string, organizationId: number, now = new Date()) => repos().refreshTokens.consumeRefreshToken(token, organizationId, now);
 
       it('consumes a refresh token once; presented again it is a replay of its family', async () => {
         const { user } = await newTenant(repos());
@@ -357,8 +357,8 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         const sibling = await issue(user.id, future(), first.family);
         const otherLogin = await issue(user.id);
         expect(await consume(first.token, user.organizationId)).to.deep.include({ outcome: 'consumed' });
-        expect(await repos().tenancy.revokeRefreshTokenFamily(first.family, new Date())).to.equal(true);
-        expect(await repos().tenancy.revokeRefreshTokenFamily(first.family, new Date()), 'again: nothing changes').to.equal(false);
+        expect(await repos().refreshTokens.revokeRefreshTokenFamily(first.family, new Date())).to.equal(true);
+        expect(await repos().refreshTokens.revokeRefreshTokenFamily(first.family, new Date()), 'again: nothing changes').to.equal(false);
         expect(await consume(rotated.token, user.organizationId)).to.equal(null);
         expect(await consume(sibling.token, user.organizationId)).to.equal(null);
         // A token inserted into the family after its revocation (a refresh racing the reuse) is refused as well.
@@ -372,8 +372,8 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         const { user } = await newTenant(repos());
         const legacy = hash();
         // What the previous code wrote: no family. Through the adapter's own storage, as the migration left such rows.
-        const family = await repos().tenancy.startRefreshTokenFamily(user.id, new Date());
-        await repos().tenancy.insertRefreshToken(user.id, legacy, future(), family);
+        const family = await repos().refreshTokens.startRefreshTokenFamily(user.id, new Date());
+        await repos().refreshTokens.insertRefreshToken(user.id, legacy, future(), family);
         await harness!.dropRefreshTokenFamily(legacy);
         const used = await consume(legacy, user.organizationId);
         expect(used).to.deep.include({ outcome: 'consumed', clientUserId: user.id });
@@ -387,7 +387,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         const a1 = await issue(a.user.id);
         const a2 = await issue(a.user.id);
         const b1 = await issue(b.user.id);
-        await repos().tenancy.revokeRefreshTokens(a.user.id, new Date());
+        await repos().refreshTokens.revokeRefreshTokens(a.user.id, new Date());
         expect(await consume(a1.token, a.user.organizationId)).to.deep.include({ outcome: 'replayed' });
         expect(await consume(a2.token, a.user.organizationId)).to.deep.include({ outcome: 'replayed' });
         // A token issued into a revoked family later is refused too.
@@ -407,14 +407,14 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         expect(await consume(usedExpired.token, user.organizationId, at('2001-02-01T00:00:00.000Z'))).to.deep.include({ outcome: 'consumed' });
         expect(await consume(usedBefore.token, user.organizationId, at('2001-02-01T00:00:00.000Z'))).to.deep.include({ outcome: 'consumed' });
 
-        expect(await repos().tenancy.purgeRefreshTokens(cutoff)).to.equal(2);
-        expect(await repos().tenancy.purgeRefreshTokens(cutoff)).to.equal(0);
+        expect(await repos().refreshTokens.purgeRefreshTokens(cutoff)).to.equal(2);
+        expect(await repos().refreshTokens.purgeRefreshTokens(cutoff)).to.equal(0);
         expect(await consume(expired.token, user.organizationId, at('2000-12-01T00:00:00.000Z'))).to.equal(null);
         // The used token is still recognized as a replay; the live one can still be used.
         expect(await consume(usedBefore.token, user.organizationId, at('2001-06-02T00:00:00.000Z'))).to.deep.include({ outcome: 'replayed', familyId: usedBefore.family });
         expect(await consume(live.token, user.organizationId, at('2001-06-02T00:00:00.000Z'))).to.deep.include({ outcome: 'consumed' });
         // A later cutoff reaches the three kept ones.
-        expect(await repos().tenancy.purgeRefreshTokens(at('2002-02-01T00:00:00.000Z'))).to.equal(3);
+        expect(await repos().refreshTokens.purgeRefreshTokens(at('2002-02-01T00:00:00.000Z'))).to.equal(3);
         void expiresAtCutoff;
       });
     });

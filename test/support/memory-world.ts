@@ -51,7 +51,7 @@ export function memoryWorld(start: Date, options: { ports?: Partial<CorePorts> }
         companies: (options.companies ?? []).map((c) => `${c}-${suffix}`.toUpperCase()),
         settings: options.settings ?? {},
       });
-      const user = (await repos.tenancy.findClientUserByUsername(created.clientUsername))!;
+      const user = (await repos.credentials.findClientUserByUsername(created.clientUsername))!;
       const scopes: TenantScope[] = [];
       for (const { companyCode } of created.companies) {
         scopes.push({

@@ -137,7 +137,7 @@ describe('graceful shutdown', function () {
       const app = buildApplication(infra!.ports);
       const suffix = crypto.randomBytes(4).toString('hex');
       const created = await app.commands.createClient.execute({ organization: `Org ${suffix}`, username: `user_${suffix}`, password: 'password-123', companies: [], settings: {} });
-      const user = (await infra!.ports.repos.tenancy.findClientUserByUsername(created.clientUsername))!;
+      const user = (await infra!.ports.repos.credentials.findClientUserByUsername(created.clientUsername))!;
 
       const worker = startProcess('cmd/worker/main.ts', { DATABASE_URL: database!.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, JWT_SECRET: JWT_TEST_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, LOG_LEVEL: 'info', METRICS_PORT: '0', HOST: '127.0.0.1' });
       started.push(worker);
@@ -148,8 +148,8 @@ describe('graceful shutdown', function () {
       await waitFor(() => worker.logs().find((l) => l.msg === 'job completed' && l.name === PURGE), 'the startup purge', { proc: worker });
 
       const tokenHash = crypto.randomBytes(32).toString('hex');
-      const family = await infra!.ports.repos.tenancy.startRefreshTokenFamily(user.id, new Date());
-      await infra!.ports.repos.tenancy.insertRefreshToken(user.id, tokenHash, new Date(Date.now() - 60_000), family);
+      const family = await infra!.ports.repos.refreshTokens.startRefreshTokenFamily(user.id, new Date());
+      await infra!.ports.repos.refreshTokens.insertRefreshToken(user.id, tokenHash, new Date(Date.now() - 60_000), family);
       lock = await infra!.db!.transaction();
       await lock('refresh_tokens').where({ token_hash: tokenHash }).forUpdate().select('id');
 

@@ -97,11 +97,11 @@ describe('subscription cycle generation on the worker process [mysql + redis]', 
     app = buildApplication(infra.ports);
     const suffix = crypto.randomBytes(4).toString('hex');
     const created = await app.commands.createClient.execute({ organization: `Org ${suffix}`, username: `user_${suffix}`, password: 'password-123', companies: [], settings: {} });
-    const tenancy = infra.ports.repos.tenancy;
+    const { tenancy, credentials } = infra.ports.repos;
     scope = {
       organizationId: created.organizationId,
       organizationName: `Org ${suffix}`,
-      clientUserId: (await tenancy.findClientUserByUsername(created.clientUsername))!.id,
+      clientUserId: (await credentials.findClientUserByUsername(created.clientUsername))!.id,
       company: (await tenancy.findCompanyByCode(created.companies[0]!.companyCode))!,
       clock: infra.ports.clock,
       requestId: null,

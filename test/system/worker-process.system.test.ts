@@ -37,7 +37,7 @@ describe('worker process [mysql + redis]', function () {
     return Number(row!.n);
   };
   const insertToken = async (hash: string, expiresAt: Date) =>
-    infra!.ports.repos.tenancy.insertRefreshToken(clientUserId, hash, expiresAt, await infra!.ports.repos.tenancy.startRefreshTokenFamily(clientUserId, new Date()));
+    infra!.ports.repos.refreshTokens.insertRefreshToken(clientUserId, hash, expiresAt, await infra!.ports.repos.refreshTokens.startRefreshTokenFamily(clientUserId, new Date()));
   const completedJobs = (name: string = PURGE) => worker!.logs().filter((l) => l.msg === 'job completed' && l.name === name);
   let app: ReturnType<typeof buildApplication> | null = null;
   let organizationName = '';
@@ -50,7 +50,7 @@ describe('worker process [mysql + redis]', function () {
     const suffix = crypto.randomBytes(4).toString('hex');
     organizationName = `Org ${suffix}`;
     const created = await app.commands.createClient.execute({ organization: `Org ${suffix}`, username: `user_${suffix}`, password: 'password-123', companies: [], settings: {} });
-    clientUserId = (await infra.ports.repos.tenancy.findClientUserByUsername(created.clientUsername))!.id;
+    clientUserId = (await infra.ports.repos.credentials.findClientUserByUsername(created.clientUsername))!.id;
     for (const hash of startupExpired) await insertToken(hash, new Date(Date.now() - HOUR));
     await insertToken(liveToken, new Date(Date.now() + 24 * HOUR));
 
@@ -109,11 +109,11 @@ describe('worker process [mysql + redis]', function () {
 
   it('persists OVERDUE for past-due debts when debts.mark-overdue is enqueued from another process', async () => {
     await waitFor(() => completedJobs(OVERDUE).length > 0, 'the scheduled overdue run', { proc: worker! });
-    const tenancy = infra!.ports.repos.tenancy;
+    const { tenancy, credentials } = infra!.ports.repos;
     const organization = (await tenancy.findOrganizationByName(organizationName))!;
-    const client = (await tenancy.findClientUser(clientUserId))!;
-    const credentials = (await tenancy.listClients()).find((c) => c.clientUsername === client.username)!;
-    const company = (await tenancy.findCompanyByCode(credentials.companies[0]!))!;
+    const client = (await credentials.findClientUser(clientUserId))!;
+    const summary = (await credentials.listClients()).find((c) => c.clientUsername === client.username)!;
+    const company = (await tenancy.findCompanyByCode(summary.companies[0]!))!;
     const scope = { organizationId: organization.id, organizationName, clientUserId, company, clock: infra!.ports.clock, requestId: null };
     await app!.commands.createContact.execute({ externalClientId: 'debtor-1', name: 'Debtor', email: 'debtor@example.com' }, scope);
     const draft = (dueDate: string) => ({
@@ -137,10 +137,10 @@ describe('worker process [mysql + redis]', function () {
 
   it('persists EXPIRED for links past expiresAt on their organization clock when payment-links.mark-expired is enqueued', async () => {
     await waitFor(() => completedJobs(EXPIRE).length > 0, 'the scheduled expiry run', { proc: worker! });
-    const tenancy = infra!.ports.repos.tenancy;
+    const { tenancy, credentials } = infra!.ports.repos;
     const organization = (await tenancy.findOrganizationByName(organizationName))!;
-    const client = (await tenancy.findClientUser(clientUserId))!;
-    const summary = (await tenancy.listClients()).find((c) => c.clientUsername === client.username)!;
+    const client = (await credentials.findClientUser(clientUserId))!;
+    const summary = (await credentials.listClients()).find((c) => c.clientUsername === client.username)!;
     const company = (await tenancy.findCompanyByCode(summary.companies[0]!))!;
     const scope = { organizationId: organization.id, organizationName, clientUserId, company, clock: infra!.ports.clock, requestId: null };
     const link = await app!.commands.createPaymentLink.execute(

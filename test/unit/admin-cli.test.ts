@@ -42,7 +42,7 @@ describe('admin CLI (runAdminCommand over memory infrastructure)', () => {
 
   const company = (code: string) => infra.ports.repos.tenancy.findCompanyByCode(code);
   const liveKey = (key: string, kind: 'facade' | 'login') =>
-    infra.ports.repos.tenancy.findApiKey(infra.ports.secrets.digest(key), kind, 'development');
+    infra.ports.repos.credentials.findApiKey(infra.ports.secrets.digest(key), kind, 'development');
   const login = (loginApiKey: string, clientUsername: string, password: string) =>
     app.commands.login.execute({ loginApiKey, clientUsername, password });
 
@@ -117,7 +117,7 @@ describe('admin CLI (runAdminCommand over memory infrastructure)', () => {
       const res = await run('create-client', '--organization', 'Acme', '--username', 'acme', '--password', 'a-long-password', '--default-currency', 'EUR');
       expect(res.exitCode).to.equal(1);
       expect(res.json.error.code).to.equal('INVALID_REQUEST');
-      expect(await infra.ports.repos.tenancy.findClientUserByUsername('acme')).to.equal(null);
+      expect(await infra.ports.repos.credentials.findClientUserByUsername('acme')).to.equal(null);
     });
 
     it('adds a user to an existing organization by name', async () => {
@@ -142,7 +142,7 @@ describe('admin CLI (runAdminCommand over memory infrastructure)', () => {
       const res = await run('create-client', '--organization', 'Other Org', '--username', 'other', '--password', 'a-long-password', '--company', 'NORTE');
       expect(res.exitCode).to.equal(1);
       expect(res.json.error.code).to.equal('RESOURCE_CONFLICT');
-      expect(await infra.ports.repos.tenancy.findClientUserByUsername('other')).to.equal(null);
+      expect(await infra.ports.repos.credentials.findClientUserByUsername('other')).to.equal(null);
     });
 
     it('refuses a missing --password with exit 2 (usage)', async () => {
@@ -150,7 +150,7 @@ describe('admin CLI (runAdminCommand over memory infrastructure)', () => {
       expect(res.exitCode).to.equal(2);
       expect(res.json.error.code).to.equal('USAGE');
       expect(res.json.error.message).to.include('--password');
-      expect(await infra.ports.repos.tenancy.findClientUserByUsername('acme')).to.equal(null);
+      expect(await infra.ports.repos.credentials.findClientUserByUsername('acme')).to.equal(null);
     });
 
     it('refuses an unknown flag with exit 2', async () => {

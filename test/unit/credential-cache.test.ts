@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CredentialCache } from '../../adapters/persistence/credential-cache';
-import type { FacadeCredentials } from '../../ports/tenancy-repository';
+import type { FacadeCredentials } from '../../ports/credential-repository';
 
 const credentials = (name: string): FacadeCredentials => ({
   organization: { id: 1, name, frozenNow: null, rateLimit: null, createdAt: new Date(0) },

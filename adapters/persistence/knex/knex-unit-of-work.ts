@@ -16,6 +16,8 @@ import { KnexPortalRepository } from './knex-portal-repository';
 import { KnexProviderNotificationRepository } from './knex-provider-notification-repository';
 import { KnexSubscriptionRepository } from './knex-subscription-repository';
 import { KnexProductRepository } from './knex-product-repository';
+import { KnexCredentialRepository } from './knex-credential-repository';
+import { KnexRefreshTokenRepository } from './knex-refresh-token-repository';
 import { KnexTenancyRepository } from './knex-tenancy-repository';
 import { KnexUnappliedPaymentRepository } from './knex-unapplied-payment-repository';
 import { KnexWebhookDeliveryRepository } from './knex-webhook-delivery-repository';
@@ -27,13 +29,15 @@ export interface KnexRepositoryOptions {
   events: EventWriting;
   /** Seals the secrets kept at rest (webhook signing secrets). */
   secrets: SecretBox;
-  /** Cleared by every tenancy write (see CredentialCache). */
+  /** Cleared by every tenancy and credential write (see CredentialCache). */
   cache?: CredentialCache;
 }
 
 export function knexRepositories(db: Knex | Knex.Transaction, options: KnexRepositoryOptions): Repositories {
   return {
     tenancy: new KnexTenancyRepository(db, options.cache),
+    credentials: new KnexCredentialRepository(db, options.cache),
+    refreshTokens: new KnexRefreshTokenRepository(db),
     contacts: new KnexContactRepository(db),
     products: new KnexProductRepository(db),
     debts: new KnexDebtRepository(db),

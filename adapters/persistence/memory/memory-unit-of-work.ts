@@ -15,6 +15,8 @@ import { MemoryProviderNotificationRepository } from './memory-provider-notifica
 import { MemorySubscriptionRepository } from './memory-subscription-repository';
 import { MemoryProductRepository } from './memory-product-repository';
 import type { MemoryStore } from './memory-store';
+import { MemoryCredentialRepository } from './memory-credential-repository';
+import { MemoryRefreshTokenRepository } from './memory-refresh-token-repository';
 import { MemoryTenancyRepository } from './memory-tenancy-repository';
 import { MemoryUnappliedPaymentRepository } from './memory-unapplied-payment-repository';
 import { MemoryWebhookDeliveryRepository } from './memory-webhook-delivery-repository';
@@ -23,6 +25,8 @@ import { MemoryWebhookEndpointRepository } from './memory-webhook-endpoint-repos
 export function memoryRepositories(store: MemoryStore, events: EventWriting): Repositories {
   return {
     tenancy: new MemoryTenancyRepository(store),
+    credentials: new MemoryCredentialRepository(store),
+    refreshTokens: new MemoryRefreshTokenRepository(store),
     contacts: new MemoryContactRepository(store),
     products: new MemoryProductRepository(store),
     debts: new MemoryDebtRepository(store),

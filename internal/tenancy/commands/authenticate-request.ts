@@ -1,6 +1,6 @@
 import type { Clock } from '../../../ports/clock';
 import type { SecretHasher } from '../../../ports/secret-hasher';
-import type { TenancyRepository } from '../../../ports/tenancy-repository';
+import type { CredentialRepository } from '../../../ports/credential-repository';
 import type { TokenService } from '../../../ports/token-service';
 import { AuthenticationFailedError, InvalidRequestError } from '../../shared/errors';
 import type { TenantScope } from '../../shared/tenant-scope';
@@ -24,7 +24,7 @@ export interface RequestCredentials {
 export class AuthenticateRequest {
   constructor(
     private readonly deps: {
-      tenancy: TenancyRepository;
+      credentials: CredentialRepository;
       tokens: TokenService;
       secrets: SecretHasher;
       clock: Clock;
@@ -35,10 +35,10 @@ export class AuthenticateRequest {
   }
 
   async execute(input: RequestCredentials): Promise<TenantScope> {
-    const { tenancy, tokens, secrets, appEnv } = this.deps;
+    const { tokens, secrets, appEnv } = this.deps;
     const claims = input.apiKey && input.accessToken ? tokens.verify(input.accessToken) : null;
     const credentials = claims
-      ? await tenancy.findFacadeCredentials(secrets.digest(input.apiKey!), appEnv, claims.clientUserId)
+      ? await this.deps.credentials.findFacadeCredentials(secrets.digest(input.apiKey!), appEnv, claims.clientUserId)
       : null;
     if (!claims || !credentials || credentials.organization.id !== claims.organizationId) {
       throw new AuthenticationFailedError();

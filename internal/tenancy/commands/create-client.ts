@@ -58,7 +58,7 @@ export class CreateClient {
     const passwordHash = await this.deps.passwords.hash(input.password);
     const now = this.deps.clock.now();
 
-    return this.deps.uow.run(async ({ tenancy, audit }) => {
+    return this.deps.uow.run(async ({ tenancy, credentials, audit }) => {
       const existing = await tenancy.findOrganizationByName(organizationName);
       const organization = existing ?? (await tenancy.insertOrganization(organizationName, now));
       const companies: Company[] = [];
@@ -68,14 +68,14 @@ export class CreateClient {
       if (companies.length === 0) {
         companies.push(await this.defaultCompany(tenancy, organization.id, organizationName, input.settings));
       }
-      if (await tenancy.findClientUserByUsername(input.username)) {
+      if (await credentials.findClientUserByUsername(input.username)) {
         throw new ConflictError(`The username ${input.username} is taken`);
       }
-      const user = await tenancy.insertClientUser(
+      const user = await credentials.insertClientUser(
         { organizationId: organization.id, username: input.username, passwordHash, disabled: false, createdAt: now },
         companies.map((c) => c.id),
       );
-      const keyDeps = { ...this.deps, tenancy, now };
+      const keyDeps = { ...this.deps, credentials, now };
       const apiKey = await issueApiKey(keyDeps, user, 'facade');
       const loginApiKey = await issueApiKey(keyDeps, user, 'login');
       await audit.record({

@@ -12,12 +12,12 @@ export class DisableClient {
 
   async execute(username: string, actor: AuditActor = SYSTEM_ACTOR): Promise<{ clientUsername: string; disabled: true; revokedApiKeys: number }> {
     const now = this.deps.clock.now();
-    return this.deps.uow.run(async ({ tenancy, audit }) => {
-      const user = await tenancy.findClientUserByUsername(username);
+    return this.deps.uow.run(async ({ credentials, refreshTokens, audit }) => {
+      const user = await credentials.findClientUserByUsername(username);
       if (!user) throw new NotFoundError(`Client ${username}`);
-      await tenancy.setClientUserDisabled(user.id, true);
-      const revokedApiKeys = await tenancy.revokeApiKeys(user.id, null, null, now);
-      await tenancy.revokeRefreshTokens(user.id, now);
+      await credentials.setClientUserDisabled(user.id, true);
+      const revokedApiKeys = await credentials.revokeApiKeys(user.id, null, null, now);
+      await refreshTokens.revokeRefreshTokens(user.id, now);
       await audit.record({
         organizationId: user.organizationId,
         action: 'client.disabled',

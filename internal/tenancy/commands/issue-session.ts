@@ -1,7 +1,8 @@
 import type { Clock } from '../../../ports/clock';
 import type { IdGenerator } from '../../../ports/id-generator';
 import type { SecretHasher } from '../../../ports/secret-hasher';
-import type { TenancyRepository } from '../../../ports/tenancy-repository';
+import type { CredentialRepository } from '../../../ports/credential-repository';
+import type { RefreshTokenRepository } from '../../../ports/refresh-token-repository';
 import type { TokenService } from '../../../ports/token-service';
 import { type ClientUser, REFRESH_TOKEN_TTL_MS } from '../credentials';
 
@@ -12,7 +13,8 @@ export interface Session {
 }
 
 export interface SessionDeps {
-  tenancy: TenancyRepository;
+  credentials: CredentialRepository;
+  refreshTokens: RefreshTokenRepository;
   tokens: TokenService;
   secrets: SecretHasher;
   ids: IdGenerator;
@@ -28,7 +30,7 @@ export async function issueSession(deps: SessionDeps, user: ClientUser, familyId
   const refreshToken = 'rt_' + deps.ids.alphanumeric(48);
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_MS);
-  const family = familyId ?? (await deps.tenancy.startRefreshTokenFamily(user.id, now));
-  await deps.tenancy.insertRefreshToken(user.id, deps.secrets.digest(refreshToken), expiresAt, family);
+  const family = familyId ?? (await deps.refreshTokens.startRefreshTokenFamily(user.id, now));
+  await deps.refreshTokens.insertRefreshToken(user.id, deps.secrets.digest(refreshToken), expiresAt, family);
   return { accessToken: token, refreshToken, expiresIn };
 }

@@ -32,8 +32,8 @@ export class Login {
   }
 
   async execute(input: LoginInput, admit?: LoginAdmission): Promise<Session> {
-    const { tenancy, secrets, passwords, appEnv } = this.deps;
-    const key = input.loginApiKey ? await tenancy.findApiKey(secrets.digest(input.loginApiKey), 'login', appEnv) : null;
+    const { credentials, secrets, passwords, appEnv } = this.deps;
+    const key = input.loginApiKey ? await credentials.findApiKey(secrets.digest(input.loginApiKey), 'login', appEnv) : null;
     if (!key) throw new AuthenticationFailedError();
     const username = typeof input.clientUsername === 'string' ? input.clientUsername : '';
     const password = typeof input.password === 'string' ? input.password : '';
@@ -41,7 +41,7 @@ export class Login {
     let user;
     let passwordOk: boolean;
     try {
-      user = username ? await tenancy.findClientUserByUsername(username) : null;
+      user = username ? await credentials.findClientUserByUsername(username) : null;
       passwordOk = await passwords.verify(password, user?.passwordHash ?? null);
     } finally {
       release?.();

@@ -30,18 +30,18 @@ export class RefreshSession {
   }
 
   async execute(input: { loginApiKey: string | undefined; refreshToken: unknown }, requestId: string | null = null): Promise<Session> {
-    const { tenancy, secrets, clock, appEnv } = this.deps;
+    const { credentials, refreshTokens, secrets, clock, appEnv } = this.deps;
     if (!input.loginApiKey || typeof input.refreshToken !== 'string' || !input.refreshToken) {
       throw new AuthenticationFailedError();
     }
-    const key = await tenancy.findApiKey(secrets.digest(input.loginApiKey), 'login', appEnv);
+    const key = await credentials.findApiKey(secrets.digest(input.loginApiKey), 'login', appEnv);
     if (!key) throw new AuthenticationFailedError();
-    const use = await tenancy.consumeRefreshToken(secrets.digest(input.refreshToken), key.organizationId, clock.now());
+    const use = await refreshTokens.consumeRefreshToken(secrets.digest(input.refreshToken), key.organizationId, clock.now());
     if (use?.outcome === 'replayed') {
       await this.revokeFamily(use.clientUserId, use.familyId, key.organizationId, requestId);
       throw new RefreshTokenReusedError(use.clientUserId, use.familyId);
     }
-    const user = use ? await tenancy.findClientUser(use.clientUserId) : null;
+    const user = use ? await credentials.findClientUser(use.clientUserId) : null;
     if (!use || !user || user.disabled || user.organizationId !== key.organizationId) throw new AuthenticationFailedError();
     return issueSession(this.deps, user, use.familyId);
   }
@@ -49,9 +49,9 @@ export class RefreshSession {
   private async revokeFamily(clientUserId: number, familyId: number | null, organizationId: number, requestId: string | null): Promise<void> {
     if (familyId === null) return; // a token used before families existed: nothing to follow
     const now = this.deps.clock.now();
-    await this.deps.uow.run(async ({ tenancy, audit }) => {
-      if (!(await tenancy.revokeRefreshTokenFamily(familyId, now))) return; // revoked already, and audited then
-      const user = await tenancy.findClientUser(clientUserId);
+    await this.deps.uow.run(async ({ credentials, refreshTokens, audit }) => {
+      if (!(await refreshTokens.revokeRefreshTokenFamily(familyId, now))) return; // revoked already, and audited then
+      const user = await credentials.findClientUser(clientUserId);
       await audit.record({
         organizationId,
         action: 'session.revoked',

@@ -18,11 +18,11 @@ export class RotateApiKey {
 
   async execute(username: string, kind: ApiKeyKind, actor: AuditActor = SYSTEM_ACTOR): Promise<{ clientUsername: string; kind: ApiKeyKind; apiKey: string }> {
     const now = this.deps.clock.now();
-    return this.deps.uow.run(async ({ tenancy, audit }) => {
-      const user = await tenancy.findClientUserByUsername(username);
+    return this.deps.uow.run(async ({ credentials, audit }) => {
+      const user = await credentials.findClientUserByUsername(username);
       if (!user) throw new NotFoundError(`Client ${username}`);
-      const revoked = await tenancy.revokeApiKeys(user.id, kind, this.deps.appEnv, now);
-      const apiKey = await issueApiKey({ ...this.deps, tenancy, now }, user, kind);
+      const revoked = await credentials.revokeApiKeys(user.id, kind, this.deps.appEnv, now);
+      const apiKey = await issueApiKey({ ...this.deps, credentials, now }, user, kind);
       await audit.record({
         organizationId: user.organizationId,
         action: 'api_key.rotated',

@@ -58,10 +58,10 @@ function world(): World {
         companies: [],
         settings: {},
       });
-      const { tenancy } = infra.ports.repos;
+      const { tenancy, credentials } = infra.ports.repos;
       const organization = await tenancy.findOrganization(created.organizationId);
       const company = await tenancy.findCompanyByCode(created.companies[0]!.companyCode);
-      const user = await tenancy.findClientUserByUsername(created.clientUsername);
+      const user = await credentials.findClientUserByUsername(created.clientUsername);
       return {
         organizationId: organization!.id,
         organizationName: organization!.name,

@@ -130,8 +130,8 @@ describe('products: use cases (memory)', () => {
       companies: ['UNIT-A', 'UNIT-B'],
       settings: {},
     });
-    const { tenancy } = infra.ports.repos;
-    const user = (await tenancy.findClientUserByUsername(created.clientUsername))!;
+    const { tenancy, credentials } = infra.ports.repos;
+    const user = (await credentials.findClientUserByUsername(created.clientUsername))!;
     const scopeFor = async (code: string): Promise<TenantScope> => ({
       organizationId: created.organizationId,
       organizationName: 'Org Unit',

@@ -83,7 +83,7 @@ async function world(): Promise<World> {
     companies: [],
     settings: {},
   });
-  const user = (await repos.tenancy.findClientUserByUsername(created.clientUsername))!;
+  const user = (await repos.credentials.findClientUserByUsername(created.clientUsername))!;
   const scope: TenantScope = {
     organizationId: created.organizationId,
     organizationName: `Org ${suffix}`,
