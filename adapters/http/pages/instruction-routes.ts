@@ -1,3 +1,4 @@
+import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { INSTRUCTION_METHODS, type InstructionMethod } from '../../../internal/payment-instructions/payment-instruction';
 import type { InstructionPage } from '../../../internal/portal/queries/get-instruction-page';
@@ -6,6 +7,8 @@ import { NotFoundError } from '../../../internal/shared/errors';
 import type { HostedPaymentPortal } from '../../gateways/hosted-payment-portal';
 import type { InstructionLinks } from './instruction-pages';
 import { chooseLocale, type Locale, LOCALES } from './locale';
+import { instructionDocument } from './instruction-pages';
+import { type PageKit, required } from './page-kit';
 import { setPageHeaders } from './page-security';
 import { barcodeSvg, voucherPdf } from './voucher';
 
@@ -71,4 +74,38 @@ export async function sendVoucher(ctx: Context, page: InstructionPage, locale: L
   ctx.set('Content-Disposition', `inline; filename="voucher-${instruction.cash.barcodeValue}.pdf"`);
   ctx.type = 'application/pdf';
   ctx.body = pdf;
+}
+
+/** Cash and transfer: a payment instruction's page, its status (polled by the page), its public voucher. */
+export function instructionPages(router: Router, kit: PageKit): void {
+  const { app, portal, page, renderContext, send } = kit;
+
+
+  const instructionOf = (ctx: Context) => {
+    const { companyCode, paymentInstructionId, signature } = ctx.params as Record<string, string>;
+    return portal.verifyInstruction(companyCode, paymentInstructionId, signature) ? { companyCode, paymentInstructionId } : null;
+  };
+  const voucherOf = (ctx: Context) => {
+    const { companyCode, paymentInstructionId, signature } = ctx.params as Record<string, string>;
+    return portal.verifyVoucher(companyCode, paymentInstructionId, signature) ? { companyCode, paymentInstructionId } : null;
+  };
+  router.get('/pay/:companyCode/instructions/:paymentInstructionId/:signature', page(async (ctx) => {
+    const found = await app.queries.getInstructionPage.execute(required(instructionOf(ctx)), ctx.state.requestId);
+    const r = renderContext(ctx, found.instruction.currency);
+    send(ctx, 200, instructionDocument(found, r, instructionLinks(found, r.locale, portal, ctx.path)), r);
+  }));
+  router.get('/pay/:companyCode/instructions/:paymentInstructionId/:signature/status', page(async (ctx) => {
+    const found = await app.queries.getInstructionPage.execute(required(instructionOf(ctx)), ctx.state.requestId);
+    setPageHeaders(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'application/json';
+    ctx.body = { status: found.status, amountReceived: found.instruction.amountReceivedCents / 100 };
+  }));
+  router.get('/vouchers/:companyCode/:paymentInstructionId/:signature/barcode.svg', page(async (ctx) => {
+    sendBarcode(ctx, await app.queries.getInstructionPage.execute(required(voucherOf(ctx)), ctx.state.requestId));
+  }));
+  router.get('/vouchers/:companyCode/:paymentInstructionId/:signature/voucher.pdf', page(async (ctx) => {
+    const found = await app.queries.getInstructionPage.execute(required(voucherOf(ctx)), ctx.state.requestId);
+    await sendVoucher(ctx, found, chooseVoucherLocale(ctx, found.instruction.currency), kit.sandbox);
+  }));
 }
