@@ -1,8 +1,7 @@
 import type { Job } from './job-queue';
 
-export interface OutboxEntry extends Required<Job> {
-  id: number;
-}
+/** A job as the outbox holds it: with its jobId, and the row's id. */
+export type OutboxEntry = Required<Job> & { id: number };
 
 /**
  * Jobs written in the same transaction as the change that needs them. After commit they are

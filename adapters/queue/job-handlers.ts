@@ -1,6 +1,5 @@
 import type { Application } from '../../internal/application';
-import type { AdhesionRequest } from '../../internal/direct-debit/adhesion-requests';
-import type { JobHandlers, JobName } from '../../ports/job-queue';
+import type { Job, JobHandlers, JobName, SweepJobName } from '../../ports/job-queue';
 
 /** Job name → use case, shared by the BullMQ workers and the in-process queue. */
 export function jobHandlers(app: Application): JobHandlers {
@@ -9,11 +8,11 @@ export function jobHandlers(app: Application): JobHandlers {
     'debts.mark-overdue': () => app.jobs.markOverdueDebts.execute(),
     'payment-links.mark-expired': () => app.jobs.markExpiredPaymentLinks.execute(),
     'payment-instructions.expire': () => app.jobs.expirePaymentInstructions.execute(),
-    'subscriptions.generate-cycles': (data) => app.jobs.generateSubscriptionCycles.execute(data as { subscriptionId: number }),
-    'direct-debit.request-adhesion': (data) => app.jobs.requestAdhesion.execute(data as unknown as AdhesionRequest),
+    'subscriptions.generate-cycles': (data) => app.jobs.generateSubscriptionCycles.execute(data),
+    'direct-debit.request-adhesion': (data) => app.jobs.requestAdhesion.execute(data),
     'direct-debit.execute-due': () => app.jobs.executeDueDebits.execute(),
     'subscriptions.mark-ended': () => app.jobs.markEndedSubscriptions.execute(),
-    'webhooks.deliver': (data) => app.jobs.deliverWebhook.execute(data as { deliveryId: number; leaseToken: string }),
+    'webhooks.deliver': (data) => app.jobs.deliverWebhook.execute(data),
   };
 }
 
@@ -24,7 +23,7 @@ export function jobHandlers(app: Application): JobHandlers {
 export const OUTBOX_DISPATCH_EVERY_MS = 2000;
 
 /** Repeating jobs the workers schedule. */
-export const SCHEDULES: { name: JobName; everyMs: number }[] = [
+export const SCHEDULES: { name: SweepJobName; everyMs: number }[] = [
   { name: 'tenancy.purge-expired-refresh-tokens', everyMs: 60 * 60 * 1000 },
   // Reads apply the overdue rule themselves; this keeps the stored status true within minutes.
   { name: 'debts.mark-overdue', everyMs: 5 * 60 * 1000 },
@@ -36,3 +35,16 @@ export const SCHEDULES: { name: JobName; everyMs: number }[] = [
   // Reads compute ENDED themselves; this persists it and writes subscription.ended once.
   { name: 'subscriptions.mark-ended', everyMs: 5 * 60 * 1000 },
 ];
+
+/**
+ * Runs the handler of a job that came off a queue. The payload is the one its producer typed for
+ * that name (JobPayloads): a queue only carries what a producer of that name sent.
+ */
+export function runJob(handlers: JobHandlers, name: JobName, data: unknown): Promise<unknown> {
+  return (handlers[name] as (data: unknown) => Promise<unknown>)(data);
+}
+
+/** The job a schedule enqueues: its name, no payload. */
+export function sweepJob(name: SweepJobName): Job {
+  return { name, data: {} } as Job;
+}

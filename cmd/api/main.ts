@@ -4,7 +4,7 @@ import { answerParserErrorsInEnvelope } from '../../adapters/http/parser-errors'
 import { createHttpServer } from '../../adapters/http/server';
 import { startMetricsServer } from '../../adapters/metrics/metrics-server';
 import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
-import { jobHandlers, OUTBOX_DISPATCH_EVERY_MS, SCHEDULES } from '../../adapters/queue/job-handlers';
+import { jobHandlers, OUTBOX_DISPATCH_EVERY_MS, SCHEDULES, sweepJob } from '../../adapters/queue/job-handlers';
 import { buildApplication } from '../../internal/application';
 import { loadConfig, metricsOnApiPort, publicBaseUrlOf } from '../shared/config';
 import { demoBanner } from '../shared/demo-banner';
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     setInterval(() => void app.jobs.dispatchOutbox.execute().catch((err) => logger.warn({ err }, 'outbox dispatch failed')), OUTBOX_DISPATCH_EVERY_MS).unref(),
   ];
   if (infra.inProcessQueue) {
-    for (const s of SCHEDULES) timers.push(setInterval(() => void infra.ports.queue.enqueue({ name: s.name, data: {} }), s.everyMs).unref());
+    for (const s of SCHEDULES) timers.push(setInterval(() => void infra.ports.queue.enqueue(sweepJob(s.name)), s.everyMs).unref());
   }
   const workers =
     config.redisUrl && config.runWorkers

@@ -2,14 +2,10 @@ import type { Clock } from '../../ports/clock';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { JobOutbox } from '../../ports/job-outbox';
 import type { Job, JobQueue } from '../../ports/job-queue';
+import { jobOf } from '../shared/jobs/outbox-job';
+import type { AdhesionRequest } from './adhesion-request';
 
-/** What an adhesion request asks the workers to do: enroll the user in the product, then debit. */
-export interface AdhesionRequest {
-  companyId: number;
-  externalClientId: string;
-  productId: number;
-  paymentMethodId: number;
-}
+export type { AdhesionRequest } from './adhesion-request';
 
 /** Adhesion requests wait in the outbox grouped by product. */
 export function productGroup(productId: number): string {
@@ -42,7 +38,7 @@ export async function emitAdhesionRequests(
   const handed: typeof entries = [];
   try {
     for (const entry of entries) {
-      await deps.queue.enqueue({ name: entry.name, data: entry.data, jobId: entry.jobId });
+      await deps.queue.enqueue(jobOf(entry));
       handed.push(entry);
     }
   } catch {

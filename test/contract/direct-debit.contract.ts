@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import type { PaymentMethodReference, PaymentMethodType } from '../../internal/direct-debit/payment-method';
 import type { NewDebitAttempt } from '../../ports/debit-attempt-repository';
 import type { NewPaymentMethod } from '../../ports/payment-method-repository';
+import type { Job } from '../../ports/job-queue';
 import type { Repositories } from '../../ports/unit-of-work';
 import { expectConflict, newContact, newDebt, newProduct, newTenant, T1, T2, type TenantFixture, uid } from './fixtures';
 import type { ContractContext } from './repositories.contract';
@@ -237,7 +238,8 @@ export function describeDirectDebitContract({ repos, uow }: ContractContext): vo
   });
 
   describe('JobOutbox: groups', () => {
-    const job = (jobId: string) => ({ name: 'direct-debit.request-adhesion' as const, jobId, data: { n: jobId } });
+    // Any payload round-trips (the outbox stores JSON); cast, since this one is not an adhesion request.
+    const job = (jobId: string) => ({ name: 'direct-debit.request-adhesion', jobId, data: { n: jobId } }) as unknown as Required<Job>;
 
     it('hands a deferred entry only to its group, and a group sees its deferred and pending entries', async () => {
       const group = `g-${uid()}`;

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { ConflictError } from '../../internal/shared/errors';
-import type { JobHandlers, JobQueue } from '../../ports/job-queue';
+import type { Job, JobHandlers, JobQueue } from '../../ports/job-queue';
 
 export interface QueueHarness {
   /** The producer side, as the application sees it. */
@@ -50,7 +50,8 @@ export function describeJobQueueContract(adapterName: string, adapter: JobQueueA
       const entry = { harness: await adapter.open({ [JOB]: handle } as unknown as JobHandlers), closed: false };
       opened.push(entry);
       return {
-        enqueue: (data: Data, jobId?: string) => entry.harness.queue.enqueue({ name: JOB, data, ...(jobId ? { jobId } : {}) }),
+        // Any payload: the queue carries what it is given (the real producers are typed by JobPayloads).
+        enqueue: (data: Data, jobId?: string) => entry.harness.queue.enqueue({ name: JOB, data, ...(jobId ? { jobId } : {}) } as unknown as Job),
         close: async () => {
           entry.closed = true;
           await entry.harness.close();

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import type { JobName } from '../../../ports/job-queue';
+import type { Job, JobName } from '../../../ports/job-queue';
 import type { JobOutbox, OutboxEntry } from '../../../ports/job-outbox';
 import { toMillis } from './rows/columns';
 
 export class KnexJobOutbox implements JobOutbox {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  async add(job: { name: JobName; data: Record<string, unknown>; jobId: string }, at: Date, options: { group?: string } = {}): Promise<void> {
+  async add(job: Required<Job>, at: Date, options: { group?: string } = {}): Promise<void> {
     // The same jobId twice (a retried request) is one entry.
     await this.db('job_outbox')
       .insert({
@@ -44,5 +44,6 @@ export class KnexJobOutbox implements JobOutbox {
 }
 
 function toEntry(r: Record<string, any>): OutboxEntry {
-  return { id: Number(r.id), name: r.job_name as JobName, jobId: r.job_id, data: JSON.parse(r.data) };
+  // The payload its producer typed for that name (JobPayloads), back from JSON.
+  return { id: Number(r.id), name: r.job_name as JobName, jobId: r.job_id, data: JSON.parse(r.data) } as OutboxEntry;
 }

@@ -1,11 +1,11 @@
-import type { JobName } from '../../../ports/job-queue';
+import type { Job } from '../../../ports/job-queue';
 import type { JobOutbox, OutboxEntry } from '../../../ports/job-outbox';
 import { copy, type MemoryStore } from './memory-store';
 
 export class MemoryJobOutbox implements JobOutbox {
   constructor(private readonly store: MemoryStore) {}
 
-  async add(job: { name: JobName; data: Record<string, unknown>; jobId: string }, at: Date, options: { group?: string } = {}): Promise<void> {
+  async add(job: Required<Job>, at: Date, options: { group?: string } = {}): Promise<void> {
     const rows = this.store.tables.outbox;
     if (rows.some((r) => r.jobId === job.jobId)) return;
     rows.push({ ...copy(job), id: this.store.nextId(), createdAt: at, dispatchedAt: null, group: options.group ?? null, deferred: false });
@@ -32,7 +32,7 @@ export class MemoryJobOutbox implements JobOutbox {
       this.store.tables.outbox
         .filter((r) => r.dispatchedAt === null && match(r))
         .slice(0, limit)
-        .map(({ id, name, jobId, data }) => ({ id, name, jobId, data })),
+        .map(({ id, name, jobId, data }) => ({ id, name, jobId, data }) as OutboxEntry),
     );
   }
 }

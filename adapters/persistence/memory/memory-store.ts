@@ -12,7 +12,7 @@ import type { UnappliedPayment } from '../../../internal/payment-instructions/un
 import type { Subscription } from '../../../internal/subscriptions/subscription';
 import type { AuditEntry } from '../../../internal/audit/audit-entry';
 import type { LoggedEvent } from '../../../ports/event-log';
-import type { JobName } from '../../../ports/job-queue';
+import type { OutboxEntry } from '../../../ports/job-outbox';
 import type { Product } from '../../../internal/products/product';
 import type { Company } from '../../../internal/tenancy/company';
 import type { ApiKeyRecord, ClientUser } from '../../../internal/tenancy/credentials';
@@ -62,16 +62,7 @@ export interface MemoryTables {
   paymentInstructions: PaymentInstruction[];
   providerNotifications: ProviderNotification[];
   unappliedPayments: UnappliedPayment[];
-  outbox: {
-    id: number;
-    name: JobName;
-    jobId: string;
-    data: Record<string, unknown>;
-    createdAt: Date;
-    dispatchedAt: Date | null;
-    group: string | null;
-    deferred: boolean;
-  }[];
+  outbox: (OutboxEntry & { createdAt: Date; dispatchedAt: Date | null; group: string | null; deferred: boolean })[];
   events: LoggedEvent[];
   webhookEndpoints: WebhookEndpoint[];
   webhookDeliveries: WebhookDelivery[];

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { DomainError } from '../../../internal/shared/errors';
 import type { JobHandlers, JobName } from '../../../ports/job-queue';
 import type { JobObserver } from '../job-observer';
+import { runJob } from '../job-handlers';
 import { QUEUE_NAME } from './queue-names';
 
 export interface WorkerPoolOptions {
@@ -74,7 +75,7 @@ export class BullmqWorkerPool {
     const handler = this.handlers[job.name as JobName];
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
     try {
-      return await handler(job.data as Record<string, unknown>);
+      return await runJob(this.handlers, job.name as JobName, job.data);
     } catch (error) {
       if (error instanceof DomainError) throw new UnrecoverableError(`${error.code}: ${error.message}`);
       throw error;

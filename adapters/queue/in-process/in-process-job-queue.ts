@@ -1,6 +1,7 @@
 import { DomainError } from '../../../internal/shared/errors';
 import type { Job, JobHandlers, JobQueue } from '../../../ports/job-queue';
 import type { JobObserver } from '../job-observer';
+import { runJob } from '../job-handlers';
 
 /** The name this queue reports in metrics: the same as the BullMQ queue it stands in for. */
 const QUEUE_LABEL = 'collections';
@@ -83,7 +84,7 @@ export class InProcessJobQueue implements JobQueue {
           });
         try {
           if (!this.handlers) throw new Error('in-process queue has no handlers bound');
-          await this.handlers[job.name](job.data);
+          await runJob(this.handlers, job.name, job.data);
           report('completed');
           return;
         } catch (error) {

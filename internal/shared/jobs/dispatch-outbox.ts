@@ -2,6 +2,7 @@ import type { Clock } from '../../../ports/clock';
 import type { JobOutbox } from '../../../ports/job-outbox';
 import type { JobQueue } from '../../../ports/job-queue';
 import { requireDeps } from '../use-case-deps';
+import { jobOf } from './outbox-job';
 
 /**
  * Hands pending outbox entries to the queue, oldest first, and marks them dispatched. Runs
@@ -19,7 +20,7 @@ export class DispatchOutbox {
     const done: number[] = [];
     try {
       for (const entry of entries) {
-        await this.deps.queue.enqueue({ name: entry.name, data: entry.data, jobId: entry.jobId });
+        await this.deps.queue.enqueue(jobOf(entry));
         done.push(entry.id);
       }
     } finally {

@@ -65,5 +65,7 @@ export async function handOver(queue: JobQueue, delivery: WebhookDelivery): Prom
  * claim's token, so the job needs no jobId (which the in-process queue would remember forever).
  */
 export function deliverJob(delivery: WebhookDelivery): Job {
+  // Only a claimed delivery is handed over, and a claim is its lease token.
+  if (delivery.leaseToken === null) throw new Error(`webhook delivery ${delivery.id} handed over without a claim`);
   return { name: 'webhooks.deliver', data: { deliveryId: delivery.id, leaseToken: delivery.leaseToken } };
 }

@@ -12,6 +12,7 @@ import { UpdateSubscription } from '../../../internal/subscriptions/commands/upd
 import { cycleRequestId, subscriptionIdOf } from '../../../internal/subscriptions/subscription';
 import type { DebtRepository, DebtView } from '../../../ports/debt-repository';
 import type { Job, JobQueue } from '../../../ports/job-queue';
+import { jobOf } from '../../../internal/shared/jobs/outbox-job';
 import type { SubscriptionView } from '../../../ports/subscription-repository';
 
 /**
@@ -250,7 +251,7 @@ describe('CreateSubscription with a JobQueue that rejects (memory)', () => {
     await w.app.jobs.dispatchOutbox.execute();
     expect(await w.app.jobs.dispatchOutbox.execute()).to.deep.equal({ dispatched: 0 });
     // An entry handed over twice (dispatched, then the mark lost) keeps its jobId.
-    await w.infra.ports.queue.enqueue({ name: entry!.name, data: entry!.data, jobId: entry!.jobId });
+    await w.infra.ports.queue.enqueue(jobOf(entry!));
     await w.infra.inProcessQueue!.drain();
     expect(w.runs()).to.equal(1);
     expect(await generated()).to.have.length(3);
