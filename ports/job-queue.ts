@@ -8,7 +8,9 @@ export type JobName =
   | 'direct-debit.request-adhesion'
   | 'direct-debit.execute-due'
   | 'subscriptions.mark-ended'
-  | 'webhooks.deliver';
+  | 'webhooks.deliver'
+  | 'reminders.schedule'
+  | 'reminders.send';
 
 export interface Job {
   name: JobName;

@@ -29,6 +29,11 @@ import { DEFAULT_RETRY_DELAYS_MS } from '../../internal/webhooks/retry-schedule'
 import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
 import { RedisTokenBucket } from '../../adapters/rate-limit/redis-token-bucket';
 import type { JobHandlers } from '../../ports/job-queue';
+import type { MessageSenders } from '../../ports/message-sender';
+import type { Repositories } from '../../ports/unit-of-work';
+import type { Clock } from '../../ports/clock';
+import type { IdGenerator } from '../../ports/id-generator';
+import { sandboxMessageSenders } from '../../adapters/messaging/sandbox-message-senders';
 import type { RateLimiter } from '../../ports/rate-limiter';
 import type { SecretBox } from '../../ports/secret-box';
 
@@ -94,12 +99,15 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl, pageSigner);
   const rateLimiter: RateLimiter = options.redisUrl ? new RedisTokenBucket(options.redisUrl, { prefix: options.queuePrefix }) : new InProcessTokenBucket();
   const repositoryOptions = { cache: credentialCache, events: eventWriting(paymentPortal, common.ids), secrets };
+  const repos = knexRepositories(db, repositoryOptions);
   return {
     ports: {
       uow: new KnexUnitOfWork(db, repositoryOptions),
-      repos: knexRepositories(db, repositoryOptions),
+      repos,
       ...common,
       queue: (bullmqQueue ?? inProcessQueue)!,
+      senders: messageSenders(repos, common.clock, common.ids),
+      reminderLinks: paymentPortal,
     },
     db,
     inProcessQueue,
@@ -133,13 +141,17 @@ export function memoryInfrastructure(
   const pageSigner = pageSignerOf({ jwtSecret });
   const paymentPortal = new HostedPaymentPortal(MEMORY_PUBLIC_BASE_URL, pageSigner);
   const events = eventWriting(paymentPortal, common.ids);
+  const repos = memoryRepositories(store, events);
+  const clock = options.clock ?? common.clock;
   return {
     ports: {
       uow: new MemoryUnitOfWork(store, events),
-      repos: memoryRepositories(store, events),
+      repos,
       ...common,
-      ...(options.clock ? { clock: options.clock } : {}),
+      clock,
       queue: inProcessQueue,
+      senders: messageSenders(repos, clock, common.ids),
+      reminderLinks: paymentPortal,
     },
     db: null,
     inProcessQueue,
@@ -160,6 +172,16 @@ export function memoryInfrastructure(
 export async function migrateDatabase(db: Knex, secrets: SecretBox): Promise<number> {
   await migrateLatest(db);
   return resealWebhookSecrets(db, secrets);
+}
+
+/**
+ * The channels payment reminders go out on, composed in this one place (docs/reminders.md). Today
+ * every channel is the sandbox sender (a table GET /test-helpers/messages reads); the SMTP and
+ * Twilio adapters replace an entry here, chosen by SMTP_URL, SMS_PROVIDER and WHATSAPP_PROVIDER.
+ */
+function messageSenders(repos: Repositories, clock: Clock, ids: IdGenerator): MessageSenders {
+  const sandbox = sandboxMessageSenders(repos.sandboxMessages, clock, ids);
+  return { email: sandbox.email, sms: sandbox.sms, whatsapp: sandbox.whatsapp };
 }
 
 export function bindInProcessJobs(infra: Infrastructure, handlers: JobHandlers): void {
