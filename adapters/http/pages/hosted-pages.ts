@@ -22,6 +22,7 @@ import { messagesFor } from './messages';
 import { CsrfTokens, httpOrigin, newSubmissionKey, readForm, setPageHeaders, UnsupportedFormError } from './page-security';
 import { messageDocument, portalDocument, receiptDocument, type RenderContext } from './payment-pages';
 import { instructionDocument } from './instruction-pages';
+import { unsubscribePages } from './unsubscribe-pages';
 import { chooseVoucherLocale, instructionLinks, isInstructionMethod, sendBarcode, sendVoucher } from './instruction-routes';
 
 export interface HostedPagesOptions {
@@ -279,7 +280,10 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
     await sendVoucher(ctx, found, chooseVoucherLocale(ctx, found.instruction.currency), options.sandbox);
   }));
 
-  for (const prefix of ['/pay', '/l', '/receipts', '/enroll', '/vouchers']) {
+  // ----- one-click unsubscribe of reminder emails -----
+  unsubscribePages(router, { app, portal, page, renderContext: (ctx) => renderContext(ctx, null), send: (ctx, status, doc, r) => send(ctx, status, doc, r) });
+
+  for (const prefix of ['/pay', '/l', '/receipts', '/enroll', '/vouchers', '/unsubscribe']) {
     router.all(prefix, notFound);
     router.all(`${prefix}/*rest`, notFound);
   }

@@ -1,5 +1,5 @@
 import type { Clock } from '../../../ports/clock';
-import { type MessageSenders, PermanentSendFailure, type SentMessage } from '../../../ports/message-sender';
+import type { MessageSenders, PermanentSendFailure, SentMessage } from '../../../ports/message-sender';
 import type { ReminderLinks } from '../../../ports/reminder-links';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import type { Contact } from '../../contacts/contact';
@@ -49,7 +49,7 @@ export class SendReminder {
     try {
       sent = await this.send(claimed);
     } catch (error) {
-      const permanent = error instanceof PermanentSendFailure;
+      const permanent = isPermanentFailure(error);
       if (permanent || claimed.reminder.attempts >= MAX_SEND_ATTEMPTS) {
         const reason = permanent ? error.reason : `gave up after ${claimed.reminder.attempts} attempts: ${(error as Error).message}`;
         await this.finish(claimed, 'FAILED', { failureReason: reason });
@@ -127,4 +127,9 @@ export class SendReminder {
       }
     });
   }
+}
+
+/** The port's PermanentSendFailure (the core imports ports as types only, so it tells it by name). */
+function isPermanentFailure(error: unknown): error is PermanentSendFailure {
+  return error instanceof Error && error.name === 'PermanentSendFailure' && typeof (error as { reason?: unknown }).reason === 'string';
 }
