@@ -28,6 +28,7 @@ import { describeEventLogContract } from './event-log.contract';
 import { describeHostedPagesContract } from './hosted-pages.contract';
 import { describeOperationsContract } from './operations.contract';
 import { describePaymentInstructionsContract } from './payment-instructions.contract';
+import { describeRemindersContract } from './reminders.contract';
 import { describeWebhooksContract } from './webhooks.contract';
 
 /** What a part of the contract suite gets: the adapter under test, outside and inside transactions. */
@@ -44,6 +45,7 @@ const CONTRACT_PARTS: ((ctx: ContractContext) => void)[] = [
   describeHostedPagesContract,
   describeOperationsContract,
   describePaymentInstructionsContract,
+  describeRemindersContract,
 ];
 
 export interface RepositoryHarness {
