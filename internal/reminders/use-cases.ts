@@ -7,7 +7,7 @@ import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 import { SaveReminderPolicy, SaveReminderTemplate, SetCommunicationPreferences, UnsubscribeContact } from './commands/reminder-commands';
 import { ScheduleReminders } from './jobs/schedule-reminders';
 import { SendReminder } from './jobs/send-reminder';
-import { GetReminderPolicy, ListDebtReminders, ListSandboxMessages, PreviewReminder, RemindersDue } from './queries/reminder-queries';
+import { GetReminderPolicy, ListDebtReminders, ListSandboxMessages, PreviewReminder, ReminderCounts, RemindersDue } from './queries/reminder-queries';
 
 /**
  * The use cases of payment reminders (docs/reminders.md), wired once and merged into the
@@ -36,6 +36,7 @@ export function reminderUseCases(base: {
       previewReminder: new PreviewReminder({ ...base, links }),
       listSandboxMessages: new ListSandboxMessages({ ...base, sandboxMessages: base.repos.sandboxMessages }),
       remindersDue: new RemindersDue(base),
+      reminderCounts: new ReminderCounts(base),
     },
     jobs: {
       scheduleReminders: new ScheduleReminders(base),

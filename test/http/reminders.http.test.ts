@@ -168,6 +168,9 @@ describeEachDatabase('payment reminders', ({ api }) => {
 
       const events = expectOk<Body[]>(await http().get('/events').query({ type: 'reminder.sent' }).set(t.headers));
       expect(events.map((e) => e.data.object.reminderId)).to.have.members(list.map((r) => r.reminderId));
+      const metrics = await http().get('/metrics');
+      expect(metrics.status).to.equal(200);
+      expect(metrics.text).to.match(/cf_reminders\{[^}]*channel="email"[^}]*status="SENT"[^}]*\} [1-9]/);
     });
 
     it('a payment between scheduling and sending makes the reminder SKIPPED before it goes out', async () => {

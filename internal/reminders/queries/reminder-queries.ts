@@ -120,3 +120,14 @@ function addDays(date: string, days: number): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
+
+/** Reminders by channel and status (the metrics). */
+export class ReminderCounts {
+  constructor(private readonly deps: { repos: Repositories }) {
+    requireDeps('ReminderCounts', deps);
+  }
+
+  execute() {
+    return this.deps.repos.reminders.counts();
+  }
+}
