@@ -67,8 +67,7 @@ export function reminderRoutes(app: Application) {
       params: { id: DEBT_ID },
       auth: 'facade', response: reminderSchema, list: 'all', errors: [401, 404],
       handle: async ({ params, scope }) => {
-        const reminders = await app.queries.listDebtReminders.execute(params.id!, scope);
-        const debt = await app.queries.getDebt.execute(params.id!, scope);
+        const { debt, reminders } = await app.queries.listDebtReminders.execute(params.id!, scope);
         return { data: reminders.map((r) => presentReminder(r, debt)) };
       },
     }),

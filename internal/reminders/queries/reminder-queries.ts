@@ -36,9 +36,9 @@ export class ListDebtReminders {
     requireDeps('ListDebtReminders', deps);
   }
 
-  async execute(debtId: string, scope: TenantScope): Promise<Reminder[]> {
+  async execute(debtId: string, scope: TenantScope): Promise<{ debt: { externalRequestId: string }; reminders: Reminder[] }> {
     const debt = await findDebt(this.deps.repos.debts, debtId, scope);
-    return this.deps.repos.reminders.listOfDebt(scope.company.id, debt.id);
+    return { debt, reminders: await this.deps.repos.reminders.listOfDebt(scope.company.id, debt.id) };
   }
 }
 
