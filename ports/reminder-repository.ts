@@ -58,9 +58,13 @@ export interface ReminderRepository {
   /**
    * Up to `limit` of the company's debts in a payable stored status (PENDING, PARTIALLY_PAID,
    * OVERDUE) due on `dueDate` that lack a reminder of (offsetDays, channel) for one of `channels`,
-   * by id: an index range of (company, status, due date), never a scan of the company's debts.
+   * by id after `afterId` (a cursor), without autopay debts when `excludeAutopay`: an index range
+   * of (company, status, due date), never a scan of the company's debts.
    */
-  candidates(companyId: number, dueDate: string, offsetDays: number, channels: ReminderChannel[], limit: number): Promise<ReminderCandidate[]>;
+  candidates(
+    companyId: number, dueDate: string, offsetDays: number, channels: ReminderChannel[], limit: number,
+    options?: { afterId?: number; excludeAutopay?: boolean },
+  ): Promise<ReminderCandidate[]>;
   /**
    * Inserts the reminders whose (debt, offsetDays, channel) is not taken and skips the others (a
    * concurrent scheduler inserted them: the unique key decides); returns those this call inserted.

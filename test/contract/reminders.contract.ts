@@ -70,6 +70,10 @@ export function describeRemindersContract({ repos, uow }: ContractContext): void
       expect((await repos().reminders.candidates(t.company.id, '2031-06-15', 0, ['email', 'sms'], 10)).map((d) => d.id), 'b still lacks sms').to.deep.equal([b.id, c.id]);
       expect((await repos().reminders.candidates(t.company.id, '2031-06-15', 3, ['email', 'sms'], 10)).map((d) => d.id), 'another step').to.deep.equal([a.id, b.id, c.id]);
       expect((await repos().reminders.candidates(t.company.id, '2031-06-15', 0, ['email', 'sms'], 1)).map((d) => d.id)).to.deep.equal([b.id]);
+      expect((await repos().reminders.candidates(t.company.id, '2031-06-15', 0, ['email', 'sms'], 10, { afterId: b.id })).map((d) => d.id), 'after a cursor').to.deep.equal([c.id]);
+      const auto = await debt({ autopay: true });
+      expect((await repos().reminders.candidates(t.company.id, '2031-06-15', 0, ['email'], 10)).map((d) => d.id)).to.include(auto.id);
+      expect((await repos().reminders.candidates(t.company.id, '2031-06-15', 0, ['email'], 10, { excludeAutopay: true })).map((d) => d.id)).to.not.include(auto.id);
     });
 
     it('inserts each (debt, offsetDays, channel) once: a second insert of the same keys skips them and returns only what it inserted', async () => {

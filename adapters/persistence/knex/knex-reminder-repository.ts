@@ -75,8 +75,11 @@ export class KnexReminderRepository implements ReminderRepository {
     return row ? new KnexContactRepository(this.db).findByCode(organizationId, row.code) : null;
   }
 
-  async candidates(companyId: number, dueDate: string, offsetDays: number, channels: ReminderChannel[], limit: number): Promise<ReminderCandidate[]> {
-    const rows = await this.db('debts as d')
+  async candidates(
+    companyId: number, dueDate: string, offsetDays: number, channels: ReminderChannel[], limit: number,
+    options: { afterId?: number; excludeAutopay?: boolean } = {},
+  ): Promise<ReminderCandidate[]> {
+    const query = this.db('debts as d')
       .where('d.company_id', companyId)
       .whereIn('d.status', PAYABLE_STATUSES as DebtStatus[])
       .where('d.due_date', dueDate)
@@ -85,9 +88,12 @@ export class KnexReminderRepository implements ReminderRepository {
         `(select count(*) from reminders r where r.debt_id = d.id and r.offset_days = ? and r.channel in (${channels.map(() => '?').join(', ')})) < ?`,
         [offsetDays, ...channels, channels.length],
       )
+      .where('d.id', '>', options.afterId ?? 0)
       .select('d.id', 'd.status', 'd.due_date', 'd.autopay')
       .orderBy('d.id')
       .limit(limit);
+    if (options.excludeAutopay) query.where('d.autopay', false);
+    const rows = await query;
     return rows.map((r: Row) => ({ id: Number(r.id), status: r.status as DebtStatus, dueDate: r.due_date, autopay: bool(r.autopay) }));
   }
 

@@ -54,9 +54,13 @@ export class MemoryReminderRepository implements ReminderRepository {
     return copy(this.t.contacts.find((c) => c.organizationId === organizationId && c.id === contactId) ?? null);
   }
 
-  async candidates(companyId: number, dueDate: string, offsetDays: number, channels: ReminderChannel[], limit: number): Promise<ReminderCandidate[]> {
+  async candidates(
+    companyId: number, dueDate: string, offsetDays: number, channels: ReminderChannel[], limit: number,
+    options: { afterId?: number; excludeAutopay?: boolean } = {},
+  ): Promise<ReminderCandidate[]> {
     return this.t.debts
       .filter((d) => d.companyId === companyId && d.dueDate === dueDate && PAYABLE_STATUSES.includes(d.status))
+      .filter((d) => d.id > (options.afterId ?? 0) && !(options.excludeAutopay && d.autopay))
       .filter((d) => this.t.reminders.filter((r) => r.debtId === d.id && r.offsetDays === offsetDays && channels.includes(r.channel)).length < channels.length)
       .sort((a, b) => a.id - b.id)
       .slice(0, limit)

@@ -13,8 +13,14 @@ import { dueSteps } from '../schedule';
 
 /** Debts read and reminders inserted per transaction. */
 export const SCHEDULE_CHUNK = 500;
-/** A SCHEDULED reminder whose send job has not claimed it within this (real) time is handed to the queue again. */
+/** A claimed (SENDING) reminder whose worker has not finished within this (real) time is handed to the queue again. */
 export const SEND_LEASE_MS = 2 * 60 * 1000;
+/**
+ * A SCHEDULED reminder whose send job has not claimed it within this (real) time is handed to the
+ * queue again (a job lost with an emptied Redis); long enough that a backlog of send jobs is not
+ * handed over twice while it drains.
+ */
+export const QUEUED_LEASE_MS = 10 * 60 * 1000;
 
 /** The send job of a reminder; the claim count in its id lets a re-handed reminder (lost job) get a new job. */
 export function sendJob(reminder: Pick<Reminder, 'id' | 'attempts' | 'leaseUntil'>, handover = 0): Required<Job> {
@@ -52,9 +58,11 @@ export class ScheduleReminders {
       const now = organizationClock(this.deps.clock, organization).now();
       const today = utcDateOf(now);
       for (const step of dueSteps(policy, now)) {
-        for (;;) {
+        // Autopay debts never get a step up to the due date: the range leaves them out.
+        const excludeAutopay = step.offsetDays <= 0;
+        for (let afterId = 0; ;) {
           const result = await uow.run(async ({ reminders, outbox }) => {
-            const candidates = await reminders.candidates(policy.companyId, step.dueDate, step.offsetDays, step.channels, SCHEDULE_CHUNK);
+            const candidates = await reminders.candidates(policy.companyId, step.dueDate, step.offsetDays, step.channels, SCHEDULE_CHUNK, { afterId, excludeAutopay });
             const rows: NewReminder[] = [];
             let ineligible = 0;
             for (const debt of candidates) {
@@ -67,12 +75,13 @@ export class ScheduleReminders {
             const inserted = await reminders.insertMissing(rows);
             const at = this.deps.clock.now();
             for (const reminder of inserted) await outbox.add(sendJob(reminder), at);
-            return { read: candidates.length, inserted: inserted.length, ineligible };
+            return { read: candidates.length, lastId: candidates.at(-1)?.id ?? afterId, inserted: inserted.length, ineligible };
           });
           scheduled += result.inserted;
           skipped += result.ineligible;
-          // Ineligible debts stay candidates (they may become eligible: overdue later today); stop when nothing new came.
-          if (result.read < SCHEDULE_CHUNK || result.inserted === 0) break;
+          // Ineligible debts stay candidates (one may become eligible: overdue later today); the cursor passes them.
+          if (result.read < SCHEDULE_CHUNK) break;
+          afterId = result.lastId;
         }
       }
     }
@@ -98,7 +107,7 @@ export class ScheduleReminders {
       providerMessageId: null,
       failureReason: null,
       attempts: 0,
-      leaseUntil: new Date(real.getTime() + SEND_LEASE_MS),
+      leaseUntil: new Date(real.getTime() + QUEUED_LEASE_MS),
       createdAt: now,
       updatedAt: now,
     };
@@ -111,7 +120,7 @@ export class ScheduleReminders {
       const stale = await reminders.listStale(real, SCHEDULE_CHUNK);
       for (const reminder of stale) {
         await outbox.add(sendJob(reminder, 1), real);
-        await reminders.update(reminder.id, { leaseUntil: new Date(real.getTime() + SEND_LEASE_MS), updatedAt: reminder.updatedAt });
+        await reminders.update(reminder.id, { leaseUntil: new Date(real.getTime() + QUEUED_LEASE_MS), updatedAt: reminder.updatedAt });
       }
       return stale.length;
     });

@@ -11,7 +11,7 @@ import type { Company } from '../../tenancy/company';
 import { loadWorkerScope } from '../../tenancy/worker-scope';
 import { addressOf, composeMessage, type ComposedMessage, messageLocale, preferencesOf, recipientProblem } from '../message';
 import { ineligibility, MAX_SEND_ATTEMPTS, type Reminder, reminderIdOf } from '../reminder';
-import { SEND_LEASE_MS } from './schedule-reminders';
+import { QUEUED_LEASE_MS, SEND_LEASE_MS } from './schedule-reminders';
 
 export type SendOutcome = 'SENT' | 'FAILED' | 'SKIPPED' | 'NOTHING_TO_DO';
 
@@ -56,7 +56,7 @@ export class SendReminder {
         return { outcome: 'FAILED' };
       }
       await this.deps.uow.run(({ reminders }) =>
-        reminders.update(claimed.reminder.id, { status: 'SCHEDULED', leaseUntil: new Date(this.deps.clock.now().getTime() + SEND_LEASE_MS), updatedAt: claimed.reminder.updatedAt }),
+        reminders.update(claimed.reminder.id, { status: 'SCHEDULED', leaseUntil: new Date(this.deps.clock.now().getTime() + QUEUED_LEASE_MS), updatedAt: claimed.reminder.updatedAt }),
       );
       throw error;
     }
