@@ -17,7 +17,10 @@ export interface SandboxMessage {
 export interface SandboxMessageLog {
   /** Keeps the message; one already kept under the same reference is answered instead. */
   record(message: SandboxMessage): Promise<SandboxMessage>;
-  /** The messages of the company's debt (through the reminders whose code they carry), oldest first. */
+  /**
+   * The messages of the company's debt (through the reminders whose code they carry), oldest first;
+   * `sentAt` is the reminder's (the organization's clock, sandbox-frozen or not) once it is SENT.
+   */
   listOfDebt(companyId: number, debtId: number): Promise<SandboxMessage[]>;
   /** Every message kept under this reference (tests count duplicates). */
   countByReference(reference: string): Promise<number>;

@@ -161,7 +161,7 @@ describeEachDatabase('payment reminders', ({ api }) => {
       const sent = await messages(t, debt.debtId);
       expect(sent.map((m) => m.channel)).to.have.members(['whatsapp', 'email']);
       const mail = sent.find((m) => m.channel === 'email')!;
-      expect(mail).to.include({ to: 'ana@example.com', debtId: debt.debtId, providerMessageId: email.providerMessageId });
+      expect(mail).to.include({ to: 'ana@example.com', debtId: debt.debtId, providerMessageId: email.providerMessageId, sentAt: WINDOW_OPENS });
       expect(mail.subject).to.equal(`${name}: recordatorio de pago por $1,500.50`);
       expect(mail.body).to.include(debt.paymentUrl);
       expect(sent.find((m) => m.channel === 'whatsapp')).to.include({ to: '+525512345678' });

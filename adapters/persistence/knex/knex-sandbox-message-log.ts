@@ -31,10 +31,14 @@ export class KnexSandboxMessageLog implements SandboxMessageLog {
   }
 
   async listOfDebt(companyId: number, debtId: number): Promise<SandboxMessage[]> {
-    const reference = dialectOf(this.db) === 'mysql' ? 'CONCAT(?, code)' : '? || code';
-    const references = this.db('reminders').where({ company_id: companyId, debt_id: debtId }).select(this.db.raw(reference, [REMINDER_ID_PREFIX]));
-    const rows = await this.db('sandbox_messages').whereIn('reference', references).orderBy([{ column: 'sent_at' }, { column: 'id' }]);
-    return rows.map(toMessage);
+    // The reminder's sentAt (the organization's clock, sandbox-frozen or not) when it has one.
+    const reference = dialectOf(this.db) === 'mysql' ? 'CONCAT(?, r.code)' : '? || r.code';
+    const rows = await this.db('reminders as r')
+      .join('sandbox_messages as m', 'm.reference', this.db.raw(reference, [REMINDER_ID_PREFIX]))
+      .where({ 'r.company_id': companyId, 'r.debt_id': debtId })
+      .select('m.*', this.db.raw('coalesce(r.sent_at, m.sent_at) as shown_sent_at'))
+      .orderBy([{ column: 'shown_sent_at' }, { column: 'm.id' }]);
+    return rows.map((row: Row) => toMessage({ ...row, sent_at: row.shown_sent_at }));
   }
 
   async countByReference(reference: string): Promise<number> {

@@ -136,8 +136,16 @@ export class MemorySandboxMessageLog implements SandboxMessageLog {
   }
 
   async listOfDebt(companyId: number, debtId: number): Promise<SandboxMessage[]> {
-    const references = new Set(this.store.tables.reminders.filter((r) => r.companyId === companyId && r.debtId === debtId).map((r) => REMINDER_ID_PREFIX + r.code));
-    return copy(this.store.tables.sandboxMessages.filter((m) => references.has(m.reference)).sort((a, b) => a.sentAt.getTime() - b.sentAt.getTime()));
+    // The reminder's sentAt (the organization's clock, sandbox-frozen or not) when it has one.
+    const sentAt = new Map(
+      this.store.tables.reminders.filter((r) => r.companyId === companyId && r.debtId === debtId).map((r) => [REMINDER_ID_PREFIX + r.code, r.sentAt] as const),
+    );
+    return copy(
+      this.store.tables.sandboxMessages
+        .filter((m) => sentAt.has(m.reference))
+        .map((m) => ({ ...m, sentAt: sentAt.get(m.reference) ?? m.sentAt }))
+        .sort((a, b) => a.sentAt.getTime() - b.sentAt.getTime()),
+    );
   }
 
   async countByReference(reference: string): Promise<number> {
