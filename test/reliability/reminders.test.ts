@@ -9,14 +9,19 @@
  * - payments arriving between scheduling and sending: those reminders SKIPPED before they go out;
  * - both processes handing the same outbox entries to their own queues at once (a replayed job):
  *   the claim under the reminder's row lock lets one send, the other finds nothing to do;
- * - a send job replayed after the message went out: still one message per reference.
+ * - a send job replayed after the message went out: still one message per reference;
+ * - a worker process SIGKILLed while its scheduler's transaction is mid-batch (held on a debt's
+ *   row lock): nothing of the batch is kept, and a new worker schedules and sends each once.
  */
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
 import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
 import { type Application, buildApplication } from '../../internal/application';
-import { mysqlAvailable } from '../support/databases';
+import { mysqlAvailable, redisAvailable, TEST_REDIS_URL } from '../support/databases';
+import { waitFor } from '../support/child-process';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
+import { TEST_SECRETS_KEY } from '../support/secrets';
 import { type ApiHarness, JWT_TEST_SECRET, startApi, type Tenant } from '../support/harness';
 import { expectOk } from '../support/http-expect';
 import { TEST_SECRETS_KEYS } from '../support/secrets';
@@ -115,5 +120,71 @@ describe('payment reminders: exactly once or SKIPPED [mysql]', function () {
     }
     expect(summary).to.deep.equal({ sent: (DEBTS - PAID) * 2, skipped: PAID * 2, other: 0 });
     expect(messages).to.have.length((DEBTS - PAID) * 2);
+  });
+});
+
+describe('payment reminders: a worker killed mid-batch [mysql + redis + worker processes]', function () {
+  this.timeout(180_000);
+  let api: ApiHarness;
+  const workers: WorkerProcess[] = [];
+  const startWorker = async () => {
+    const worker = await startWorkerProcess({ DATABASE_URL: api.databaseUrl, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: api.queuePrefix, JWT_SECRET: JWT_TEST_SECRET, SECRETS_KEY: TEST_SECRETS_KEY });
+    workers.push(worker);
+    return worker;
+  };
+
+  before(async function () {
+    if (!(await mysqlAvailable()) || !(await redisAvailable())) this.skip();
+    // The API enqueues on Redis; the test starts and kills the worker processes itself.
+    api = await startApi('mysql', { redisUrl: TEST_REDIS_URL });
+  });
+
+  after(async () => {
+    for (const worker of workers.splice(0)) await worker.stop();
+    await api?.close();
+  });
+
+  it('the scheduler killed inside its transaction keeps nothing; a new worker schedules and sends each reminder once', async () => {
+    const t = await api.newTenant();
+    const http = api.http;
+    const db = api.infra.db!;
+    expectOk(await http.put('/test-helpers/clock').set(t.headers).send({ now: '2031-06-15T14:00:00.000Z' }));
+    expectOk(await http.put(`/reminder-policies/${t.companyCodes[0]}`).set(t.headers).send({
+      enabled: true, timeZone: 'America/Mexico_City', sendWindow: { from: '09:00', to: '20:00' }, steps: [{ offsetDays: 0, channels: ['email'] }],
+    }));
+    const debts = expectOk<{ debtId: string }[]>(await http.post('/v2/debts').set(t.headers).send({
+      debts: Array.from({ length: 20 }, (_, i) => ({
+        externalRequestId: `kill-${i}`, amount: 50, dueDate: '2031-06-15', contactData: { externalClientId: `k-${i}`, name: `K ${i}`, email: `k${i}@example.com` },
+      })),
+    }), 201);
+    const ids = (await db('debts').whereIn('external_request_id', debts.map((d) => d.debtId.slice('debt_'.length))).select('id')).map((r: { id: number }) => Number(r.id));
+    expect(ids).to.have.length(20);
+
+    // An administrator's transaction locks the 10th debt: the scheduler's insert of its reminder (a foreign key to it) waits there.
+    const blocker = await db.transaction();
+    await blocker('debts').where({ id: ids[9] }).forUpdate().select('id');
+    const first = await startWorker();
+    expectOk(await http.put('/test-helpers/clock').set(t.headers).send({ now: '2031-06-15T15:00:00.000Z' }));
+    await waitFor(async () => {
+      const [row] = await db
+        .raw(
+          "select count(*) as n from information_schema.innodb_trx t join information_schema.processlist p on p.id = t.trx_mysql_thread_id where t.trx_state = 'LOCK WAIT' and p.db = database()",
+        )
+        .then((r: any) => r[0]);
+      return Number(row.n) > 0 ? true : null;
+    }, 'the scheduler waiting on the row lock', { timeoutMs: 20_000 });
+    await first.crash();
+    await blocker.rollback();
+    const reminders = () => db('reminders').whereIn('debt_id', ids).select('id', 'code', 'status');
+    expect(await reminders(), 'the killed batch kept nothing').to.deep.equal([]);
+
+    await startWorker();
+    await waitFor(async () => ((await reminders()).filter((r: { status: string }) => r.status === 'SENT').length === 20 ? true : null), 'every reminder SENT', { timeoutMs: 40_000 });
+    await new Promise((resolve) => setTimeout(resolve, 4000)); // more scheduler ticks
+    const rows = await reminders();
+    expect(rows).to.have.length(20);
+    const messages = await db('sandbox_messages').whereIn('reference', rows.map((r: { code: string }) => `rem_${r.code}`)).select('reference');
+    expect(messages, 'one message per reminder at the sandbox table').to.have.length(20);
+    expect(new Set(messages.map((m: { reference: string }) => m.reference)).size).to.equal(20);
   });
 });
