@@ -173,6 +173,25 @@ describeEachDatabase('payment reminders', ({ api }) => {
       expect(metrics.text).to.match(/cf_reminders\{[^}]*channel="email"[^}]*status="SENT"[^}]*\} [1-9]/);
     });
 
+    it('a policy saved later inside the window sends today\'s and yesterday\'s steps at once, never one whose day passed more than a day ago', async () => {
+      const t = await tenant();
+      const debt = await debtOf(t);
+      // 14:00 in Mexico City on the due date.
+      await freeze(t, '2031-06-15T20:00:00.000Z');
+      expectOk(await putPolicy(t, { ...POLICY, steps: [{ offsetDays: -3, channels: ['email'] }, { offsetDays: -1, channels: ['email'] }, { offsetDays: 0, channels: ['sms'] }] }));
+      await run();
+      const list = await reminders(t, debt.debtId);
+      expect(list.map((r) => [r.offsetDays, r.channel, r.status, r.scheduledFor])).to.deep.equal([
+        [-1, 'email', 'SENT', '2031-06-14T15:00:00.000Z'],
+        [0, 'sms', 'SENT', WINDOW_OPENS],
+      ]);
+      // Steps after the due date wait for the debt to be OVERDUE; a debt paid before never gets them.
+      expectOk(await putPolicy(t, { ...POLICY, steps: [{ offsetDays: 1, channels: ['email'] }] }));
+      await freeze(t, '2031-06-16T15:00:00.000Z');
+      await run();
+      expect((await reminders(t, debt.debtId)).map((r) => [r.offsetDays, r.status])).to.deep.equal([[-1, 'SENT'], [0, 'SENT'], [1, 'SENT']]);
+    });
+
     it('a payment between scheduling and sending makes the reminder SKIPPED before it goes out', async () => {
       const t = await tenant();
       expectOk(await putPolicy(t, POLICY));
