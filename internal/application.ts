@@ -2,6 +2,8 @@ import type { Clock } from '../ports/clock';
 import type { DirectDebitGateway } from '../ports/direct-debit-gateway';
 import type { IdGenerator } from '../ports/id-generator';
 import type { JobQueue } from '../ports/job-queue';
+import type { MessageSenders } from '../ports/message-sender';
+import type { ReminderLinks } from '../ports/reminder-links';
 import type { PaymentInstructionProvider } from '../ports/payment-instruction-provider';
 import type { PaymentProcessor } from '../ports/payment-processor';
 import type { PasswordHasher, SecretHasher } from '../ports/secret-hasher';
@@ -21,6 +23,7 @@ import { EnrollThroughPage } from './direct-debit/commands/enroll-through-page';
 import { IssueEnrollmentLink } from './direct-debit/commands/issue-enrollment-link';
 import { GetEnrollmentPage } from './direct-debit/queries/get-enrollment-page';
 import { paymentInstructionUseCases } from './payment-instructions/use-cases';
+import { reminderUseCases } from './reminders/use-cases';
 import { PayThroughPortal } from './portal/commands/pay-through-portal';
 import { InstructThroughPortal } from './portal/commands/instruct-through-portal';
 import { GetInstructionPage } from './portal/queries/get-instruction-page';
@@ -104,6 +107,10 @@ export interface CorePorts {
   paymentProcessor: PaymentProcessor;
   /** Issues transfer accounts and cash vouchers, and notifies the money that arrives (docs/cash-and-transfer.md). */
   paymentInstructionProvider: PaymentInstructionProvider;
+  /** The channels payment reminders go out on (email, SMS, WhatsApp): sandbox or real adapters. */
+  senders: MessageSenders;
+  /** The hosted pages a reminder links to (the debt's payment page, the one-click unsubscribe). */
+  reminderLinks: ReminderLinks;
 }
 
 export type Application = ReturnType<typeof buildApplication>;
@@ -137,6 +144,7 @@ export function buildApplication(ports: CorePorts) {
   const getEnrollmentPage = new GetEnrollmentPage(base);
   const registerPaymentMethod = new RegisterPaymentMethod(base);
   const cash = paymentInstructionUseCases(base);
+  const reminders = reminderUseCases(base);
   return {
     commands: {
       authenticateRequest: new AuthenticateRequest(base),
@@ -180,6 +188,7 @@ export function buildApplication(ports: CorePorts) {
       issueEnrollmentLink: new IssueEnrollmentLink(base),
       enrollThroughPage: new EnrollThroughPage({ ...base, getEnrollmentPage, registerPaymentMethod }),
       setRateLimit: new SetRateLimit(base),
+      ...reminders.commands,
     },
     queries: {
       listClients: new ListClients(base),
@@ -207,6 +216,7 @@ export function buildApplication(ports: CorePorts) {
       getInstructionPage: new GetInstructionPage(base),
       getEnrollmentPage,
       readAuditLog: new ReadAuditLog(base),
+      ...reminders.queries,
     },
     jobs: {
       purgeExpiredRefreshTokens: new PurgeExpiredRefreshTokens(base),
@@ -221,6 +231,7 @@ export function buildApplication(ports: CorePorts) {
       fanOutEvents,
       dispatchWebhooks: new DispatchWebhooks({ ...base, fanOutEvents }),
       deliverWebhook: new DeliverWebhook(base),
+      ...reminders.jobs,
     },
   };
 }

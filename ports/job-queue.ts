@@ -19,6 +19,8 @@ export interface JobPayloads {
   'direct-debit.execute-due': NoData;
   'subscriptions.mark-ended': NoData;
   'webhooks.deliver': { deliveryId: number; leaseToken: string };
+  'reminders.schedule': NoData;
+  'reminders.send': { reminderId: number };
 }
 
 export type JobName = keyof JobPayloads;

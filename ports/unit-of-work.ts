@@ -10,6 +10,8 @@ import type { PaymentInstructionRepository } from './payment-instruction-reposit
 import type { PaymentMethodRepository } from './payment-method-repository';
 import type { PortalRepository } from './portal-repository';
 import type { ProviderNotificationRepository } from './provider-notification-repository';
+import type { ReminderRepository } from './reminder-repository';
+import type { SandboxMessageLog } from './sandbox-message-log';
 import type { SubscriptionRepository } from './subscription-repository';
 import type { ProductRepository } from './product-repository';
 import type { CredentialRepository } from './credential-repository';
@@ -43,6 +45,10 @@ export interface Repositories {
   /** Receipts and enrollments of the hosted pages. */
   portal: PortalRepository;
   audit: AuditLog;
+  /** Payment reminders: policies, templates, contact preferences, the reminders (docs/reminders.md). */
+  reminders: ReminderRepository;
+  /** What the sandbox message sender delivered (GET /test-helpers/messages). */
+  sandboxMessages: SandboxMessageLog;
 }
 
 export interface UnitOfWork {

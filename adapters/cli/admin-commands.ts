@@ -24,6 +24,7 @@ export const USAGE = `Usage: npm run admin -- <command> [options] [--json]
   enrollment-link --company <CODE> --external-client-id <id> [--currency <ISO>] [--expires-in-hours <h>]
   set-rate-limit --organization <id|name> (--capacity <N> --refill-per-second <R> | --default)
   audit-log      --organization <id|name> [--since <RFC 3339>] [--resource <id>] [--limit <N>]
+  reminders      --company <CODE> --date <YYYY-MM-DD>
 `;
 
 /** Who runs the CLI: recorded as the operator of every change it makes (docs/operations.md). */
@@ -44,7 +45,8 @@ export async function runAdminCommand(app: Application, argv: string[], context:
   const actor: AuditActor = { type: 'operator', name: context.operator };
   try {
     const result = await dispatch(app, command, rest.filter((a) => a !== '--json'), actor, context);
-    return { exitCode: 0, stdout: json ? JSON.stringify(result) : command === 'audit-log' ? auditLines(result as AuditLogOutput) : human(result) };
+    const text = command === 'audit-log' ? auditLines(result as AuditLogOutput) : command === 'reminders' ? reminderLines(result as RemindersOutput) : human(result);
+    return { exitCode: 0, stdout: json ? JSON.stringify(result) : text };
   } catch (error) {
     const usage = error instanceof UsageError;
     const known = usage || error instanceof DomainError;
@@ -154,6 +156,16 @@ async function dispatch(app: Application, command: string | undefined, args: str
       const { companyCode, externalClientId } = grant;
       return { url: context.portal.enrollmentUrl(grant), companyCode, externalClientId, currency: grant.currency, expiresAt: grant.expiresAt.toISOString() };
     }
+    case 'reminders': {
+      const { values } = parse(args, { company: { type: 'string' }, date: { type: 'string' } });
+      const due = await app.queries.remindersDue.execute(required(values.company, 'company'), required(values.date, 'date'));
+      return {
+        companyCode: due.company.code,
+        date: values.date as string,
+        policy: { enabled: due.policy.enabled, timeZone: due.policy.timeZone, sendWindow: due.policy.sendWindow, steps: due.policy.steps },
+        reminders: due.lines.map((l) => ({ ...l, sendAt: l.sendAt.toISOString() })),
+      } satisfies RemindersOutput;
+    }
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'a command is required');
   }
@@ -227,4 +239,20 @@ function auditLines(log: AuditLogOutput): string {
 
 function human(result: unknown): string {
   return JSON.stringify(result, null, 2) + '\n';
+}
+
+interface RemindersOutput {
+  companyCode: string;
+  date: string;
+  policy: { enabled: boolean; timeZone: string; sendWindow: { from: string; to: string }; steps: { offsetDays: number; channels: string[] }[] };
+  reminders: { debtId: string; offsetDays: number; channel: string; dueDate: string; sendAt: string; state: string; reason: string | null }[];
+}
+
+/** What a company's policy sends on a local day: one line per debt, step and channel. */
+function reminderLines(out: RemindersOutput): string {
+  const { policy } = out;
+  const header = `reminders of ${out.companyCode} on ${out.date} (${policy.timeZone}, window ${policy.sendWindow.from}-${policy.sendWindow.to}` +
+    `${policy.enabled ? '' : ', policy DISABLED'}): ${out.reminders.length} line(s)`;
+  const lines = out.reminders.map((r) => [r.sendAt, `offset ${r.offsetDays}`, r.channel, r.debtId, `due ${r.dueDate}`, r.state, r.reason ?? ''].join('  ').trimEnd());
+  return [header, ...lines].join('\n') + '\n';
 }

@@ -10,6 +10,7 @@ import { paymentInstructionPresenter, presentUnappliedPayment } from '../http/pr
 import { paymentLinkPresenter } from '../http/presenters/payment-link.presenter';
 import type { PresentationScope } from '../http/presenters/presentation-scope';
 import { presentProduct } from '../http/presenters/product.presenter';
+import { presentReminder } from '../http/presenters/reminder.presenter';
 import { subscriptionPresenter } from '../http/presenters/subscription.presenter';
 import { presentWebhookEndpoint } from '../http/presenters/webhook.presenter';
 
@@ -80,6 +81,8 @@ export function eventRenderer(portal: PaymentPortal): EventRenderer {
         return presentPaymentMethod(subject.paymentMethod);
       case 'direct_debit':
         return presentDebitAttempt(subject.attempt, subject.debt, subject.paymentMethod);
+      case 'reminder':
+        return presentReminder(subject.reminder, subject.debt);
     }
   }
 }
@@ -106,6 +109,8 @@ function resourceIdField(event: DomainEvent): string {
       return 'paymentMethodId';
     case 'direct_debit':
       return 'debitAttemptId';
+    case 'reminder':
+      return 'reminderId';
   }
 }
 

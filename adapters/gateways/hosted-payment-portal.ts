@@ -1,6 +1,8 @@
 import type { EnrollmentGrant } from '../../internal/direct-debit/enrollment-grant';
 import { isCurrency } from '../../internal/shared/currency';
 import type { PaymentPortal } from '../../ports/payment-portal';
+import type { ReminderLinks, UnsubscribeTarget } from '../../ports/reminder-links';
+import { REMINDER_CHANNELS, type ReminderChannel } from '../../internal/reminders/reminder-policy';
 import type { PageSigner } from '../security/page-signer';
 
 /** Signed URLs kept at most (the oldest is dropped first). */
@@ -12,7 +14,7 @@ const SIGNED_URLS_KEPT = 20_000;
  * guessing ids; private links use their opaque short code; public links the identifier the
  * specification builds them from. The same object verifies what it signed.
  */
-export class HostedPaymentPortal implements PaymentPortal {
+export class HostedPaymentPortal implements PaymentPortal, ReminderLinks {
   /**
    * URLs signed lately: a debt's URL never changes, and a list of 50 debts (or a debt and its
    * event) would otherwise sign the same ones again and again.
@@ -49,6 +51,20 @@ export class HostedPaymentPortal implements PaymentPortal {
     if (link.shortCode) return `${this.publicBaseUrl}/l/${link.shortCode}`;
     const portal = (link.portalUrl ?? `${this.publicBaseUrl}/pay/${encodeURIComponent(link.companyCode)}`).replace(/\/+$/, '');
     return `${portal}/${encodeURIComponent(link.identifier)}`;
+  }
+
+  /** `<base>/unsubscribe/<sealed target>`: the one-click unsubscribe page of a reminder email (RFC 8058); it never expires. */
+  unsubscribeUrl(target: UnsubscribeTarget): string {
+    const token = this.signer.seal('unsubscribe', { v: 1, co: target.companyCode, c: target.contactCode, ch: target.channel });
+    return `${this.publicBaseUrl}/unsubscribe/${token}`;
+  }
+
+  /** The contact and channel an unsubscribe token names, or null when this service did not seal it. */
+  openUnsubscribe(token: string): UnsubscribeTarget | null {
+    const payload = this.signer.open('unsubscribe', token);
+    if (!payload || typeof payload.co !== 'string' || typeof payload.c !== 'string') return null;
+    if (!(REMINDER_CHANNELS as readonly unknown[]).includes(payload.ch)) return null;
+    return { companyCode: payload.co, contactCode: payload.c, channel: payload.ch as ReminderChannel };
   }
 
   enrollmentUrl(grant: EnrollmentGrant): string {

@@ -52,6 +52,8 @@ export interface Route<B = any, Q = any> {
   /** What each path parameter names. */
   params?: Record<string, string>;
   auth: 'facade' | 'login' | 'none';
+  /** The path parameter that names the company (`/reminder-policies/:companyCode`): the company context, instead of body or query. */
+  companyFromPath?: string;
   /** `data` is an array: one page with `meta` (`capped-page`: a count that stops at 10,000), or every item. */
   list?: 'page' | 'capped-page' | 'all';
   /**
@@ -99,7 +101,7 @@ export function mountRoutes(router: Router, routes: Route[], app: Application, r
       if (ctx.state.malformedBody && (r.body || r.handlerBody)) throw malformedJsonError();
       const rawQuery: Record<string, unknown> = { ...ctx.query };
       let body: unknown = ctx.state.body;
-      const scope = r.auth === 'facade' ? await authenticate(ctx, app, body, rawQuery) : (undefined as never);
+      const scope = r.auth === 'facade' ? await authenticate(ctx, app, body, rawQuery, r.companyFromPath && ctx.params[r.companyFromPath]) : (undefined as never);
       if (rateLimit && r.auth === 'facade') await rateLimit(ctx, scope);
       if (r.body) body = validateBody(r.body, body === undefined ? {} : body);
       const query = r.query ? validateQuery(r.query, rawQuery) : rawQuery;
@@ -117,10 +119,10 @@ export function mountRoutes(router: Router, routes: Route[], app: Application, r
  * Resolves the caller's scope. `companyCode` is context, not data: it is taken from the body
  * (POST/PATCH/PUT) or the query string and removed before the body and query are validated.
  */
-async function authenticate(ctx: Context, app: Application, body: unknown, query: Record<string, unknown>): Promise<TenantScope> {
-  let companyCode: unknown;
+async function authenticate(ctx: Context, app: Application, body: unknown, query: Record<string, unknown>, fromPath?: string): Promise<TenantScope> {
+  let companyCode: unknown = fromPath || undefined;
   if (body !== null && typeof body === 'object' && !Array.isArray(body) && 'companyCode' in body) {
-    companyCode = (body as Record<string, unknown>).companyCode;
+    companyCode ??= (body as Record<string, unknown>).companyCode;
     delete (body as Record<string, unknown>).companyCode;
   }
   if ('companyCode' in query) {

@@ -27,6 +27,7 @@ import { authRoutes } from './routes/auth.routes';
 import { contactRoutes } from './routes/contacts.routes';
 import { healthRoutes, type ReadinessCheck } from './routes/health.routes';
 import { productRoutes } from './routes/products.routes';
+import { reminderRoutes, reminderTestHelperRoutes } from './routes/reminders.routes';
 import { testHelperRoutes } from './routes/test-helpers.routes';
 import { eventRoutes } from './routes/events.routes';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.routes';
@@ -78,6 +79,7 @@ export function apiRoutes(
     ...paymentInstructionRoutes(app, options.paymentPortal, notifications),
     ...webhookEndpointRoutes(app),
     ...eventRoutes(app),
+    ...reminderRoutes(app),
     ...enrollmentLinkRoutes(app, options.paymentPortal),
     ...(options.testHelpers
       ? [
@@ -86,6 +88,7 @@ export function apiRoutes(
           ...paymentLinkTestHelperRoutes(app, options.paymentPortal),
           ...directDebitTestHelperRoutes(app),
           ...paymentInstructionTestHelperRoutes(app, notifications),
+          ...reminderTestHelperRoutes(app),
         ]
       : []),
     ...healthRoutes(options.readinessChecks),

@@ -13,6 +13,8 @@ export function jobHandlers(app: Application): JobHandlers {
     'direct-debit.execute-due': () => app.jobs.executeDueDebits.execute(),
     'subscriptions.mark-ended': () => app.jobs.markEndedSubscriptions.execute(),
     'webhooks.deliver': (data) => app.jobs.deliverWebhook.execute(data),
+    'reminders.schedule': () => app.jobs.scheduleReminders.execute(),
+    'reminders.send': (data) => app.jobs.sendReminder.execute(data),
   };
 }
 
@@ -21,6 +23,9 @@ export function jobHandlers(app: Application): JobHandlers {
  * dispatch right after a commit covers the normal case; this covers a queue that was away).
  */
 export const OUTBOX_DISPATCH_EVERY_MS = 2000;
+
+/** How often the reminder scheduler looks for due steps (indexed reads per enabled policy and step). */
+export const REMINDERS_SCHEDULE_EVERY_MS = 3000;
 
 /** Repeating jobs the workers schedule. */
 export const SCHEDULES: { name: SweepJobName; everyMs: number }[] = [
@@ -34,6 +39,8 @@ export const SCHEDULES: { name: SweepJobName; everyMs: number }[] = [
   { name: 'direct-debit.execute-due', everyMs: 60 * 1000 },
   // Reads compute ENDED themselves; this persists it and writes subscription.ended once.
   { name: 'subscriptions.mark-ended', everyMs: 5 * 60 * 1000 },
+  // Payment reminders: every few seconds, so a step goes out within seconds of its window opening (docs/reminders.md).
+  { name: 'reminders.schedule', everyMs: REMINDERS_SCHEDULE_EVERY_MS },
 ];
 
 /**

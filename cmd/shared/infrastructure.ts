@@ -29,6 +29,13 @@ import { DEFAULT_RETRY_DELAYS_MS } from '../../internal/webhooks/retry-schedule'
 import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
 import { RedisTokenBucket } from '../../adapters/rate-limit/redis-token-bucket';
 import type { JobHandlers } from '../../ports/job-queue';
+import type { MessageSenders } from '../../ports/message-sender';
+import type { Repositories } from '../../ports/unit-of-work';
+import type { Clock } from '../../ports/clock';
+import type { IdGenerator } from '../../ports/id-generator';
+import type { ChannelSettings } from '../../adapters/messaging/channel-settings';
+import { type ConfiguredSenders, configuredSenders } from '../../adapters/messaging/configured-senders';
+import { sandboxMessageSenders } from '../../adapters/messaging/sandbox-message-senders';
 import type { RateLimiter } from '../../ports/rate-limiter';
 import type { SecretBox } from '../../ports/secret-box';
 
@@ -49,7 +56,7 @@ export interface Infrastructure {
   close(): Promise<void>;
 }
 
-export interface InfrastructureOptions {
+export interface InfrastructureOptions extends Partial<ChannelSettings> {
   databaseUrl: string;
   redisUrl: string | null;
   queuePrefix: string;
@@ -94,12 +101,16 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl, pageSigner);
   const rateLimiter: RateLimiter = options.redisUrl ? new RedisTokenBucket(options.redisUrl, { prefix: options.queuePrefix }) : new InProcessTokenBucket();
   const repositoryOptions = { cache: credentialCache, events: eventWriting(paymentPortal, common.ids), secrets };
+  const repos = knexRepositories(db, repositoryOptions);
+  const senders = messageSenders(repos, common.clock, common.ids, channelSettingsOf(options));
   return {
     ports: {
       uow: new KnexUnitOfWork(db, repositoryOptions),
-      repos: knexRepositories(db, repositoryOptions),
+      repos,
       ...common,
       queue: (bullmqQueue ?? inProcessQueue)!,
+      senders,
+      reminderLinks: paymentPortal,
     },
     db,
     inProcessQueue,
@@ -112,6 +123,7 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
       await inProcessQueue?.close();
       await bullmqQueue?.close();
       await rateLimiter.close();
+      await senders.close();
       await db.destroy();
     },
   };
@@ -133,13 +145,17 @@ export function memoryInfrastructure(
   const pageSigner = pageSignerOf({ jwtSecret });
   const paymentPortal = new HostedPaymentPortal(MEMORY_PUBLIC_BASE_URL, pageSigner);
   const events = eventWriting(paymentPortal, common.ids);
+  const repos = memoryRepositories(store, events);
+  const clock = options.clock ?? common.clock;
   return {
     ports: {
       uow: new MemoryUnitOfWork(store, events),
-      repos: memoryRepositories(store, events),
+      repos,
       ...common,
-      ...(options.clock ? { clock: options.clock } : {}),
+      clock,
       queue: inProcessQueue,
+      senders: messageSenders(repos, clock, common.ids, null),
+      reminderLinks: paymentPortal,
     },
     db: null,
     inProcessQueue,
@@ -160,6 +176,28 @@ export function memoryInfrastructure(
 export async function migrateDatabase(db: Knex, secrets: SecretBox): Promise<number> {
   await migrateLatest(db);
   return resealWebhookSecrets(db, secrets);
+}
+
+/**
+ * The channels payment reminders go out on, composed in this one place (docs/reminders.md): SMTP
+ * when SMTP_URL is set, Twilio for SMS_PROVIDER / WHATSAPP_PROVIDER twilio, else the sandbox
+ * sender (a table GET /test-helpers/messages reads). Without channel settings, all sandbox.
+ */
+function messageSenders(repos: Repositories, clock: Clock, ids: IdGenerator, channels: ChannelSettings | null): ConfiguredSenders {
+  const sandbox: MessageSenders = sandboxMessageSenders(repos.sandboxMessages, clock, ids);
+  return channels ? configuredSenders(channels, sandbox) : { ...sandbox, close: async () => undefined };
+}
+
+/** The channel settings among the options (the config carries them), or null when none are given. */
+function channelSettingsOf(options: Partial<ChannelSettings>): ChannelSettings | null {
+  if (options.smsProvider === undefined && options.whatsappProvider === undefined && !options.smtpUrl) return null;
+  return {
+    smtpUrl: options.smtpUrl ?? null,
+    remindersFromEmail: options.remindersFromEmail ?? null,
+    smsProvider: options.smsProvider ?? 'sandbox',
+    whatsappProvider: options.whatsappProvider ?? 'sandbox',
+    twilio: options.twilio ?? null,
+  };
 }
 
 export function bindInProcessJobs(infra: Infrastructure, handlers: JobHandlers): void {

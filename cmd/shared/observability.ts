@@ -1,6 +1,7 @@
 import { Metrics, type ProcessKind } from '../../adapters/metrics/metrics';
 import { webhookDeliveryMetrics } from '../../adapters/metrics/webhook-delivery-metrics';
 import { unappliedPaymentMetrics } from '../../adapters/metrics/payment-instruction-metrics';
+import { reminderMetrics } from '../../adapters/metrics/reminder-metrics';
 import type { Application } from '../../internal/application';
 import { knexPoolState } from '../../adapters/persistence/knex/pool-state';
 import { QUEUE_NAME } from '../../adapters/queue/bullmq/queue-names';
@@ -27,5 +28,6 @@ export function processMetrics(kind: ProcessKind, infra: Infrastructure, app: Ap
   }
   if (options.runsJobs) metrics.register(webhookDeliveryMetrics(() => app.queries.webhookDeliveryStats.execute()));
   if (options.runsJobs) metrics.register(unappliedPaymentMetrics(() => app.queries.unappliedPaymentTotals.execute()));
+  if (options.runsJobs) metrics.register(reminderMetrics(() => app.queries.reminderCounts.execute()));
   return metrics;
 }

@@ -23,9 +23,12 @@ export type AuditAction =
   /** A used refresh token came back: its family of sessions was revoked (docs/security.md). */
   | 'session.revoked'
   /** Money a provider notified was recorded (applied, unapplied or unmatched; docs/cash-and-transfer.md). */
-  | 'provider_notification.received';
+  | 'provider_notification.received'
+  /** A company's payment reminder policy or one of its templates was saved (docs/reminders.md). */
+  | 'reminder_policy.saved'
+  | 'reminder_template.saved';
 
-export type AuditResourceType = 'organization' | 'company' | 'client' | 'api_key' | 'payment_instruction';
+export type AuditResourceType = 'organization' | 'company' | 'client' | 'api_key' | 'payment_instruction' | 'reminder_policy' | 'reminder_template';
 
 /** One audited change, written in the transaction of the change. */
 export interface AuditEntry {

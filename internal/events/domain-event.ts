@@ -8,6 +8,7 @@ import type { Contact } from '../contacts/contact';
 import type { DebitAttempt } from '../direct-debit/debit-attempt';
 import type { PaymentMethodReference } from '../direct-debit/payment-method';
 import type { Product } from '../products/product';
+import type { Reminder } from '../reminders/reminder';
 import type { TenantScope } from '../shared/tenant-scope';
 import type { Company } from '../tenancy/company';
 import type { EventType } from './event-type';
@@ -23,7 +24,8 @@ export type EventSubject =
   | { kind: 'product'; product: Product }
   | { kind: 'adhesion'; adhesion: AdhesionView }
   | { kind: 'payment_method'; paymentMethod: PaymentMethodReference }
-  | { kind: 'direct_debit'; attempt: DebitAttempt; debt: DebtView; paymentMethod: PaymentMethodReference };
+  | { kind: 'direct_debit'; attempt: DebitAttempt; debt: DebtView; paymentMethod: PaymentMethodReference }
+  | { kind: 'reminder'; reminder: Reminder; debt: Pick<DebtView, 'externalRequestId'> };
 
 /**
  * A state change to report to the integrator. Use cases append it to `tx.events` inside the

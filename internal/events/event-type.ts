@@ -38,6 +38,8 @@ export const EVENT_TYPES = [
   'direct_debit.attempted',
   'direct_debit.succeeded',
   'direct_debit.failed',
+  'reminder.sent',
+  'reminder.failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -28,6 +28,7 @@ import { describeEventLogContract } from './event-log.contract';
 import { describeHostedPagesContract } from './hosted-pages.contract';
 import { describeOperationsContract } from './operations.contract';
 import { describePaymentInstructionsContract } from './payment-instructions.contract';
+import { describeRemindersContract } from './reminders.contract';
 import { describeSubscriptionsContract } from './subscriptions.contract';
 import { describeWebhooksContract } from './webhooks.contract';
 
@@ -46,6 +47,7 @@ const CONTRACT_PARTS: ((ctx: ContractContext) => void)[] = [
   describeOperationsContract,
   describePaymentInstructionsContract,
   describeSubscriptionsContract,
+  describeRemindersContract,
 ];
 
 export interface RepositoryHarness {

@@ -33,6 +33,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /debts/:id/payment-instructions': { method: 'CASH' },
   'POST /unapplied-payments/:id/apply': { debtId: 'debt_stranger' },
   'POST /test-helpers/payment-instructions/:id/receive': { amount: 1 },
+  'PUT /contacts/:id/communication-preferences': { email: false, sms: false, whatsapp: false },
 };
 
 describeEachDatabase('tenant isolation', ({ api }) => {

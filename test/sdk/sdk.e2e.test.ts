@@ -361,6 +361,35 @@ describe('SDK end to end [mysql + redis + worker process]', function () {
     secret = rotated.secret;
   });
 
+  it('payment reminders: policy, template, preview, preferences; the worker process sends the due step once when the clock reaches it', async () => {
+    const policy = await sdk.putReminderPolicy(north, {
+      enabled: true, timeZone: 'America/Mexico_City', sendWindow: { from: '09:00', to: '20:00' }, steps: [{ offsetDays: 0, channels: ['email', 'sms', 'whatsapp'] }],
+    });
+    expect(policy).to.deep.include({ companyCode: north, enabled: true });
+    expect(await sdk.getReminderPolicy(north)).to.deep.equal(policy);
+    expect(await sdk.putReminderTemplate('sms', 'es-MX', { body: '{{company.name}}: paga {{debt.amount}} en {{debt.paymentUrl}}' })).to.deep.include({ channel: 'sms', locale: 'es-MX' });
+    const rita = await sdk.createContact({ externalClientId: 'rita', name: 'Rita', email: 'rita@example.com', phones: [{ number: '+52 55 9876 5432', type: 'MOBILE', primary: true }] });
+    expect(await sdk.putCommunicationPreferences(rita.contactId!, { email: true, sms: true, whatsapp: false })).to.deep.equal({ contactId: rita.contactId, email: true, sms: true, whatsapp: false });
+    const debt = await sdk.createDebt({ externalClientId: 'rita', amount: 420, dueDate: '2031-05-20' }, { idempotencyKey: 'reminder-1' });
+    const preview = await sdk.previewReminder({ channel: 'sms', locale: 'es-MX', debtId: debt.debtId! });
+    expect(preview.body).to.include('$420.00').and.include(debt.paymentUrl!);
+
+    // 09:00 in Mexico City on the due date: the worker's scheduler (every 3 s) and send jobs do the rest.
+    await sdk.setClock({ now: '2031-05-20T15:00:00.000Z' });
+    const deadline = Date.now() + 20_000;
+    let reminders = await sdk.listDebtReminders(debt.debtId!);
+    while (reminders.filter((r) => r.status !== 'SCHEDULED').length < 3 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      reminders = await sdk.listDebtReminders(debt.debtId!);
+    }
+    expect(reminders.map((r) => [r.channel, r.status])).to.have.deep.members([['email', 'SENT'], ['sms', 'SENT'], ['whatsapp', 'SKIPPED']]);
+    await new Promise((resolve) => setTimeout(resolve, 3500)); // one more scheduler tick: nothing is sent again
+    const messages = await sdk.listSandboxMessages({ debtId: debt.debtId! });
+    expect(messages.map((m) => m.channel)).to.have.members(['email', 'sms']);
+    expect(messages.find((m) => m.channel === 'sms')!.body).to.include('$420.00');
+    await sdk.setClock({ now: NOW });
+  });
+
   it('clean up: the webhook endpoint, the sandbox clock', async () => {
     expect(await sdk.deleteWebhookEndpoint(endpointId)).to.deep.include({ deleted: true });
     expect(await sdk.resetClock()).to.deep.include({ frozen: false });

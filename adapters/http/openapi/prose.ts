@@ -39,10 +39,11 @@ export const TAGS = [
   { name: 'Contacts', description: 'The reusable debtors, keyed by your externalClientId.' },
   { name: 'Products', description: 'Optional categories of charges, keyed by name; direct debit is managed per product.' },
   { name: 'Cash and transfer', description: 'Payment instructions per debt (a transfer account or a cash voucher), the provider notifications that bring the money, and the money no debt took (unapplied payments).' },
+  { name: 'Payment reminders', description: 'Email, SMS and WhatsApp reminders before and after the due date, each with the debt\'s paymentUrl: a policy per company, templates per channel and locale, contact preferences, and each debt\'s reminders.' },
   { name: 'Direct debit', description: 'Payment methods registered on the hosted enrollment page, adhesions per product, and enrollment links.' },
   { name: 'Webhooks', description: 'Endpoints that receive every event, signed with HMAC-SHA256 and retried for three days.' },
   { name: 'Events', description: 'Every state change as an event, with its deliveries; redeliver on demand.' },
-  { name: 'Sandbox test helpers', description: 'Outside production only: pay, register payment methods and move the clock, through the same use cases as real traffic.' },
+  { name: 'Sandbox test helpers', description: 'Outside production only: pay, register payment methods, move the clock and read the messages the sandbox sender delivered, through the same use cases as real traffic.' },
   { name: 'Operations', description: 'Liveness and readiness probes for orchestrators and load balancers.' },
   { name: 'Webhook events', description: 'What each event type delivers to your endpoints.' },
 ];

@@ -41,6 +41,8 @@ const WHEN: Record<EventType, string> = {
   'direct_debit.attempted': 'A direct debit of a debt was sent to the bank.',
   'direct_debit.succeeded': 'The bank collected the debt.',
   'direct_debit.failed': 'The bank refused the debit; nextAttemptOn says when it is retried (null: final).',
+  'reminder.sent': 'A payment reminder was accepted by its channel (email, SMS, WhatsApp); providerMessageId identifies it there.',
+  'reminder.failed': 'A payment reminder could not be sent (a permanent refusal, or the channel kept failing); failureReason says why.',
 };
 
 const SIGNATURE = {

@@ -19,6 +19,7 @@ import type { PageKit } from './page-kit';
 import { CsrfTokens, newSubmissionKey, setPageHeaders, UnsupportedFormError } from './page-security';
 import { messageDocument, type RenderContext } from './payment-pages';
 import { portalPages } from './portal-routes';
+import { unsubscribePages } from './unsubscribe-pages';
 
 export interface HostedPagesOptions {
   app: Application;
@@ -118,8 +119,9 @@ export function hostedPages(options: HostedPagesOptions): ReturnType<Router['rou
   portalPages(router, kit);
   enrollmentPages(router, kit);
   instructionPages(router, kit);
+  unsubscribePages(router, kit);
 
-  for (const prefix of ['/pay', '/l', '/receipts', '/enroll', '/vouchers']) {
+  for (const prefix of ['/pay', '/l', '/receipts', '/enroll', '/vouchers', '/unsubscribe']) {
     router.all(prefix, notFound);
     router.all(`${prefix}/*rest`, notFound);
   }

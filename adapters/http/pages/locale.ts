@@ -1,4 +1,7 @@
 import type { Currency } from '../../../internal/shared/currency';
+import { LOCALE_BY_CURRENCY, LOCALES, type Locale } from '../../../internal/shared/locale';
+
+export { LOCALES, formatDate, formatMoney, type Locale } from '../../../internal/shared/locale';
 
 /**
  * The locales the hosted pages speak and format in. Rules (docs/hosted-pages.md):
@@ -7,10 +10,6 @@ import type { Currency } from '../../../internal/shared/currency';
  *    (MXN es-MX, ARS es-AR, PEN es-PE, COP es-CO, CLP es-CL; USD es-MX), and `en` gets en-US.
  * 3. Without a usable Accept-Language: the currency's locale (USD: en-US), else es-MX.
  */
-export const LOCALES = ['es-MX', 'es-AR', 'es-PE', 'es-CO', 'es-CL', 'en-US'] as const;
-export type Locale = (typeof LOCALES)[number];
-
-const LOCALE_BY_CURRENCY: Record<Currency, Locale> = { MXN: 'es-MX', ARS: 'es-AR', PEN: 'es-PE', COP: 'es-CO', CLP: 'es-CL', USD: 'en-US' };
 const SPANISH_BY_CURRENCY: Record<Currency, Locale> = { ...LOCALE_BY_CURRENCY, USD: 'es-MX' };
 
 export function chooseLocale(acceptLanguage: string | undefined, currency: Currency | null): Locale {
@@ -37,17 +36,6 @@ export function languageTags(header: string): string[] {
     .filter((e) => e.tag !== '' && e.tag !== '*' && e.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index)
     .map((e) => e.tag);
-}
-
-/** Money in the locale's format; currencies shown without decimals (CLP) show them when there are cents. */
-export function formatMoney(cents: number, currency: Currency, locale: Locale): string {
-  const fraction = cents % 100 !== 0 ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : {};
-  return new Intl.NumberFormat(locale, { style: 'currency', currency, ...fraction }).format(cents / 100);
-}
-
-/** A plain `YYYY-MM-DD` date, long form, as the calendar day it names (UTC). */
-export function formatDate(date: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 }
 
 /** A plain date in a table cell: `15 jun 2031` (the calendar day it names). */

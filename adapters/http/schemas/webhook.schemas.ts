@@ -1,3 +1,4 @@
+import { reminderSchema } from './reminder.schemas';
 import { EVENT_TYPES } from '../../../internal/events/event-type';
 import { ATTEMPT_ERRORS } from '../../../internal/webhooks/attempt-error';
 import { DELIVERY_STATUSES } from '../../../internal/webhooks/delivery';
@@ -187,6 +188,7 @@ export const EVENT_SUBJECTS = [
   { name: 'Adhesion', prefix: 'adhesion.', object: adhesionSchema },
   { name: 'PaymentMethod', prefix: 'payment_method.', object: paymentMethodSchema },
   { name: 'DirectDebit', prefix: 'direct_debit.', object: debitAttemptSchema },
+  { name: 'Reminder', prefix: 'reminder.', object: reminderSchema },
 ] as const;
 
 export const eventTypesOf = (prefix: string) => EVENT_TYPES.filter((type) => type.startsWith(prefix));

@@ -30,6 +30,8 @@ export interface SqlDialect {
   orderedByOwnIndex(db: Knex | Knex.Transaction, table: string): string | Knex.Raw;
   /** CREATE TABLE options: engine, character set, and a binary collation (keys compare exactly). */
   tableOptions(table: Knex.CreateTableBuilder): void;
+  /** SQL joining string expressions (each a column or a `?` placeholder) end to end. */
+  concat(...parts: string[]): string;
 }
 
 const MYSQL: SqlDialect = {
@@ -46,6 +48,7 @@ const MYSQL: SqlDialect = {
     table.charset('utf8mb4');
     table.collate('utf8mb4_bin');
   },
+  concat: (...parts) => `CONCAT(${parts.join(', ')})`,
 };
 
 const SQLITE: SqlDialect = {
@@ -58,6 +61,7 @@ const SQLITE: SqlDialect = {
   orderedByOwnIndex: (_db, table) => table,
   // SQLite compares TEXT exactly (BINARY) by default.
   tableOptions: () => undefined,
+  concat: (...parts) => parts.join(' || '),
 };
 
 const DIALECTS: Readonly<Record<string, SqlDialect>> = { mysql2: MYSQL, 'better-sqlite3': SQLITE };

@@ -14,6 +14,8 @@ import { KnexPaymentInstructionRepository } from './knex-payment-instruction-rep
 import { KnexPaymentMethodRepository } from './knex-payment-method-repository';
 import { KnexPortalRepository } from './knex-portal-repository';
 import { KnexProviderNotificationRepository } from './knex-provider-notification-repository';
+import { KnexReminderRepository } from './knex-reminder-repository';
+import { KnexSandboxMessageLog } from './knex-sandbox-message-log';
 import { KnexSubscriptionRepository } from './knex-subscription-repository';
 import { KnexProductRepository } from './knex-product-repository';
 import { KnexCredentialRepository } from './knex-credential-repository';
@@ -55,6 +57,8 @@ export function knexRepositories(db: Knex | Knex.Transaction, options: KnexRepos
     webhookDeliveries: new KnexWebhookDeliveryRepository(db),
     portal: new KnexPortalRepository(db),
     audit: new KnexAuditLog(db),
+    reminders: new KnexReminderRepository(db),
+    sandboxMessages: new KnexSandboxMessageLog(db),
   };
 }
 

@@ -10,6 +10,11 @@ import type { PaymentInstruction } from '../../../internal/payment-instructions/
 import type { ProviderNotification } from '../../../internal/payment-instructions/provider-notification';
 import type { UnappliedPayment } from '../../../internal/payment-instructions/unapplied-payment';
 import type { Subscription } from '../../../internal/subscriptions/subscription';
+import type { Reminder } from '../../../internal/reminders/reminder';
+import type { StoredReminderPolicy } from '../../../internal/reminders/reminder-policy';
+import type { ReminderTemplate } from '../../../internal/reminders/template';
+import type { CommunicationPreferences } from '../../../ports/reminder-repository';
+import type { SandboxMessage } from '../../../ports/sandbox-message-log';
 import type { AuditEntry } from '../../../internal/audit/audit-entry';
 import type { LoggedEvent } from '../../../ports/event-log';
 import type { OutboxEntry } from '../../../ports/job-outbox';
@@ -71,6 +76,11 @@ export interface MemoryTables {
   portalPayments: PortalPayment[];
   portalEnrollments: PageEnrollment[];
   auditLog: (AuditEntry & { id: number })[];
+  reminderPolicies: StoredReminderPolicy[];
+  reminderTemplates: ReminderTemplate[];
+  contactPreferences: (CommunicationPreferences & { contactId: number })[];
+  reminders: Reminder[];
+  sandboxMessages: SandboxMessage[];
 }
 
 
@@ -105,6 +115,11 @@ export class MemoryStore {
     portalPayments: [],
     portalEnrollments: [],
     auditLog: [],
+    reminderPolicies: [],
+    reminderTemplates: [],
+    contactPreferences: [],
+    reminders: [],
+    sandboxMessages: [],
   };
 
   nextId(): number {

@@ -12,6 +12,7 @@ import { MemoryPaymentInstructionRepository } from './memory-payment-instruction
 import { MemoryPaymentMethodRepository } from './memory-payment-method-repository';
 import { MemoryPortalRepository } from './memory-portal-repository';
 import { MemoryProviderNotificationRepository } from './memory-provider-notification-repository';
+import { MemoryReminderRepository, MemorySandboxMessageLog } from './memory-reminder-repository';
 import { MemorySubscriptionRepository } from './memory-subscription-repository';
 import { MemoryProductRepository } from './memory-product-repository';
 import type { MemoryStore } from './memory-store';
@@ -44,6 +45,8 @@ export function memoryRepositories(store: MemoryStore, events: EventWriting): Re
     webhookDeliveries: new MemoryWebhookDeliveryRepository(store),
     portal: new MemoryPortalRepository(store),
     audit: new MemoryAuditLog(store),
+    reminders: new MemoryReminderRepository(store),
+    sandboxMessages: new MemorySandboxMessageLog(store),
   };
 }
 

@@ -14,6 +14,7 @@ import * as contactListIndex from './20261124600000_contact_list_index';
 import * as webhookSecrets from './20261125100000_webhook_secrets';
 import * as refreshTokenFamilies from './20261126100000_refresh_token_families';
 import * as paymentInstructions from './20261127100000_payment_instructions';
+import * as reminders from './20261128100000_reminders';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -40,6 +41,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261125100000_webhook_secrets', webhookSecrets],
   ['20261126100000_refresh_token_families', refreshTokenFamilies],
   ['20261127100000_payment_instructions', paymentInstructions],
+  ['20261128100000_reminders', reminders],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -804,6 +804,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reminder-policies/{companyCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company's reminder policy
+         * @description A company that never set one reads `enabled: false` with no steps (and `updatedAt: null`).
+         */
+        get: operations["getReminderPolicy"];
+        /**
+         * Set a company's reminder policy
+         * @description Replaces the policy. A step is due on the local day `dueDate + offsetDays` in `timeZone`, when that day's `sendWindow` opens (or at once, when the policy or the debt appears later inside the window); it is sent at most once per (debt, step, channel), only while the debt is PENDING, PARTIALLY_PAID or OVERDUE; steps with `offsetDays` >= 1 only to OVERDUE debts; autopay debts get no step with `offsetDays` <= 0. A step whose day passed more than one day ago when the policy is saved is never sent. The audit log keeps the change.
+         */
+        put: operations["putReminderPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reminder-templates/{channel}/{locale}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the wording of a channel in a locale
+         * @description The company's template for the channel and locale (without one, the built-in default). Variables: `{{contact.name}}`, `{{debt.amount}}` (formatted for the locale and the debt's currency), `{{debt.dueDate}}`, `{{debt.paymentUrl}}`, `{{company.name}}`; any other `{{…}}` is 400 naming the field (`body` or `subject`). `subject` is required for email and refused for sms and whatsapp. The email is sent as text and as HTML (every character escaped). An SMS template that takes more than 4 segments with long values is 400. The audit log keeps the change.
+         */
+        put: operations["putReminderTemplate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reminder-templates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a reminder for a debt
+         * @description Exactly what the workers would send for that debt now on the channel: the company's template (or the default) with the debt's values. Nothing is sent.
+         */
+        post: operations["previewReminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/debts/{id}/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A debt's reminders
+         * @description Every reminder of the debt (one per step and channel), by scheduledFor. The recipient is masked.
+         */
+        get: operations["listDebtReminders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/{id}/communication-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the channels a contact is reminded on
+         * @description Default: every channel on (a channel still needs the contact's email or phone). A channel off makes the reminders of that channel SKIPPED with the reason. The one-click unsubscribe link of a reminder email turns email off.
+         */
+        put: operations["putCommunicationPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/enrollment-links": {
         parameters: {
             query?: never;
@@ -922,6 +1026,26 @@ export interface paths {
          * @description Sandbox only. Sends a notification signed by the sandbox provider through the same door as `POST /provider-notifications/sandbox` (signature check, idempotency, the payment rules), retried like a provider retries until it is recorded, then answers 202. Any amount and any status: money for an instruction no longer PENDING, or more than owed, is kept as an unapplied payment.
          */
         post: operations["receiveSandboxPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test-helpers/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Messages the sandbox sender delivered for a debt
+         * @description Sandbox only. What the sandbox message sender delivered for the debt's reminders (email, SMS, WhatsApp), oldest first.
+         */
+        get: operations["listSandboxMessages"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1670,6 +1794,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "reminder.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * reminder.sent
+         * @description A payment reminder was accepted by its channel (email, SMS, WhatsApp); providerMessageId identifies it there. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["reminderSentEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reminder.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * reminder.failed
+         * @description A payment reminder could not be sent (a permanent refusal, or the channel kept failing); failureReason says why. `data.object` is the resource as GET returns it at that instant.
+         */
+        post: operations["reminderFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1895,6 +2059,35 @@ export interface components {
             voucherUrl: string;
             /** @description Where it can be paid */
             networks: string[];
+        };
+        /**
+         * @description The channels the contact is reminded on (a channel on still needs the address or phone)
+         * @example {
+         *       "contactId": "con_4Kq8Zr2LmW7xTn3VbY9s",
+         *       "email": true,
+         *       "sms": false,
+         *       "whatsapp": true
+         *     }
+         */
+        CommunicationPreferences: {
+            contactId: string;
+            email: boolean;
+            sms: boolean;
+            whatsapp: boolean;
+        };
+        /**
+         * @example {
+         *       "email": true,
+         *       "sms": false,
+         *       "whatsapp": true
+         *     }
+         */
+        CommunicationPreferencesRequest: {
+            email: boolean;
+            sms: boolean;
+            whatsapp: boolean;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
         };
         /**
          * @example {
@@ -2811,7 +3004,7 @@ export interface components {
          * @description An event type, or `*` (alone) for every type
          * @enum {string}
          */
-        EnabledEvent: "*" | "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "payment_instruction.created" | "payment_instruction.paid" | "payment_instruction.expired" | "payment_instruction.cancelled" | "unapplied_payment.created" | "unapplied_payment.resolved" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed";
+        EnabledEvent: "*" | "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "payment_instruction.created" | "payment_instruction.paid" | "payment_instruction.expired" | "payment_instruction.cancelled" | "unapplied_payment.created" | "unapplied_payment.resolved" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed" | "reminder.sent" | "reminder.failed";
         /**
          * @example {
          *       "url": "https://api.collections.example/enroll/eyJ2IjoxLCJjbyI6IkFDTUUifQ.Tq8xZ3",
@@ -2879,7 +3072,7 @@ export interface components {
             requestId: string;
         };
         /** @description A state change: `{ eventId, type, createdAt, companyCode, data: { object }, requestId }`, written with the change itself. */
-        Event: components["schemas"]["DebtEvent"] | components["schemas"]["PaymentLinkEvent"] | components["schemas"]["PaymentInstructionEvent"] | components["schemas"]["UnappliedPaymentEvent"] | components["schemas"]["SubscriptionEvent"] | components["schemas"]["ContactEvent"] | components["schemas"]["ProductEvent"] | components["schemas"]["AdhesionEvent"] | components["schemas"]["PaymentMethodEvent"] | components["schemas"]["DirectDebitEvent"];
+        Event: components["schemas"]["DebtEvent"] | components["schemas"]["PaymentLinkEvent"] | components["schemas"]["PaymentInstructionEvent"] | components["schemas"]["UnappliedPaymentEvent"] | components["schemas"]["SubscriptionEvent"] | components["schemas"]["ContactEvent"] | components["schemas"]["ProductEvent"] | components["schemas"]["AdhesionEvent"] | components["schemas"]["PaymentMethodEvent"] | components["schemas"]["DirectDebitEvent"] | components["schemas"]["ReminderEvent"];
         EventDelivery: {
             webhookEndpointId: string;
             url: string;
@@ -2893,7 +3086,7 @@ export interface components {
             attempts: components["schemas"]["DeliveryAttempt"][];
         };
         /** @description An event with its delivery to each webhook endpoint. */
-        EventDetail: components["schemas"]["DebtEventDetail"] | components["schemas"]["PaymentLinkEventDetail"] | components["schemas"]["PaymentInstructionEventDetail"] | components["schemas"]["UnappliedPaymentEventDetail"] | components["schemas"]["SubscriptionEventDetail"] | components["schemas"]["ContactEventDetail"] | components["schemas"]["ProductEventDetail"] | components["schemas"]["AdhesionEventDetail"] | components["schemas"]["PaymentMethodEventDetail"] | components["schemas"]["DirectDebitEventDetail"];
+        EventDetail: components["schemas"]["DebtEventDetail"] | components["schemas"]["PaymentLinkEventDetail"] | components["schemas"]["PaymentInstructionEventDetail"] | components["schemas"]["UnappliedPaymentEventDetail"] | components["schemas"]["SubscriptionEventDetail"] | components["schemas"]["ContactEventDetail"] | components["schemas"]["ProductEventDetail"] | components["schemas"]["AdhesionEventDetail"] | components["schemas"]["PaymentMethodEventDetail"] | components["schemas"]["DirectDebitEventDetail"] | components["schemas"]["ReminderEventDetail"];
         /**
          * @example {
          *       "status": "ok"
@@ -3634,6 +3827,315 @@ export interface components {
             companyCode?: string;
         };
         /**
+         * @description One message of one step of the policy for a debt, on one channel: at most one per (debt, offsetDays, channel).
+         * @example {
+         *       "reminderId": "rem_4Kq8Zr2LmW7xTn3VbY9sPd1c",
+         *       "debtId": "debt_inv-2026-0001",
+         *       "offsetDays": 0,
+         *       "channel": "email",
+         *       "status": "SENT",
+         *       "scheduledFor": "2027-01-15T15:00:00.000Z",
+         *       "sentAt": "2027-01-15T15:00:02.123Z",
+         *       "recipient": "ma***@example.mx",
+         *       "providerMessageId": "sbx_7Yq2Lm9XwP3r",
+         *       "failureReason": null
+         *     }
+         */
+        Reminder: {
+            reminderId: string;
+            debtId: string;
+            offsetDays: number;
+            /**
+             * @description email, sms or whatsapp
+             * @enum {string}
+             */
+            channel: "email" | "sms" | "whatsapp";
+            /**
+             * @description SCHEDULED (not sent yet), SENT, FAILED (failureReason says why), SKIPPED (not sent: paid, cancelled, autopay, channel off or no address)
+             * @enum {string}
+             */
+            status: "SCHEDULED" | "SENT" | "FAILED" | "SKIPPED";
+            /**
+             * Format: date-time
+             * @description The start of the send window of the step's local day
+             */
+            scheduledFor: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            sentAt: string | null;
+            /** @description Masked address or phone; null until known */
+            recipient: string | null;
+            providerMessageId: string | null;
+            failureReason: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "reminder.sent",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "reminderId": "rem_4Kq8Zr2LmW7xTn3VbY9sPd1c",
+         *           "debtId": "debt_inv-2026-0001",
+         *           "offsetDays": 0,
+         *           "channel": "email",
+         *           "status": "SENT",
+         *           "scheduledFor": "2027-01-15T15:00:00.000Z",
+         *           "sentAt": "2027-01-15T15:00:02.123Z",
+         *           "recipient": "ma***@example.mx",
+         *           "providerMessageId": "sbx_7Yq2Lm9XwP3r",
+         *           "failureReason": null
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d"
+         *     }
+         */
+        ReminderEvent: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "reminder.sent" | "reminder.failed";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["Reminder"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+        };
+        /**
+         * @example {
+         *       "eventId": "evt_4Nq8Rz2LkW7xTm3VbY9sPd1c",
+         *       "type": "reminder.sent",
+         *       "createdAt": "2026-11-25T16:04:05.123Z",
+         *       "companyCode": "ACME",
+         *       "data": {
+         *         "object": {
+         *           "reminderId": "rem_4Kq8Zr2LmW7xTn3VbY9sPd1c",
+         *           "debtId": "debt_inv-2026-0001",
+         *           "offsetDays": 0,
+         *           "channel": "email",
+         *           "status": "SENT",
+         *           "scheduledFor": "2027-01-15T15:00:00.000Z",
+         *           "sentAt": "2027-01-15T15:00:02.123Z",
+         *           "recipient": "ma***@example.mx",
+         *           "providerMessageId": "sbx_7Yq2Lm9XwP3r",
+         *           "failureReason": null
+         *         }
+         *       },
+         *       "requestId": "req_8QmZk2VbX1sN4pL7rT0yWc3d",
+         *       "deliveries": []
+         *     }
+         */
+        ReminderEventDetail: {
+            /** @description Unique: receivers deduplicate on it */
+            eventId: string;
+            /** @enum {string} */
+            type: "reminder.sent" | "reminder.failed";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            companyCode: string;
+            data: {
+                /** @description The resource as GET returns it, at the instant of the change */
+                object: components["schemas"]["Reminder"];
+            };
+            /** @description The request that caused the change; null for changes the workers made */
+            requestId: string | null;
+            /** @description The delivery to each webhook endpoint, with every attempt */
+            deliveries: components["schemas"]["EventDelivery"][];
+        };
+        /**
+         * @description How a company reminds its debtors. A company without a policy reads `enabled: false`, no steps.
+         * @example {
+         *       "companyCode": "ACME",
+         *       "enabled": true,
+         *       "timeZone": "America/Mexico_City",
+         *       "sendWindow": {
+         *         "from": "09:00",
+         *         "to": "20:00"
+         *       },
+         *       "steps": [
+         *         {
+         *           "offsetDays": -3,
+         *           "channels": [
+         *             "email"
+         *           ]
+         *         },
+         *         {
+         *           "offsetDays": 0,
+         *           "channels": [
+         *             "whatsapp",
+         *             "email"
+         *           ]
+         *         },
+         *         {
+         *           "offsetDays": 3,
+         *           "channels": [
+         *             "sms"
+         *           ]
+         *         }
+         *       ],
+         *       "locale": null,
+         *       "updatedAt": "2026-11-25T16:04:05.123Z"
+         *     }
+         */
+        ReminderPolicy: {
+            companyCode: string;
+            enabled: boolean;
+            timeZone: string;
+            sendWindow: components["schemas"]["SendWindow"];
+            /** @description By offsetDays */
+            steps: components["schemas"]["ReminderStep"][];
+            /**
+             * @description Null: by currency
+             * @enum {string|null}
+             */
+            locale: "es-MX" | "es-AR" | "es-PE" | "es-CO" | "es-CL" | "en-US" | null;
+            /**
+             * Format: date-time
+             * @description Null for a company that never saved one
+             */
+            updatedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "enabled": true,
+         *       "timeZone": "America/Mexico_City",
+         *       "sendWindow": {
+         *         "from": "09:00",
+         *         "to": "20:00"
+         *       },
+         *       "steps": [
+         *         {
+         *           "offsetDays": -3,
+         *           "channels": [
+         *             "email"
+         *           ]
+         *         },
+         *         {
+         *           "offsetDays": 0,
+         *           "channels": [
+         *             "whatsapp",
+         *             "email"
+         *           ]
+         *         },
+         *         {
+         *           "offsetDays": 3,
+         *           "channels": [
+         *             "sms"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        ReminderPolicyRequest: {
+            enabled: boolean;
+            /** @description IANA time zone (America/Mexico_City): the send window and the step days are local to it */
+            timeZone: string;
+            sendWindow: components["schemas"]["SendWindow"];
+            /** @description At most 10 */
+            steps: components["schemas"]["ReminderStep"][];
+            /**
+             * @description The language of the messages; default: the locale of the company's default currency (else the debt's)
+             * @enum {string}
+             */
+            locale?: "es-MX" | "es-AR" | "es-PE" | "es-CO" | "es-CL" | "en-US";
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
+         * @description Exactly what would be sent for that debt now: email has `subject`, `body` (the text part) and `html`; SMS has `segments`
+         * @example {
+         *       "body": "ACME: tu pago de $1,500.00 vence el 15 de enero de 2027. Paga aqui: https://api.collections.example/pay/ACME/debts/debt_inv-2026-0001/Xq3v9LrT2mK8pW1s",
+         *       "segments": 1
+         *     }
+         */
+        ReminderPreview: {
+            subject?: string;
+            body: string;
+            /** @description Email: the HTML part (every value escaped) */
+            html?: string;
+            /** @description SMS: segments the message takes (GSM-7 160/153, UCS-2 70/67 characters) */
+            segments?: number;
+        };
+        /**
+         * @example {
+         *       "channel": "sms",
+         *       "locale": "es-MX",
+         *       "debtId": "debt_inv-2026-0001"
+         *     }
+         */
+        ReminderPreviewRequest: {
+            /**
+             * @description email, sms or whatsapp
+             * @enum {string}
+             */
+            channel: "email" | "sms" | "whatsapp";
+            /** @enum {string} */
+            locale: "es-MX" | "es-AR" | "es-PE" | "es-CO" | "es-CL" | "en-US";
+            /** @description The debtId (`debt_…`) or the externalRequestId */
+            debtId: string;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        ReminderStep: {
+            /** @description Days after the due date (negative: before); unique per policy */
+            offsetDays: number;
+            /** @description Each gets its own message */
+            channels: ("email" | "sms" | "whatsapp")[];
+        };
+        /**
+         * @example {
+         *       "channel": "email",
+         *       "locale": "en-US",
+         *       "subject": "{{company.name}}: your payment of {{debt.amount}}",
+         *       "body": "Hello {{contact.name}}, pay {{debt.amount}} by {{debt.dueDate}}: {{debt.paymentUrl}}",
+         *       "updatedAt": "2026-11-25T16:04:05.123Z"
+         *     }
+         */
+        ReminderTemplate: {
+            /**
+             * @description email, sms or whatsapp
+             * @enum {string}
+             */
+            channel: "email" | "sms" | "whatsapp";
+            /** @enum {string} */
+            locale: "es-MX" | "es-AR" | "es-PE" | "es-CO" | "es-CL" | "en-US";
+            /** @description Email only */
+            subject?: string;
+            body: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "subject": "{{company.name}}: your payment of {{debt.amount}}",
+         *       "body": "Hello {{contact.name}}, pay {{debt.amount}} by {{debt.dueDate}}: {{debt.paymentUrl}}"
+         *     }
+         */
+        ReminderTemplateRequest: {
+            /** @description Email only (required there) */
+            subject?: string;
+            /** @description Plain text with variables {{contact.name}}, {{debt.amount}}, {{debt.dueDate}}, {{debt.paymentUrl}}, {{company.name}} */
+            body: string;
+            /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
+            companyCode?: string;
+        };
+        /**
          * @example {
          *       "webhookEndpointId": "whe_5Hs2Kq8ZrW3n",
          *       "url": "https://hooks.example.mx/collections",
@@ -3704,6 +4206,38 @@ export interface components {
             frozen: boolean;
         };
         /**
+         * @example {
+         *       "channel": "sms",
+         *       "to": "+525512345678",
+         *       "body": "ACME: tu pago de $1,500.00 vence el 15 de enero de 2027. Paga aqui: https://api.collections.example/pay/ACME/debts/debt_inv-2026-0001/Xq3v9LrT2mK8pW1s",
+         *       "sentAt": "2027-01-15T15:00:02.123Z",
+         *       "debtId": "debt_inv-2026-0001"
+         *     }
+         */
+        SandboxMessage: {
+            /**
+             * @description email, sms or whatsapp
+             * @enum {string}
+             */
+            channel: "email" | "sms" | "whatsapp";
+            to: string;
+            /** @description Email only */
+            subject?: string;
+            /** @description Email: the text part */
+            body: string;
+            /** @description Email: the HTML part */
+            html?: string;
+            /** @description Email: its List-Unsubscribe URL */
+            unsubscribeUrl?: string;
+            providerMessageId?: string;
+            /**
+             * Format: date-time
+             * @description UTC, YYYY-MM-DDTHH:mm:ss.sssZ
+             */
+            sentAt: string;
+            debtId: string;
+        };
+        /**
          * @description The signed notification the sandbox provider delivered to POST /provider-notifications/sandbox.
          * @example {
          *       "paymentInstructionId": "pin_4Kq8Zr2LmW7xTn3VbY9sPd1c",
@@ -3760,6 +4294,13 @@ export interface components {
             amount?: number;
             /** @description Clients with several companies: the company this request is for (context, not a field to store or modify). A client with one company may omit it. */
             companyCode?: string;
+        };
+        /** @description The local hours (in timeZone) messages go out in; a step is sent when its day's window opens */
+        SendWindow: {
+            /** @description Local time HH:MM (24 h) */
+            from: string;
+            /** @description Local time HH:MM (24 h) */
+            to: string;
         };
         /**
          * @description The token pair, at the top level of the body (not under data).
@@ -10220,7 +10761,7 @@ export interface operations {
                 /** @description Items per page, 1 to 500 */
                 limit?: number;
                 /** @description One event type */
-                type?: "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "payment_instruction.created" | "payment_instruction.paid" | "payment_instruction.expired" | "payment_instruction.cancelled" | "unapplied_payment.created" | "unapplied_payment.resolved" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed";
+                type?: "debt.created" | "debt.updated" | "debt.partially_paid" | "debt.paid" | "debt.overdue" | "debt.cancelled" | "payment_link.created" | "payment_link.updated" | "payment_link.paid" | "payment_link.expired" | "payment_link.cancelled" | "payment_instruction.created" | "payment_instruction.paid" | "payment_instruction.expired" | "payment_instruction.cancelled" | "unapplied_payment.created" | "unapplied_payment.resolved" | "subscription.created" | "subscription.cycles_generated" | "subscription.updated" | "subscription.paused" | "subscription.resumed" | "subscription.ended" | "subscription.cancelled" | "contact.created" | "contact.updated" | "product.created" | "product.updated" | "product.deleted" | "adhesion.created" | "adhesion.cancelled" | "payment_method.registered" | "direct_debit.attempted" | "direct_debit.succeeded" | "direct_debit.failed" | "reminder.sent" | "reminder.failed";
                 /** @description The public id of the resource (debtId, paymentLinkId…) */
                 resourceId?: string;
                 /** @description From this instant (RFC 3339), or from the start of this UTC day */
@@ -10506,6 +11047,653 @@ export interface operations {
             };
             /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReminderPolicy: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The company (one of the client's) */
+                companyCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReminderPolicy"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putReminderPolicy: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The company (one of the client's) */
+                companyCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReminderPolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReminderPolicy"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putReminderTemplate: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description email, sms or whatsapp */
+                channel: string;
+                /** @description es-MX, es-AR, es-PE, es-CO, es-CL, en-US */
+                locale: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReminderTemplateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReminderTemplate"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    previewReminder: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReminderPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReminderPreview"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listDebtReminders: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The debtId (`debt_…`) or the externalRequestId */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Reminder"][];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putCommunicationPreferences: {
+        parameters: {
+            query?: {
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The contactId (`con_…`), with or without its prefix */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommunicationPreferencesRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CommunicationPreferences"];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds 1 MiB */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
@@ -11337,6 +12525,108 @@ export interface operations {
             };
             /** @description BUSINESS_RULE_VIOLATION (or RESOLUTION_ERROR): well-formed, but the rules forbid it in the current state */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing of the cause is shown; the requestId finds it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSandboxMessages: {
+        parameters: {
+            query: {
+                /** @description The debtId (`debt_…`) or the externalRequestId */
+                debtId: string;
+                /** @description Clients with several companies: the company this request is for. On POST, PATCH and PUT it may go in the JSON body instead. Missing for a multi-company client, unknown or of another client: 400 with details[].field companyCode. */
+                companyCode?: components["parameters"]["CompanyCode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SandboxMessage"][];
+                        /** @description This request, for tracing (also in the X-Request-Id header) */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: the body, query or a header is malformed; details[] names every offending field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED: a key or the access token is missing, wrong, expired or of another organization (one answer for every cause) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such resource in your organization */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
@@ -12438,6 +13728,62 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DirectDebitEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reminderSentEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReminderEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s acknowledges the event. Anything else (or no answer) is retried with exponential backoff for 3 days; deliveries are at least once, so deduplicate on eventId. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reminderFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Recompute it over the raw body with your endpoint secret, compare in constant time, and refuse a `t` older than a few minutes. While a secret rotation is in its grace period the header carries one `v1=` per secret: accept any match.
+                 * @example t=1764086645,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReminderEvent"];
             };
         };
         responses: {
