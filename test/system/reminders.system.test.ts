@@ -8,6 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { startFakeTwilio } from '../support/fake-twilio';
 import { killIfAlive, type Proc, startProcess, waitFor } from '../support/child-process';
 import { mysqlAvailable, redisAvailable } from '../support/databases';
 import { type ApiHarness, startApi } from '../support/harness';
@@ -73,6 +76,87 @@ describe('payment reminders in real processes', function () {
       expect(ms, 'within a few seconds').to.be.below(10_000);
       expect(messages.map((m) => m.channel)).to.have.members(['email', 'sms']);
       expect(reminders.map((r) => [r.channel, r.status, r.scheduledFor])).to.have.deep.members([['email', 'SENT', SEND_TIME], ['sms', 'SENT', SEND_TIME]]);
+    });
+  });
+
+  describe('embedded default with the real channels [SMTP server and a Twilio stand-in run by the test]', () => {
+    const ACCOUNT = `AC${'1'.repeat(32)}`;
+    const TOKEN = 'twilio-auth-token-of-the-test';
+    let dir = '';
+    let proc: Proc | null = null;
+    let smtp: SMTPServer | null = null;
+    const received: { from: string; to: string; subject: string; unsubscribe: string; unsubscribePost: string; text: string; html: string }[] = [];
+    before(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cf-reminders-channels-'));
+    });
+    after(async () => {
+      if (proc) killIfAlive(proc);
+      await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('sends the email over SMTP (with the one-click unsubscribe) and the SMS through Twilio, once each, and nothing to the sandbox', async () => {
+      smtp = new SMTPServer({
+        disabledCommands: ['STARTTLS', 'AUTH'],
+        logger: false,
+        onData(stream, _session, callback) {
+          simpleParser(stream).then((mail) => {
+            received.push({
+              from: mail.from?.text ?? '', to: Array.isArray(mail.to) ? '' : (mail.to?.text ?? ''), subject: mail.subject ?? '',
+              unsubscribe: mail.headerLines.find((h) => h.key === 'list-unsubscribe')?.line ?? '',
+              unsubscribePost: mail.headerLines.find((h) => h.key === 'list-unsubscribe-post')?.line.replace(/^[^:]+:\s*/, '') ?? '', text: mail.text ?? '', html: String(mail.html || ''),
+            });
+            callback();
+          }, callback);
+        },
+      });
+      await new Promise<void>((resolve) => smtp!.listen(0, '127.0.0.1', resolve));
+      const smtpPort = (smtp.server.address() as { port: number }).port;
+      const twilio = await startFakeTwilio(ACCOUNT, TOKEN);
+      try {
+        proc = startProcess('cmd/api/main.ts', {
+          PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite')}`, DATA_DIR: dir,
+          SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, REMINDERS_FROM_EMAIL: 'cobranza@example.com',
+          SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: ACCOUNT, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: '+15005550006', TWILIO_API_BASE_URL: twilio.baseUrl,
+        });
+        const listening = await waitFor(() => proc!.logs().find((l) => String(l.msg).startsWith('listening on')), '"listening on"', { proc, timeoutMs: 20_000 });
+        const output = await waitFor(() => (proc!.output().includes('companyCode') ? proc!.output() : null), 'the demo banner', { proc, timeoutMs: 20_000 });
+        const value = (label: string) => new RegExp(`^\\s+${label}\\s+(\\S+)\\s*$`, 'm').exec(output)![1]!;
+        const base = `http://127.0.0.1:${listening.port}`;
+        const login = await call(base, 'POST', '/auth/login', { 'x-api-key': value('loginApiKey') }, { clientUsername: value('clientUsername'), password: value('password') });
+        const headers = { 'x-api-key': value('apiKey'), 'x-authorization-token': login.body.accessToken as string };
+        const companyCode = value('companyCode').replace(/,$/, '');
+        const ok = (res: { status: number; body: Body }, status = 200) => {
+          expect(res.status, JSON.stringify(res.body)).to.equal(status);
+          return res.body.data;
+        };
+        ok(await call(base, 'PUT', '/test-helpers/clock', headers, { now: '2031-06-14T12:00:00.000Z' }));
+        ok(await call(base, 'PUT', `/reminder-policies/${companyCode}`, headers, POLICY));
+        const debt = ok(await call(base, 'POST', '/v2/debts', headers, DEBT), 201);
+        ok(await call(base, 'PUT', '/test-helpers/clock', headers, { now: SEND_TIME }));
+        const reminders = async () => ok(await call(base, 'GET', `/debts/${debt.debtId}/reminders`, headers)) as Body[];
+        await waitFor(async () => ((await reminders()).filter((r) => r.status === 'SENT').length === 2 ? true : null), 'both reminders SENT', { timeoutMs: 15_000 });
+        await new Promise((resolve) => setTimeout(resolve, 4000)); // more scheduler ticks: nothing twice
+        const sent = await reminders();
+        expect(received, 'emails at the SMTP server').to.have.length(1);
+        const [email] = received;
+        expect(email!.to).to.equal('ana@example.com');
+        expect(email!.from).to.contain('cobranza@example.com');
+        expect(email!.unsubscribe).to.match(/^List-Unsubscribe: <http:\/\/[^>]+\/unsubscribe\/[^>]+>$/i);
+        expect(email!.unsubscribePost).to.equal('List-Unsubscribe=One-Click');
+        expect(email!.text).to.contain(debt.paymentUrl);
+        expect(twilio.requests, 'SMS at the Twilio stand-in').to.have.length(1);
+        expect(twilio.requests[0]!.problems).to.deep.equal([]);
+        expect(twilio.requests[0]!.form.get('To')).to.equal('+525512345678');
+        expect(twilio.requests[0]!.form.get('Body')).to.contain(debt.paymentUrl);
+        const bySid = sent.find((r) => r.channel === 'sms')!;
+        expect(bySid.providerMessageId).to.equal(twilio.sids[0]);
+        expect(sent.find((r) => r.channel === 'email')!.providerMessageId).to.be.a('string').and.not.empty;
+        expect(ok(await call(base, 'GET', `/test-helpers/messages?debtId=${debt.debtId}`, headers)), 'the sandbox sender').to.deep.equal([]);
+        expect(proc.output(), 'the Twilio token in the logs').to.not.contain(TOKEN);
+      } finally {
+        await twilio.close();
+      }
     });
   });
 
