@@ -39,6 +39,8 @@ export interface HttpOptions {
   /** Sandbox helpers exist everywhere except production. */
   testHelpers: boolean;
   readinessChecks: ReadinessCheck[];
+  /** True once the process received SIGTERM: /health/ready answers 503 while it drains. */
+  shuttingDown?: () => boolean;
   paymentPortal: PaymentPortal;
   /** The hosted pages (payment portal, receipts, enrollment); not served when absent. */
   pages?: Omit<HostedPagesOptions, 'app' | 'logger'>;
@@ -62,7 +64,7 @@ export interface HttpOptions {
 
 /** Every documented endpoint, in the order the reference lists them. */
 export function apiRoutes(
-  options: Pick<HttpOptions, 'app' | 'testHelpers' | 'readinessChecks' | 'paymentPortal'> & { loginThrottle?: LoginThrottle; moneyReceived?: MoneyReceivedObserver },
+  options: Pick<HttpOptions, 'app' | 'testHelpers' | 'readinessChecks' | 'shuttingDown' | 'paymentPortal'> & { loginThrottle?: LoginThrottle; moneyReceived?: MoneyReceivedObserver },
 ): Route[] {
   const { app } = options;
   const presentDebt = debtPresenter(options.paymentPortal);
@@ -88,7 +90,7 @@ export function apiRoutes(
           ...paymentInstructionTestHelperRoutes(app, notifications),
         ]
       : []),
-    ...healthRoutes(options.readinessChecks),
+    ...healthRoutes(options.readinessChecks, options.shuttingDown),
   ];
 }
 

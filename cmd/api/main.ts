@@ -9,7 +9,7 @@ import { buildApplication } from '../../internal/application';
 import { loadConfig, metricsOnApiPort, publicBaseUrlOf } from '../shared/config';
 import { demoBanner } from '../shared/demo-banner';
 import { bindInProcessJobs, openInfrastructure } from '../shared/infrastructure';
-import { drainOnClose, onShutdown } from '../shared/lifecycle';
+import { drainOnClose, onShutdown, ReadinessDrain } from '../shared/lifecycle';
 import { processMetrics } from '../shared/observability';
 import { createLogger } from '../shared/logger';
 import { startWebhookDispatcher } from '../shared/webhook-dispatcher';
@@ -48,6 +48,7 @@ async function main(): Promise<void> {
   // The demo tenant is a sandbox convenience: only on an empty database outside production.
   const demo = config.appEnv === 'production' ? null : await app.commands.bootstrapDemoTenant.execute();
 
+  const readiness = new ReadinessDrain();
   const koa = createHttpServer({
     app,
     ids: infra.ports.ids,
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
     paymentPortal: infra.paymentPortal,
     testHelpers: config.appEnv !== 'production',
     readinessChecks: infra.readinessChecks,
+    shuttingDown: readiness.shuttingDown,
     pages: {
       portal: infra.paymentPortal,
       signer: infra.pageSigner,
@@ -85,15 +87,17 @@ async function main(): Promise<void> {
     logger.warn('GET /metrics is not served: in production it needs METRICS_TOKEN on the API port, or METRICS_PORT (docs/security.md)');
   }
   logger.info(
-    { port, metricsPort: metricsServer?.port ?? null, metricsOnApiPort: metricsOnApiPort(config), trustProxyHops: config.trustProxyHops, appEnv: config.appEnv, database: config.databaseUrl.split(':')[0], queue: config.redisUrl ? 'bullmq' : 'in-process' },
+    { port, metricsPort: metricsServer?.port ?? null, metricsOnApiPort: metricsOnApiPort(config), trustProxyHops: config.trustProxyHops, shutdownDelayMs: config.shutdownDelayMs, appEnv: config.appEnv, database: config.databaseUrl.split(':')[0], queue: config.redisUrl ? 'bullmq' : 'in-process' },
     `listening on ${baseUrl}`,
   );
 
-  // Stop taking requests and let the in-flight ones finish, then the jobs (BullMQ workers, and
+  // Answer not-ready and keep serving for SHUTDOWN_DELAY_MS (the load balancer takes this process
+  // out), then stop taking requests and let the in-flight ones finish, then the jobs (BullMQ workers, and
   // the in-process queue inside infra.close), then the queues, Redis and database pools.
   onShutdown(
     logger,
     [
+      readiness.step(server, config.shutdownDelayMs),
       { name: 'http', run: drainHttp },
       { name: 'timers', run: async () => timers.forEach(clearInterval) },
       { name: 'webhook dispatcher', run: async () => webhooks?.stop() },

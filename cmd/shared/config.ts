@@ -47,6 +47,11 @@ export interface Config {
   metricsPort: number | null;
   /** How long a SIGTERM may take (in-flight requests and jobs) before the process exits 1. */
   shutdownTimeoutMs: number;
+  /**
+   * SHUTDOWN_DELAY_MS: after SIGTERM the API answers /health/ready 503 at once and keeps serving
+   * this long before it stops listening, so a load balancer's health checks take it out first.
+   */
+  shutdownDelayMs: number;
   /** The operator named in the audit log for admin CLI changes. */
   adminOperator: string;
   /**
@@ -63,6 +68,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const appEnv = (env.APP_ENV ?? 'development') as AppEnv;
   if (!APP_ENVS.includes(appEnv)) throw new Error(`APP_ENV must be one of ${APP_ENVS.join(', ')}`);
   const databaseUrl = env.DATABASE_URL ?? 'sqlite:./data/collections.sqlite';
+  const shutdownTimeoutMs = integer(env.SHUTDOWN_TIMEOUT_MS ?? '25000', 'SHUTDOWN_TIMEOUT_MS');
+  const shutdownDelayMs = integer(env.SHUTDOWN_DELAY_MS ?? '0', 'SHUTDOWN_DELAY_MS');
+  if (shutdownDelayMs >= shutdownTimeoutMs) throw new Error('SHUTDOWN_DELAY_MS must be below SHUTDOWN_TIMEOUT_MS (the delay is part of the shutdown deadline)');
   return Object.freeze({
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -86,7 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     rateLimitRefillPerSecond: positive(env.RATE_LIMIT_REFILL_PER_SECOND ?? '100', 'RATE_LIMIT_REFILL_PER_SECOND'),
     metricsToken: env.METRICS_TOKEN || null,
     metricsPort: env.METRICS_PORT ? integer(env.METRICS_PORT, 'METRICS_PORT') : null,
-    shutdownTimeoutMs: integer(env.SHUTDOWN_TIMEOUT_MS ?? '25000', 'SHUTDOWN_TIMEOUT_MS'),
+    shutdownTimeoutMs,
+    shutdownDelayMs,
     adminOperator: env.ADMIN_OPERATOR || defaultOperator(),
     trustProxyHops: integer(env.TRUST_PROXY_HOPS ?? '0', 'TRUST_PROXY_HOPS'),
     sandboxProviderSecret: secretOfAtLeast32(env.SANDBOX_PROVIDER_SECRET, 'SANDBOX_PROVIDER_SECRET'),
