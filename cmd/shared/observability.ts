@@ -3,6 +3,8 @@ import { webhookDeliveryMetrics } from '../../adapters/metrics/webhook-delivery-
 import { unappliedPaymentMetrics } from '../../adapters/metrics/payment-instruction-metrics';
 import type { Application } from '../../internal/application';
 import { knexPoolState } from '../../adapters/persistence/knex/pool-state';
+import { outboxBacklog } from '../../adapters/persistence/knex/knex-job-outbox';
+import { outboxMetrics, queueAgeMetrics } from '../../adapters/metrics/backlog-metrics';
 import { QUEUE_NAME } from '../../adapters/queue/bullmq/queue-names';
 import type { Infrastructure } from './infrastructure';
 
@@ -20,11 +22,16 @@ export function processMetrics(kind: ProcessKind, infra: Infrastructure, app: Ap
   const metrics = new Metrics(kind);
   const { db, bullmqQueue, inProcessQueue } = infra;
   if (db) metrics.watchPool('main', () => knexPoolState(db));
-  if (bullmqQueue) metrics.watchQueue(QUEUE_NAME, () => bullmqQueue.queue.getJobCounts(...QUEUE_STATES));
+  if (bullmqQueue) {
+    metrics.watchQueue(QUEUE_NAME, () => bullmqQueue.queue.getJobCounts(...QUEUE_STATES));
+    metrics.register(queueAgeMetrics(QUEUE_NAME, () => bullmqQueue.oldestWaitingDueAt()));
+  }
   if (inProcessQueue) {
     metrics.watchQueue(QUEUE_NAME, async () => inProcessQueue.counts());
     inProcessQueue.observe(metrics);
   }
+  // The outbox is written by the API and dispatched by every process: each reports it (max rule).
+  if (db) metrics.register(outboxMetrics(() => outboxBacklog(db)));
   if (options.runsJobs) metrics.register(webhookDeliveryMetrics(() => app.queries.webhookDeliveryStats.execute()));
   if (options.runsJobs) metrics.register(unappliedPaymentMetrics(() => app.queries.unappliedPaymentTotals.execute()));
   return metrics;

@@ -46,3 +46,11 @@ export class KnexJobOutbox implements JobOutbox {
 function toEntry(r: Record<string, any>): OutboxEntry {
   return { id: Number(r.id), name: r.job_name as JobName, jobId: r.job_id, data: JSON.parse(r.data) };
 }
+
+/** The outbox's pending entries and the oldest one's creation (cf_outbox_* metrics); one indexed read. */
+export async function outboxBacklog(db: Knex): Promise<{ pending: number; oldestCreatedAtMs: number | null }> {
+  const row = (await db('job_outbox').whereNull('dispatched_at').where('deferred', false).count({ pending: '*' }).min({ oldest: 'created_at' }).first()) as
+    | { pending: number | string; oldest: number | string | null }
+    | undefined;
+  return { pending: Number(row?.pending ?? 0), oldestCreatedAtMs: row?.oldest == null ? null : Number(row.oldest) };
+}

@@ -52,6 +52,12 @@ export class BullmqJobQueue implements JobQueue {
     );
   }
 
+  /** When the oldest waiting job became due (added, or its delay ended), epoch ms; null when none waits. */
+  async oldestWaitingDueAt(): Promise<number | null> {
+    const [oldest] = await this.queue.getJobs(['wait'], 0, 0, true);
+    return oldest ? oldest.timestamp + (oldest.delay ?? 0) : null;
+  }
+
   async ping(): Promise<void> {
     await this.connection.ping();
   }
