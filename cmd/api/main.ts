@@ -10,7 +10,7 @@ import { loadConfig, metricsOnApiPort, publicBaseUrlOf } from '../shared/config'
 import { demoBanner } from '../shared/demo-banner';
 import { bindInProcessJobs, openInfrastructure } from '../shared/infrastructure';
 import { drainOnClose, onShutdown, ReadinessDrain } from '../shared/lifecycle';
-import { processMetrics } from '../shared/observability';
+import { processMetrics, queueConsoleMount } from '../shared/observability';
 import { createLogger } from '../shared/logger';
 import { startWebhookDispatcher } from '../shared/webhook-dispatcher';
 
@@ -76,7 +76,9 @@ async function main(): Promise<void> {
   answerParserErrorsInEnvelope(server, infra.ports.ids);
   const drainHttp = drainOnClose(server);
   await once(server, 'listening');
-  const metricsServer = config.metricsPort === null ? null : await startMetricsServer(metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken });
+  const queueConsole = queueConsoleMount(config, infra);
+  if (queueConsole.why) logger.warn(queueConsole.why);
+  const metricsServer = config.metricsPort === null ? null : await startMetricsServer(metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken, mount: queueConsole.mount });
   const { port } = server.address() as AddressInfo;
   const baseUrl = config.publicBaseUrl ?? `http://localhost:${port}`;
   if (demo) process.stdout.write(demoBanner(demo, baseUrl) + '\n');
@@ -87,7 +89,7 @@ async function main(): Promise<void> {
     logger.warn('GET /metrics is not served: in production it needs METRICS_TOKEN on the API port, or METRICS_PORT (docs/security.md)');
   }
   logger.info(
-    { port, metricsPort: metricsServer?.port ?? null, metricsOnApiPort: metricsOnApiPort(config), trustProxyHops: config.trustProxyHops, shutdownDelayMs: config.shutdownDelayMs, appEnv: config.appEnv, database: config.databaseUrl.split(':')[0], queue: config.redisUrl ? 'bullmq' : 'in-process' },
+    { port, metricsPort: metricsServer?.port ?? null, queueConsole: queueConsole.mode, metricsOnApiPort: metricsOnApiPort(config), trustProxyHops: config.trustProxyHops, shutdownDelayMs: config.shutdownDelayMs, appEnv: config.appEnv, database: config.databaseUrl.split(':')[0], queue: config.redisUrl ? 'bullmq' : 'in-process' },
     `listening on ${baseUrl}`,
   );
 

@@ -45,6 +45,11 @@ export interface Config {
   metricsToken: string | null;
   /** Worker processes serve /metrics on this port when set (0 picks a free one). */
   metricsPort: number | null;
+  /**
+   * QUEUE_CONSOLE_WRITE=true: the queue console (bull-board at /queues on METRICS_PORT, with
+   * REDIS_URL and METRICS_TOKEN) may retry, promote, clean and pause; otherwise it is read-only.
+   */
+  queueConsoleWrite: boolean;
   /** How long a SIGTERM may take (in-flight requests and jobs) before the process exits 1. */
   shutdownTimeoutMs: number;
   /**
@@ -94,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     rateLimitRefillPerSecond: positive(env.RATE_LIMIT_REFILL_PER_SECOND ?? '100', 'RATE_LIMIT_REFILL_PER_SECOND'),
     metricsToken: env.METRICS_TOKEN || null,
     metricsPort: env.METRICS_PORT ? integer(env.METRICS_PORT, 'METRICS_PORT') : null,
+    queueConsoleWrite: strictBoolean(env.QUEUE_CONSOLE_WRITE, 'QUEUE_CONSOLE_WRITE'),
     shutdownTimeoutMs,
     shutdownDelayMs,
     adminOperator: env.ADMIN_OPERATOR || defaultOperator(),
@@ -122,6 +128,13 @@ function allowPrivateWebhookUrls(value: string | undefined, appEnv: AppEnv): boo
   if (value === undefined || value === '' || value === 'false') return false;
   if (value !== 'true') throw new Error('WEBHOOK_ALLOW_PRIVATE_URLS must be true or false');
   if (appEnv === 'production') throw new Error('WEBHOOK_ALLOW_PRIVATE_URLS=true is refused in production (local development and tests only)');
+  return true;
+}
+
+/** `true` or `false` (unset or empty: false); anything else is refused rather than read as false. */
+function strictBoolean(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value !== 'true') throw new Error(`${name} must be true or false`);
   return true;
 }
 

@@ -6,6 +6,8 @@ import { knexPoolState } from '../../adapters/persistence/knex/pool-state';
 import { outboxBacklog } from '../../adapters/persistence/knex/knex-job-outbox';
 import { outboxMetrics, queueAgeMetrics } from '../../adapters/metrics/backlog-metrics';
 import { QUEUE_NAME } from '../../adapters/queue/bullmq/queue-names';
+import { QUEUE_CONSOLE_PATH, queueConsole } from '../../adapters/queue/bullmq/queue-console';
+import type { Config } from './config';
 import type { Infrastructure } from './infrastructure';
 
 /** BullMQ states reported as queue depth (completed ones are history, not depth). */
@@ -35,4 +37,21 @@ export function processMetrics(kind: ProcessKind, infra: Infrastructure, app: Ap
   if (options.runsJobs) metrics.register(webhookDeliveryMetrics(() => app.queries.webhookDeliveryStats.execute()));
   if (options.runsJobs) metrics.register(unappliedPaymentMetrics(() => app.queries.unappliedPaymentTotals.execute()));
   return metrics;
+}
+
+/**
+ * The queue console for the metrics listener (METRICS_PORT): bull-board over the BullMQ queue at
+ * /queues, behind METRICS_TOKEN, read-only unless QUEUE_CONSOLE_WRITE=true. Only with REDIS_URL
+ * (the in-process queue has nothing to show) and a token (job data names tenants' records: never
+ * open); otherwise undefined, and `why` says what is missing.
+ */
+export function queueConsoleMount(
+  config: Pick<Config, 'metricsToken' | 'metricsPort' | 'queueConsoleWrite'>,
+  infra: Pick<Infrastructure, 'bullmqQueue'>,
+): { mount?: { prefix: string; handler: ReturnType<typeof queueConsole> }; mode: 'read-only' | 'read-write' | null; why?: string } {
+  if (config.metricsPort === null) return { mode: null };
+  if (!infra.bullmqQueue) return { mode: null };
+  if (!config.metricsToken) return { mode: null, why: 'the queue console at /queues needs METRICS_TOKEN; not served' };
+  const handler = queueConsole([infra.bullmqQueue.queue], { token: config.metricsToken, writable: config.queueConsoleWrite });
+  return { mount: { prefix: QUEUE_CONSOLE_PATH, handler }, mode: config.queueConsoleWrite ? 'read-write' : 'read-only' };
 }
