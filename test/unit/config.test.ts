@@ -87,4 +87,20 @@ describe('config', () => {
     expect(metricsOnApiPort({ appEnv: 'production', metricsToken: 'token' })).to.equal(true);
     expect(metricsOnApiPort(loadConfig({ ...base, APP_ENV: 'production' }))).to.equal(false);
   });
+
+  describe('shutdown and the queue console (docs/operations.md)', () => {
+    it('SHUTDOWN_DELAY_MS defaults to 0 and must stay below SHUTDOWN_TIMEOUT_MS', () => {
+      expect(loadConfig(base).shutdownDelayMs).to.equal(0);
+      expect(loadConfig({ ...base, SHUTDOWN_DELAY_MS: '5000' }).shutdownDelayMs).to.equal(5000);
+      expect(() => loadConfig({ ...base, SHUTDOWN_DELAY_MS: '25000' })).to.throw(/SHUTDOWN_DELAY_MS must be below SHUTDOWN_TIMEOUT_MS/);
+      expect(() => loadConfig({ ...base, SHUTDOWN_DELAY_MS: '-1' })).to.throw(/SHUTDOWN_DELAY_MS must be a non-negative integer/);
+    });
+
+    it('QUEUE_CONSOLE_WRITE is off unless exactly true', () => {
+      expect(loadConfig(base).queueConsoleWrite).to.equal(false);
+      expect(loadConfig({ ...base, QUEUE_CONSOLE_WRITE: 'false' }).queueConsoleWrite).to.equal(false);
+      expect(loadConfig({ ...base, QUEUE_CONSOLE_WRITE: 'true' }).queueConsoleWrite).to.equal(true);
+      for (const value of ['yes', '1', 'TRUE']) expect(() => loadConfig({ ...base, QUEUE_CONSOLE_WRITE: value }), value).to.throw(/QUEUE_CONSOLE_WRITE must be true or false/);
+    });
+  });
 });
