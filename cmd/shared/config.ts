@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseSecretsKey } from '../../adapters/security/aes-gcm-secret-box';
+import { CLUSTER_SCHEME, clusterNodes } from '../../adapters/redis/connection';
 import { APP_ENVS, type AppEnv } from '../../internal/tenancy/credentials';
 
 /** The only reader of process.env: typed, frozen, checked at boot (decisions.md section 1). */
@@ -10,6 +11,7 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** REDIS_URL, or REDIS_CLUSTER_NODES as `redis-cluster://host:port,...`; null: in-process queue. */
   redisUrl: string | null;
   runWorkers: boolean;
   appEnv: AppEnv;
@@ -80,7 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     port,
     host: env.HOST ?? '0.0.0.0',
     databaseUrl,
-    redisUrl: env.REDIS_URL || null,
+    redisUrl: redisTarget(env),
     runWorkers: env.RUN_WORKERS === 'true',
     appEnv,
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
@@ -118,6 +120,20 @@ export function durations(text: string, name: string): number[] {
     if (!(ms > 0)) throw new Error(`${name} must be a comma-separated list of positive durations such as 1m,5m,2h`);
     return ms;
   });
+}
+
+/**
+ * REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (`host:port,host:port,...`, seed nodes of a Redis
+ * Cluster), never both. A cluster is carried as `redis-cluster://<the nodes>` (REDIS_URL may
+ * also be written that way); the queue prefix then becomes a hash tag (adapters/redis/connection.ts).
+ */
+function redisTarget(env: NodeJS.ProcessEnv): string | null {
+  const nodes = env.REDIS_CLUSTER_NODES?.trim();
+  if (!nodes) return env.REDIS_URL || null;
+  if (env.REDIS_URL) throw new Error('set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both');
+  const url = `${CLUSTER_SCHEME}${nodes.replace(/\s+/g, '')}`;
+  clusterNodes(url); // checks every node is host:port
+  return url;
 }
 
 /**
