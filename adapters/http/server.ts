@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Application } from '../../internal/application';
 import type { IdGenerator } from '../../ports/id-generator';
+import type { ReadRouter } from '../../ports/read-router';
 import type { PaymentPortal } from '../../ports/payment-portal';
 import { debtPresenter } from './presenters/debt.presenter';
 import { debtRoutes, debtTestHelperRoutes } from './routes/debts.routes';
@@ -39,6 +40,8 @@ export interface HttpOptions {
   /** Sandbox helpers exist everywhere except production. */
   testHelpers: boolean;
   readinessChecks: ReadinessCheck[];
+  /** Where each API request's reads go (DATABASE_READ_URL); absent: the primary. */
+  readRouter?: ReadRouter;
   /** True once the process received SIGTERM: /health/ready answers 503 while it drains. */
   shuttingDown?: () => boolean;
   paymentPortal: PaymentPortal;
@@ -120,6 +123,16 @@ export function createHttpServer(options: HttpOptions): Koa {
   // Pages read urlencoded forms themselves, so they come before the JSON body reader.
   if (options.pages) koa.use(hostedPages({ ...options.pages, app: options.app, logger: options.logger }));
   koa.use(jsonBody);
+  // Integrators' requests only (an x-api-key; the hosted pages above, probes and /metrics use the
+  // primary): a GET may read the replica unless its API key wrote within READ_YOUR_WRITES_MS; any
+  // other method opens that window.
+  const readRouter = options.readRouter;
+  if (readRouter) {
+    koa.use((ctx, next) => {
+      const clientKey = ctx.get('x-api-key') || null;
+      return readRouter.run({ safe: (ctx.method === 'GET' || ctx.method === 'HEAD') && clientKey !== null, clientKey }, () => next());
+    });
+  }
   koa.use(router.routes());
   return koa;
 }

@@ -21,13 +21,24 @@ import { startWebhookDispatcher } from '../shared/webhook-dispatcher';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'api');
-  const infra = await openInfrastructure({ ...config, publicBaseUrl: publicBaseUrlOf(config), migrate: config.migrateOnStart });
+  const infra = await openInfrastructure({
+    ...config,
+    publicBaseUrl: publicBaseUrlOf(config),
+    migrate: config.migrateOnStart,
+    readReplica: config.databaseReadUrl ? { url: config.databaseReadUrl, maxLagSeconds: config.replicaMaxLagSeconds, readYourWritesMs: config.readYourWritesMs } : null,
+  });
   const app = buildApplication(infra.ports);
   const handlers = jobHandlers(app);
   bindInProcessJobs(infra, handlers);
   // Jobs run here without Redis (in-process queue) or with RUN_WORKERS (BullMQ workers in this process).
   const runsJobs = !!infra.inProcessQueue || !!(config.redisUrl && config.runWorkers);
-  const metrics = processMetrics('api', infra, app, { runsJobs });
+  const metrics = processMetrics('api', infra, app, {
+    runsJobs,
+    onReplicaChange: (state) =>
+      state.usable
+        ? logger.info({ lagSeconds: state.lagSeconds }, 'read replica in use: stale-tolerant reads go to DATABASE_READ_URL')
+        : logger.warn({ lagSeconds: state.lagSeconds, reason: state.reason }, 'read replica skipped: every read goes to the primary'),
+  });
 
   const timers: NodeJS.Timeout[] = [
     setInterval(() => void app.jobs.dispatchOutbox.execute().catch((err) => logger.warn({ err }, 'outbox dispatch failed')), OUTBOX_DISPATCH_EVERY_MS).unref(),
@@ -57,6 +68,7 @@ async function main(): Promise<void> {
     paymentPortal: infra.paymentPortal,
     testHelpers: config.appEnv !== 'production',
     readinessChecks: infra.readinessChecks,
+    readRouter: infra.replica ?? undefined,
     shuttingDown: readiness.shuttingDown,
     pages: {
       portal: infra.paymentPortal,
@@ -89,7 +101,7 @@ async function main(): Promise<void> {
     logger.warn('GET /metrics is not served: in production it needs METRICS_TOKEN on the API port, or METRICS_PORT (docs/security.md)');
   }
   logger.info(
-    { port, metricsPort: metricsServer?.port ?? null, queueConsole: queueConsole.mode, metricsOnApiPort: metricsOnApiPort(config), trustProxyHops: config.trustProxyHops, shutdownDelayMs: config.shutdownDelayMs, appEnv: config.appEnv, database: config.databaseUrl.split(':')[0], queue: config.redisUrl ? 'bullmq' : 'in-process' },
+    { port, metricsPort: metricsServer?.port ?? null, queueConsole: queueConsole.mode, metricsOnApiPort: metricsOnApiPort(config), trustProxyHops: config.trustProxyHops, shutdownDelayMs: config.shutdownDelayMs, appEnv: config.appEnv, database: config.databaseUrl.split(':')[0], readReplica: config.databaseReadUrl ? infra.replica!.replicaState().usable : null, queue: config.redisUrl ? 'bullmq' : 'in-process' },
     `listening on ${baseUrl}`,
   );
 

@@ -11,6 +11,12 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** DATABASE_READ_URL: a read replica of DATABASE_URL for stale-tolerant reads (docs/operations.md#read-replica); null: none. */
+  databaseReadUrl: string | null;
+  /** REPLICA_MAX_LAG_SECONDS: a replica further behind than this is skipped. */
+  replicaMaxLagSeconds: number;
+  /** READ_YOUR_WRITES_MS: after a client's write, its reads go to the primary this long. */
+  readYourWritesMs: number;
   /** REDIS_URL, or REDIS_CLUSTER_NODES as `redis-cluster://host:port,...`; null: in-process queue. */
   redisUrl: string | null;
   runWorkers: boolean;
@@ -82,6 +88,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     port,
     host: env.HOST ?? '0.0.0.0',
     databaseUrl,
+    databaseReadUrl: databaseReadUrl(env.DATABASE_READ_URL, databaseUrl),
+    replicaMaxLagSeconds: integer(env.REPLICA_MAX_LAG_SECONDS ?? '5', 'REPLICA_MAX_LAG_SECONDS'),
+    readYourWritesMs: integer(env.READ_YOUR_WRITES_MS ?? '5000', 'READ_YOUR_WRITES_MS'),
     redisUrl: redisTarget(env),
     runWorkers: env.RUN_WORKERS === 'true',
     appEnv,
@@ -120,6 +129,13 @@ export function durations(text: string, name: string): number[] {
     if (!(ms > 0)) throw new Error(`${name} must be a comma-separated list of positive durations such as 1m,5m,2h`);
     return ms;
   });
+}
+
+/** A replica only for a MySQL/MariaDB primary, and on the same engine. */
+function databaseReadUrl(value: string | undefined, databaseUrl: string): string | null {
+  if (!value) return null;
+  if (!value.startsWith('mysql://') || !databaseUrl.startsWith('mysql://')) throw new Error('DATABASE_READ_URL needs mysql:// URLs for it and DATABASE_URL (a MariaDB/MySQL replica)');
+  return value;
 }
 
 /**

@@ -29,6 +29,9 @@ import { DEFAULT_RETRY_DELAYS_MS } from '../../internal/webhooks/retry-schedule'
 import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
 import { RedisTokenBucket } from '../../adapters/rate-limit/redis-token-bucket';
 import type { JobHandlers } from '../../ports/job-queue';
+import { PRIMARY_ONLY, type ReadRouter } from '../../ports/read-router';
+import { InProcessRecentWrites, RedisRecentWrites, ReplicaReadRouting } from '../../adapters/persistence/knex/read-routing';
+import { openRedis } from '../../adapters/redis/connection';
 import type { RateLimiter } from '../../ports/rate-limiter';
 import type { SecretBox } from '../../ports/secret-box';
 
@@ -46,6 +49,10 @@ export interface Infrastructure {
   pageSigner: PageSigner;
   /** Token buckets per API key: Redis with REDIS_URL (shared by every API process), else this process's memory. */
   rateLimiter: RateLimiter;
+  /** Where an API request's reads go (DATABASE_READ_URL); PRIMARY_ONLY without a replica. */
+  readRouter: ReadRouter;
+  /** The replica routing and its lag monitor, with DATABASE_READ_URL. */
+  replica: ReplicaReadRouting | null;
   close(): Promise<void>;
 }
 
@@ -62,6 +69,8 @@ export interface InfrastructureOptions {
   /** Base of every paymentUrl and hosted page. */
   publicBaseUrl: string;
   poolMax?: number;
+  /** DATABASE_READ_URL and its settings: stale-tolerant API reads go there (docs/operations.md#read-replica). */
+  readReplica?: { url: string; maxLagSeconds: number; readYourWritesMs: number } | null;
   /** How long a facade credential lookup is reused in this process (0 disables the cache). */
   credentialCacheMs?: number;
   /** Waits between failed webhook attempts (WEBHOOK_RETRY_DELAYS); the three-day default otherwise. */
@@ -94,10 +103,12 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl, pageSigner);
   const rateLimiter: RateLimiter = options.redisUrl ? new RedisTokenBucket(options.redisUrl, { prefix: options.queuePrefix }) : new InProcessTokenBucket();
   const repositoryOptions = { cache: credentialCache, events: eventWriting(paymentPortal, common.ids), secrets };
+  const replica = options.readReplica ? await openReplica(options.readReplica, db, options) : null;
   return {
     ports: {
+      // Units of work always run on the primary; reads outside them follow the read routing.
       uow: new KnexUnitOfWork(db, repositoryOptions),
-      repos: knexRepositories(db, repositoryOptions),
+      repos: knexRepositories(replica?.db ?? db, repositoryOptions),
       ...common,
       queue: (bullmqQueue ?? inProcessQueue)!,
     },
@@ -108,10 +119,13 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     paymentPortal,
     pageSigner,
     rateLimiter,
+    readRouter: replica ?? PRIMARY_ONLY,
+    replica,
     async close() {
       await inProcessQueue?.close();
       await bullmqQueue?.close();
       await rateLimiter.close();
+      await replica?.close();
       await db.destroy();
     },
   };
@@ -148,8 +162,31 @@ export function memoryInfrastructure(
     paymentPortal,
     pageSigner,
     rateLimiter: new InProcessTokenBucket(),
+    readRouter: PRIMARY_ONLY,
+    replica: null,
     close: () => inProcessQueue.close(),
   };
+}
+
+/**
+ * The replica's Knex and the routing over it. Read-your-writes windows live in Redis when there is
+ * one (every API process sees a client's write), else in this process.
+ */
+async function openReplica(
+  settings: { url: string; maxLagSeconds: number; readYourWritesMs: number },
+  primary: Knex,
+  options: Pick<InfrastructureOptions, 'redisUrl' | 'queuePrefix' | 'poolMax'>,
+): Promise<ReplicaReadRouting> {
+  const redis = options.redisUrl ? openRedis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 250 }) : null;
+  redis?.on('error', () => undefined); // a failing store answers "wrote recently": reads go to the primary
+  const routing = new ReplicaReadRouting(primary, openKnex(settings.url, { poolMax: options.poolMax }), {
+    maxLagSeconds: settings.maxLagSeconds,
+    readYourWritesMs: settings.readYourWritesMs,
+    recentWrites: redis ? new RedisRecentWrites(redis, options.queuePrefix) : new InProcessRecentWrites(),
+    close: async () => redis?.disconnect(),
+  });
+  await routing.start();
+  return routing;
 }
 
 /**

@@ -5,6 +5,8 @@ import type { Application } from '../../internal/application';
 import { knexPoolState } from '../../adapters/persistence/knex/pool-state';
 import { outboxBacklog } from '../../adapters/persistence/knex/knex-job-outbox';
 import { outboxMetrics, queueAgeMetrics } from '../../adapters/metrics/backlog-metrics';
+import { readRoutingMetrics } from '../../adapters/metrics/read-routing-metrics';
+import type { ReplicaState } from '../../adapters/persistence/knex/read-routing';
 import { QUEUE_NAME } from '../../adapters/queue/bullmq/queue-names';
 import { QUEUE_CONSOLE_PATH, queueConsole } from '../../adapters/queue/bullmq/queue-console';
 import type { Config } from './config';
@@ -20,9 +22,19 @@ const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-ch
  * jobs (`runsJobs`: workers, the API without Redis or with RUN_WORKERS) deliver the webhooks and
  * report their outcomes.
  */
-export function processMetrics(kind: ProcessKind, infra: Infrastructure, app: Application, options: { runsJobs: boolean }): Metrics {
+export function processMetrics(
+  kind: ProcessKind,
+  infra: Infrastructure,
+  app: Application,
+  options: { runsJobs: boolean; onReplicaChange?: (state: ReplicaState) => void },
+): Metrics {
   const metrics = new Metrics(kind);
-  const { db, bullmqQueue, inProcessQueue } = infra;
+  const { db, bullmqQueue, inProcessQueue, replica } = infra;
+  if (replica) {
+    const routing = readRoutingMetrics({ state: () => replica.replicaState() });
+    metrics.register(routing.collector);
+    replica.observe({ read: routing.read, replicaChanged: (state) => options.onReplicaChange?.(state) });
+  }
   if (db) metrics.watchPool('main', () => knexPoolState(db));
   if (bullmqQueue) {
     metrics.watchQueue(QUEUE_NAME, () => bullmqQueue.queue.getJobCounts(...QUEUE_STATES));
