@@ -103,4 +103,19 @@ describe('config', () => {
       for (const value of ['yes', '1', 'TRUE']) expect(() => loadConfig({ ...base, QUEUE_CONSOLE_WRITE: value }), value).to.throw(/QUEUE_CONSOLE_WRITE must be true or false/);
     });
   });
+
+  describe('DATABASE_READ_URL and REDIS_CLUSTER_NODES', () => {
+    it('takes a replica only beside a MySQL primary, with its lag and read-your-writes settings', () => {
+      expect(loadConfig(base).databaseReadUrl).to.equal(null);
+      const config = loadConfig({ ...base, DATABASE_URL: 'mysql://app@primary/c', DATABASE_READ_URL: 'mysql://app@replica/c', REPLICA_MAX_LAG_SECONDS: '10', READ_YOUR_WRITES_MS: '3000' });
+      expect(config).to.include({ databaseReadUrl: 'mysql://app@replica/c', replicaMaxLagSeconds: 10, readYourWritesMs: 3000 });
+      expect(loadConfig(base)).to.include({ replicaMaxLagSeconds: 5, readYourWritesMs: 5000 });
+      expect(() => loadConfig({ ...base, DATABASE_READ_URL: 'mysql://app@replica/c' })).to.throw(/DATABASE_READ_URL needs mysql:\/\//);
+    });
+
+    it('REDIS_CLUSTER_NODES becomes the cluster target, never beside REDIS_URL', () => {
+      expect(loadConfig({ ...base, REDIS_CLUSTER_NODES: 'a:7000,b:7001' }).redisUrl).to.equal('redis-cluster://a:7000,b:7001');
+      expect(() => loadConfig({ ...base, REDIS_CLUSTER_NODES: 'a:7000', REDIS_URL: 'redis://r:6379' })).to.throw(/not both/);
+    });
+  });
 });
