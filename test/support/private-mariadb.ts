@@ -26,7 +26,7 @@ export function mariadbdAvailable(): boolean {
   return fs.existsSync('/usr/sbin/mariadbd') && spawnSync('sh', ['-c', 'command -v mariadb-install-db']).status === 0;
 }
 
-export async function startMariadbPair(): Promise<MariadbPair> {
+export async function startMariadbPair(options: { bufferPoolMb?: number } = {}): Promise<MariadbPair> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cf-mariadb-pair-'));
   const children: ChildProcess[] = [];
   const start = async (role: 'primary' | 'replica', serverId: number) => {
@@ -37,7 +37,7 @@ export async function startMariadbPair(): Promise<MariadbPair> {
     const args = [
       '--no-defaults', `--datadir=${datadir}`, '--user=root', `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${path.join(dir, `${role}.sock`)}`,
       `--pid-file=${path.join(dir, `${role}.pid`)}`, `--server-id=${serverId}`, '--log-bin=mariadb-bin', '--binlog-format=ROW', '--gtid-strict-mode=ON',
-      '--innodb-buffer-pool-size=64M', '--skip-name-resolve', '--character-set-server=utf8mb4', '--collation-server=utf8mb4_bin',
+      `--innodb-buffer-pool-size=${options.bufferPoolMb ?? 64}M`, '--skip-name-resolve', '--character-set-server=utf8mb4', '--collation-server=utf8mb4_bin',
       ...(role === 'replica' ? ['--read-only=ON', '--log-slave-updates=ON'] : []),
     ];
     const child = spawn('/usr/sbin/mariadbd', args, { stdio: ['ignore', 'pipe', 'pipe'] });

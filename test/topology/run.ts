@@ -1,9 +1,10 @@
 /**
  * `npm run test:topology`: the production shape on one machine, from Debian packages, and what
- * operators need it to survive (issue 18 §1). HAProxy (deploy/haproxy.cfg, as shipped) on loopback
- * in front of two API processes, worker processes, a database of its own on the MariaDB server
- * (TEST_MYSQL_URL) and a Redis of its own with AOF persistence (deploy/redis.conf) on another port
- * and directory under /tmp. Steps:
+ * operators need it to survive (issue 18 §1, §2). HAProxy (deploy/haproxy.cfg, as shipped) on
+ * loopback in front of two API processes, worker processes, a MariaDB primary with a GTID read
+ * replica of its own (test/support/private-mariadb.ts: the shared server has no binary log; the
+ * APIs run with DATABASE_READ_URL) and a Redis of its own with AOF persistence (deploy/redis.conf)
+ * on another port and directory under /tmp. Steps:
  *
  * 1. rolling restart under steady load (a fixed rate of mixed reads and creates, all with an
  *    Idempotency-Key): SIGTERM one API, start it again, wait until HAProxy has it UP, then the
@@ -11,10 +12,13 @@
  * 2. SIGKILL one API under load: only requests in flight on it may fail; the load generator
  *    retries them with the same key; every debt exists exactly once;
  * 3. scale workers 1 -> 3 -> 1 while 100 subscriptions of 520 cycles generate: every cycle once;
- * 4. restart Redis (SIGKILL, then start on the same AOF) with jobs waiting: none lost, all run.
+ * 4. restart Redis (SIGKILL, then start on the same AOF) with jobs waiting: none lost, all run;
+ * 5. the read replica: a client's reads right after its write go to the primary through either
+ *    API (read-your-writes, shared through Redis), another client's to the replica; with the
+ *    replica's SQL thread stopped both APIs skip it and every read finds the latest write.
  *
  * Prints a summary per step and exits 1 on any failure. Under CI=true a missing haproxy,
- * redis-server or MariaDB is a failure; elsewhere the script says what is missing and exits 0.
+ * redis-server or mariadbd is a failure; elsewhere the script says what is missing and exits 0.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -28,7 +32,10 @@ import knex, { type Knex } from 'knex';
 import { openInfrastructure } from '../../cmd/shared/infrastructure';
 import { buildApplication } from '../../internal/application';
 import { killIfAlive, type Proc, startProcess, waitFor } from '../support/child-process';
-import { createMigratedTestDatabase, mysqlAvailable, REQUIRE_SERVICES, type TestDatabase } from '../support/databases';
+import { REQUIRE_SERVICES } from '../support/databases';
+import { mariadbdAvailable, type MariadbPair, startMariadbPair } from '../support/private-mariadb';
+import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
+import { samples } from '../support/prometheus';
 import { JWT_TEST_SECRET } from '../support/harness';
 import { freePort } from '../support/private-redis';
 import { TEST_SECRETS_KEY, TEST_SECRETS_KEYS } from '../support/secrets';
@@ -44,6 +51,7 @@ const SUBSCRIPTIONS = 100;
 const CYCLES = 520;
 const WAITING_SUBSCRIPTIONS = 20;
 const WAITING_CYCLES = 52;
+const READ_YOUR_WRITES_MS = 2000;
 
 type Step = { name: string; ok: boolean; lines: string[] };
 const steps: Step[] = [];
@@ -64,7 +72,9 @@ interface Api {
 
 interface World {
   dir: string;
-  database: TestDatabase;
+  /** The MariaDB primary and its GTID replica (the APIs' DATABASE_URL and DATABASE_READ_URL). */
+  pair: MariadbPair;
+  database: { url: string; readUrl: string };
   db: Knex;
   redisPort: number;
   redisUrl: string;
@@ -77,6 +87,8 @@ interface World {
   workers: WorkerProcess[];
   base: string;
   headers: Record<string, string>;
+  /** A second client of the organization that only reads (its GETs may go to the replica). */
+  readerHeaders: Record<string, string>;
   organizationId: number;
 }
 
@@ -100,6 +112,9 @@ async function startApi(world: World, api: Api): Promise<void> {
     MIGRATE_ON_START: 'false',
     TRUST_PROXY_HOPS: '1',
     SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
+    DATABASE_READ_URL: world.database.readUrl,
+    READ_YOUR_WRITES_MS: String(READ_YOUR_WRITES_MS),
+    REPLICA_MAX_LAG_SECONDS: '5',
     // The load is one API key at a fixed rate well under it; the bucket stays the production one.
     RATE_LIMIT_CAPACITY: '1000',
     RATE_LIMIT_REFILL_PER_SECOND: '500',
@@ -303,6 +318,18 @@ function startLoad(world: World, tag: string, options: { retry: boolean }) {
   };
 }
 
+/** True when nothing listens on the port any more. */
+function connectRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
+
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
@@ -386,8 +413,12 @@ async function killApiUnderLoad(world: World): Promise<Step> {
   const killAt = Date.now();
   process.kill(-victim.proc!.child.pid!, 'SIGKILL');
   await victim.proc!.exited;
+  // The process is gone once its port refuses connections: until then the kernel still queues
+  // connections on its listening socket, and a request HAProxy sends on one dies with it.
+  await waitFor(async () => (await connectRefused(victim.port)), `${victim.name}'s port to refuse connections`, { timeoutMs: 5000, everyMs: 2 });
+  const goneAt = Date.now();
   await waitForServers(world, { [victim.name]: 'DOWN' }, 10_000);
-  lines.push(`${victim.name}: SIGKILL; HAProxy had it DOWN ${Date.now() - killAt} ms later`);
+  lines.push(`${victim.name}: SIGKILL; its port refused connections ${goneAt - killAt} ms later, HAProxy had it DOWN ${Date.now() - killAt} ms later`);
   await new Promise((r) => setTimeout(r, 3000));
   await startApi(world, victim);
   await waitForServers(world, { api1: 'UP', api2: 'UP' });
@@ -398,11 +429,11 @@ async function killApiUnderLoad(world: World): Promise<Step> {
   const created = await checkCreates(world, outcomes);
   lines.push(...created.lines);
   const firstFailed = outcomes.filter((o) => o.attempts[0] !== (o.kind === 'create' ? 201 : 200));
-  // Only requests already sent when the process died may fail (a few ms of margin for the kill itself).
-  const failedAfterKill = firstFailed.filter((o) => o.startedAt > killAt + 50);
+  // Only requests already sent when the process was gone may fail (in flight on it, or queued on its socket).
+  const failedAfterKill = firstFailed.filter((o) => o.startedAt > goneAt);
   const finalFailed = outcomes.filter((o) => o.attempts.at(-1) !== (o.kind === 'create' ? 201 : 200));
   const inFlight = outcomes.filter((o) => o.startedAt <= killAt && o.startedAt + o.ms >= killAt);
-  lines.push(`in flight (on either API) at the kill: ${inFlight.length}; first attempts that failed: ${firstFailed.length} (${firstFailed.filter((o) => o.kind === 'create').length} creates, retried by the client with their key), all sent before the kill: ${failedAfterKill.length === 0 ? 'yes' : `no (${failedAfterKill.length} after)`}`);
+  lines.push(`in flight (on either API) at the kill: ${inFlight.length}; first attempts that failed: ${firstFailed.length} (${firstFailed.filter((o) => o.kind === 'create').length} creates, retried by the client with their key), all sent before the process was gone: ${failedAfterKill.length === 0 ? 'yes' : `no (${failedAfterKill.length} after)`}`);
   for (const f of [...new Set([...failedAfterKill, ...finalFailed, ...firstFailed])].slice(0, 5)) lines.push(`  failed first: ${f.kind} ${f.key} started ${f.startedAt - killAt} ms from the kill, attempts ${f.attempts.join(' > ')} (${f.error})`);
   const servers = await haproxyServers(world.haproxySocket);
   lines.push(`HAProxy retries ${Object.values(servers).reduce((a, s) => a + s.retries, 0)}, redispatches ${Object.values(servers).reduce((a, s) => a + s.redispatches, 0)} (since start)`);
@@ -515,6 +546,65 @@ async function restartRedis(world: World): Promise<Step> {
   }
 }
 
+
+/** cf_db_reads_total and cf_db_replica_in_use of both APIs (their own /metrics, not through HAProxy). */
+async function replicaReadings(world: World): Promise<{ replicaReads: number; primaryReads: number; inUse: number[] }> {
+  let replicaReads = 0;
+  let primaryReads = 0;
+  const inUse: number[] = [];
+  for (const api of world.apis) {
+    const text = await (await fetch(`http://127.0.0.1:${api.port}/metrics`)).text();
+    replicaReads += samples(text, 'cf_db_reads_total', { target: 'replica' })[0]?.value ?? 0;
+    primaryReads += samples(text, 'cf_db_reads_total', { target: 'primary' })[0]?.value ?? 0;
+    inUse.push(samples(text, 'cf_db_replica_in_use')[0]?.value ?? -1);
+  }
+  return { replicaReads, primaryReads, inUse };
+}
+
+async function readReplica(world: World): Promise<Step> {
+  const lines: string[] = [];
+  const problems: string[] = [];
+  const as = (headers: Record<string, string>) => ({
+    post: (key: string) => fetch(`${world.base}/v2/debts`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ externalClientId: 'topology-client', amount: 12, dueDate: '2031-01-01' }) }),
+    get: (key: string) => fetch(`${world.base}/debts/${key}`, { headers }),
+  });
+  const writer = as(world.headers);
+  const reader = as(world.readerHeaders);
+  const check = (what: string, ok: boolean) => {
+    lines.push(`${ok ? 'ok' : 'FAILED'}: ${what}`);
+    if (!ok) problems.push(what);
+  };
+  await waitFor(async () => (await replicaReadings(world)).inUse.every((v) => v === 1), 'both APIs using the replica', { timeoutMs: 15_000 });
+  // The writer's next reads, whichever API HAProxy picks, go to the primary (the window is in Redis).
+  const base = await replicaReadings(world);
+  check('a create answers 201', (await writer.post('replica-1')).status === 201);
+  const afterWrite = await Promise.all([1, 2, 3, 4].map(() => writer.get('replica-1')));
+  const mid = await replicaReadings(world);
+  check(`the writer reads its debt at once through either API, from the primary (${afterWrite.map((r) => r.status).join(', ')}; replica reads +${mid.replicaReads - base.replicaReads})`, afterWrite.every((r) => r.status === 200) && mid.replicaReads === base.replicaReads);
+  await waitFor(async () => (await reader.get('replica-1')).status === 200, 'the reader to see it', { timeoutMs: 5000, everyMs: 50 });
+  const readerSaw = await replicaReadings(world);
+  check(`the other client's reads go to the replica (replica reads +${readerSaw.replicaReads - mid.replicaReads})`, readerSaw.replicaReads > mid.replicaReads);
+
+  // Replication stopped: both APIs skip the replica, every read is answered by the primary.
+  await world.pair.replica('STOP SLAVE SQL_THREAD');
+  const stoppedAt = Date.now();
+  await waitFor(async () => (await replicaReadings(world)).inUse.every((v) => v === 0), 'both APIs to skip the replica', { timeoutMs: 10_000, everyMs: 100 });
+  lines.push(`STOP SLAVE SQL_THREAD: both APIs skipped the replica ${Date.now() - stoppedAt} ms later (log: ${world.apis.map((a) => a.proc!.logs().filter((l) => l.msg === 'read replica skipped: every read goes to the primary').length).join(' and ')} skip lines)`);
+  check('a create answers 201 while the replica is stopped', (await writer.post('replica-2')).status === 201);
+  const beforeReads = await replicaReadings(world);
+  const stale = await Promise.all([1, 2, 3, 4].map(() => reader.get('replica-2')));
+  const afterReads = await replicaReadings(world);
+  check(`the other client finds it at once, from the primary (${stale.map((r) => r.status).join(', ')}; replica reads +${afterReads.replicaReads - beforeReads.replicaReads})`, stale.every((r) => r.status === 200) && afterReads.replicaReads === beforeReads.replicaReads);
+  const [rows] = (await world.pair.replica('SELECT COUNT(*) AS n FROM collections.debts')) as [{ n: number }[]];
+  const [primaryRows] = (await world.pair.primary('SELECT COUNT(*) AS n FROM collections.debts')) as [{ n: number }[]];
+  await world.pair.replica('START SLAVE SQL_THREAD');
+  await waitFor(async () => (await replicaReadings(world)).inUse.every((v) => v === 1), 'both APIs using the replica again', { timeoutMs: 15_000, everyMs: 100 });
+  lines.push(`START SLAVE SQL_THREAD: both APIs use the replica again`);
+  await waitFor(async () => Number(((await world.pair.replica('SELECT COUNT(*) AS n FROM collections.debts')) as [{ n: number }[]])[0][0]!.n) === Number(primaryRows[0]!.n), 'the replica to catch up', { timeoutMs: 30_000, everyMs: 200 });
+  lines.push(`replica caught up: ${primaryRows[0]!.n} debts on both (it had ${rows[0]!.n} while its SQL thread was stopped)`);
+  return { name: 'read replica (GTID) behind the APIs', ok: problems.length === 0, lines };
+}
+
 // --------------------------------------------------------------------------------------------
 
 function available(command: string, args: string[]): boolean {
@@ -525,11 +615,20 @@ async function setUp(): Promise<World> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cf-topology-'));
   fs.mkdirSync(path.join(dir, 'redis'));
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const database = await createMigratedTestDatabase('mysql');
-  cleanups.push(() => database.drop());
+  // A primary and a GTID replica of our own (the shared server has no binary log to replicate).
+  const pair = await startMariadbPair({ bufferPoolMb: 256 });
+  cleanups.push(() => pair.stop());
+  await pair.primary('CREATE DATABASE collections CHARACTER SET utf8mb4 COLLATE utf8mb4_bin');
+  await pair.primary("CREATE USER 'app'@'%' IDENTIFIED BY 'app'");
+  await pair.primary("GRANT ALL ON collections.* TO 'app'@'%'");
+  await pair.primary("GRANT SLAVE MONITOR ON *.* TO 'app'@'%'");
+  const database = { url: `mysql://app:app@127.0.0.1:${pair.primaryPort}/collections`, readUrl: `mysql://app:app@127.0.0.1:${pair.replicaPort}/collections` };
+  const migrator = openKnex(database.url);
+  await migrateLatest(migrator).finally(() => migrator.destroy());
   const [redisPort, haproxyPort, statsPort, port1, port2] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const partial = {
     dir,
+    pair,
     database,
     db: knex({ client: 'mysql2', connection: { uri: database.url } as never, pool: { min: 0, max: 4 } }),
     redisPort: redisPort!,
@@ -545,6 +644,7 @@ async function setUp(): Promise<World> {
     workers: [],
     base: `http://127.0.0.1:${haproxyPort}`,
     headers: {},
+    readerHeaders: {},
     organizationId: 0,
   };
   const world = partial as unknown as World;
@@ -557,7 +657,9 @@ async function setUp(): Promise<World> {
   // The tenant, before any API starts (an empty database would get the demo tenant).
   const infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: world.prefix, jwtSecret: JWT_TEST_SECRET, secretsKeys: TEST_SECRETS_KEYS, appEnv: 'development', migrate: false, publicBaseUrl: 'http://localhost:3000' });
   const password = `pw-${crypto.randomBytes(6).toString('hex')}`;
-  const client = await buildApplication(infra.ports).commands.createClient.execute({ organization: `Topology ${world.prefix}`, username: `topo_${world.prefix.slice(5)}`, password, companies: [], settings: {} });
+  const application = buildApplication(infra.ports);
+  const client = await application.commands.createClient.execute({ organization: `Topology ${world.prefix}`, username: `topo_${world.prefix.slice(5)}`, password, companies: [], settings: {} });
+  const reader = await application.commands.createClient.execute({ organization: `Topology ${world.prefix}`, username: `topo_reader_${world.prefix.slice(5)}`, password, companies: [], settings: {} });
   await infra.close();
   world.organizationId = client.organizationId;
 
@@ -570,15 +672,18 @@ async function setUp(): Promise<World> {
   if (login.status !== 200) throw new Error(`login through HAProxy: ${login.status} ${await login.text()}`);
   const { accessToken } = (await login.json()) as { accessToken: string };
   world.headers = { 'x-api-key': client.apiKey, 'x-authorization-token': accessToken };
+  const readerLogin = await fetch(`${world.base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': reader.loginApiKey }, body: JSON.stringify({ clientUsername: reader.clientUsername, password }) });
+  if (readerLogin.status !== 200) throw new Error(`reader login through HAProxy: ${readerLogin.status} ${await readerLogin.text()}`);
+  world.readerHeaders = { 'x-api-key': reader.apiKey, 'x-authorization-token': ((await readerLogin.json()) as { accessToken: string }).accessToken };
   const contact = await fetch(`${world.base}/contacts`, { method: 'POST', headers: { ...world.headers, 'content-type': 'application/json' }, body: JSON.stringify({ externalClientId: 'topology-client', name: 'Topology Client', email: 'topology@example.com' }) });
   if (contact.status !== 201) throw new Error(`POST /contacts: ${contact.status} ${await contact.text()}`);
-  log(`set up: HAProxy :${world.haproxyPort} -> api1 :${world.apis[0]!.port}, api2 :${world.apis[1]!.port}; 2 workers; Redis :${world.redisPort} (AOF, ${path.join(dir, 'redis')}); database ${database.url.split('/').pop()}`);
+  log(`set up: HAProxy :${world.haproxyPort} -> api1 :${world.apis[0]!.port}, api2 :${world.apis[1]!.port}; 2 workers; Redis :${world.redisPort} (AOF, ${path.join(dir, 'redis')}); MariaDB primary :${pair.primaryPort} + GTID replica :${pair.replicaPort}`);
   return world;
 }
 
 async function main(): Promise<number> {
   const missing = [['haproxy', ['-v']], ['redis-server', ['--version']]].filter(([cmd, args]) => !available(cmd as string, args as string[])).map(([cmd]) => cmd);
-  if (!(await mysqlAvailable().catch(() => false))) missing.push('MariaDB (TEST_MYSQL_URL)');
+  if (!mariadbdAvailable()) missing.push('mariadbd and mariadb-install-db (mariadb-server)');
   if (missing.length > 0) {
     const text = `missing: ${missing.join(', ')} (apt-get install haproxy redis-server mariadb-server; .ci/run installs them)`;
     if (REQUIRE_SERVICES) throw new Error(`CI=true and ${text}`);
@@ -587,7 +692,7 @@ async function main(): Promise<number> {
   }
   const started = Date.now();
   const world = await setUp();
-  for (const run of [rollingRestart, killApiUnderLoad, scaleWorkers, restartRedis]) {
+  for (const run of [rollingRestart, killApiUnderLoad, scaleWorkers, restartRedis, readReplica]) {
     const stepStarted = Date.now();
     let step: Step;
     try {
