@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Application } from '../../internal/application';
 import type { IdGenerator } from '../../ports/id-generator';
+import type { ReadRouter } from '../../ports/read-router';
 import type { PaymentPortal } from '../../ports/payment-portal';
 import { debtPresenter } from './presenters/debt.presenter';
 import { debtRoutes, debtTestHelperRoutes } from './routes/debts.routes';
@@ -40,6 +41,10 @@ export interface HttpOptions {
   /** Sandbox helpers exist everywhere except production. */
   testHelpers: boolean;
   readinessChecks: ReadinessCheck[];
+  /** Where each API request's reads go (DATABASE_READ_URL); absent: the primary. */
+  readRouter?: ReadRouter;
+  /** True once the process received SIGTERM: /health/ready answers 503 while it drains. */
+  shuttingDown?: () => boolean;
   paymentPortal: PaymentPortal;
   /** The hosted pages (payment portal, receipts, enrollment); not served when absent. */
   pages?: Omit<HostedPagesOptions, 'app' | 'logger'>;
@@ -63,7 +68,7 @@ export interface HttpOptions {
 
 /** Every documented endpoint, in the order the reference lists them. */
 export function apiRoutes(
-  options: Pick<HttpOptions, 'app' | 'testHelpers' | 'readinessChecks' | 'paymentPortal'> & { loginThrottle?: LoginThrottle; moneyReceived?: MoneyReceivedObserver },
+  options: Pick<HttpOptions, 'app' | 'testHelpers' | 'readinessChecks' | 'shuttingDown' | 'paymentPortal'> & { loginThrottle?: LoginThrottle; moneyReceived?: MoneyReceivedObserver },
 ): Route[] {
   const { app } = options;
   const presentDebt = debtPresenter(options.paymentPortal);
@@ -91,7 +96,7 @@ export function apiRoutes(
           ...reminderTestHelperRoutes(app),
         ]
       : []),
-    ...healthRoutes(options.readinessChecks),
+    ...healthRoutes(options.readinessChecks, options.shuttingDown),
   ];
 }
 
@@ -121,6 +126,16 @@ export function createHttpServer(options: HttpOptions): Koa {
   // Pages read urlencoded forms themselves, so they come before the JSON body reader.
   if (options.pages) koa.use(hostedPages({ ...options.pages, app: options.app, logger: options.logger }));
   koa.use(jsonBody);
+  // Integrators' requests only (an x-api-key; the hosted pages above, probes and /metrics use the
+  // primary): a GET may read the replica unless its API key wrote within READ_YOUR_WRITES_MS; any
+  // other method opens that window.
+  const readRouter = options.readRouter;
+  if (readRouter) {
+    koa.use((ctx, next) => {
+      const clientKey = ctx.get('x-api-key') || null;
+      return readRouter.run({ safe: (ctx.method === 'GET' || ctx.method === 'HEAD') && clientKey !== null, clientKey }, () => next());
+    });
+  }
   koa.use(router.routes());
   return koa;
 }

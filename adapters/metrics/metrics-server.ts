@@ -12,7 +12,16 @@ export interface MetricsServer {
  * A bare HTTP listener answering GET /metrics, for processes without an API (workers), or to
  * keep metrics off the public port. With `token`, it wants `Authorization: Bearer <token>`.
  */
-export async function startMetricsServer(metrics: Metrics, options: { port: number; host: string; token: string | null }): Promise<MetricsServer> {
+export async function startMetricsServer(
+  metrics: Metrics,
+  options: {
+    port: number;
+    host: string;
+    token: string | null;
+    /** Another handler under a path prefix (the queue console at /queues), with its own checks. */
+    mount?: { prefix: string; handler: (req: http.IncomingMessage, res: http.ServerResponse) => void };
+  },
+): Promise<MetricsServer> {
   const server = http.createServer((req, res) => {
     void answer(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
@@ -20,8 +29,11 @@ export async function startMetricsServer(metrics: Metrics, options: { port: numb
     });
   });
   const answer = async (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const path = (req.url ?? '').split('?')[0];
-    if (req.method !== 'GET' || path !== '/metrics') {
+    const path = (req.url ?? '').split('?')[0]!;
+    const mount = options.mount;
+    if (mount && (path === mount.prefix || path.startsWith(`${mount.prefix}/`))) {
+      mount.handler(req, res);
+    } else if (req.method !== 'GET' || path !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
     } else if (options.token && !bearerMatches(req.headers.authorization, options.token)) {
       res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' }).end('unauthorized\n');

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { openRedis, type RedisConnection } from '../redis/connection';
 import type { RateLimitDecision, RateLimiter, RateLimitPolicy } from '../../ports/rate-limiter';
 
 /**
@@ -70,7 +70,7 @@ interface Batch {
  * a request microseconds, not a timeout each.
  */
 export class RedisTokenBucket implements RateLimiter {
-  private readonly redis: Redis & { takeTokens: TakeTokens };
+  private readonly redis: RedisConnection & { takeTokens: TakeTokens };
   private unavailableUntil = 0;
   private connecting: Promise<void> | null = null;
   private readonly now: () => number;
@@ -81,7 +81,7 @@ export class RedisTokenBucket implements RateLimiter {
     private readonly options: RedisTokenBucketOptions,
   ) {
     this.now = options.now ?? Date.now;
-    const redis = new Redis(redisUrl, {
+    const redis = openRedis(redisUrl, {
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -90,7 +90,7 @@ export class RedisTokenBucket implements RateLimiter {
     });
     redis.on('error', () => undefined); // reported by the failing calls
     redis.defineCommand('takeTokens', { numberOfKeys: 1, lua: TAKE_TOKENS_LUA });
-    this.redis = redis as Redis & { takeTokens: TakeTokens };
+    this.redis = redis as RedisConnection & { takeTokens: TakeTokens };
   }
 
   consume(key: string, policy: RateLimitPolicy, cost = 1): Promise<RateLimitDecision> {

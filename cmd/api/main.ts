@@ -9,8 +9,8 @@ import { buildApplication } from '../../internal/application';
 import { loadConfig, metricsOnApiPort, publicBaseUrlOf } from '../shared/config';
 import { demoBanner } from '../shared/demo-banner';
 import { bindInProcessJobs, openInfrastructure } from '../shared/infrastructure';
-import { drainOnClose, onShutdown } from '../shared/lifecycle';
-import { processMetrics } from '../shared/observability';
+import { drainOnClose, onShutdown, ReadinessDrain } from '../shared/lifecycle';
+import { processMetrics, queueConsoleMount } from '../shared/observability';
 import { createLogger } from '../shared/logger';
 import { startWebhookDispatcher } from '../shared/webhook-dispatcher';
 
@@ -21,13 +21,24 @@ import { startWebhookDispatcher } from '../shared/webhook-dispatcher';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'api');
-  const infra = await openInfrastructure({ ...config, publicBaseUrl: publicBaseUrlOf(config), migrate: config.migrateOnStart });
+  const infra = await openInfrastructure({
+    ...config,
+    publicBaseUrl: publicBaseUrlOf(config),
+    migrate: config.migrateOnStart,
+    readReplica: config.databaseReadUrl ? { url: config.databaseReadUrl, maxLagSeconds: config.replicaMaxLagSeconds, readYourWritesMs: config.readYourWritesMs } : null,
+  });
   const app = buildApplication(infra.ports);
   const handlers = jobHandlers(app);
   bindInProcessJobs(infra, handlers);
   // Jobs run here without Redis (in-process queue) or with RUN_WORKERS (BullMQ workers in this process).
   const runsJobs = !!infra.inProcessQueue || !!(config.redisUrl && config.runWorkers);
-  const metrics = processMetrics('api', infra, app, { runsJobs });
+  const metrics = processMetrics('api', infra, app, {
+    runsJobs,
+    onReplicaChange: (state) =>
+      state.usable
+        ? logger.info({ lagSeconds: state.lagSeconds }, 'read replica in use: stale-tolerant reads go to DATABASE_READ_URL')
+        : logger.warn({ lagSeconds: state.lagSeconds, reason: state.reason }, 'read replica skipped: every read goes to the primary'),
+  });
 
   const timers: NodeJS.Timeout[] = [
     setInterval(() => void app.jobs.dispatchOutbox.execute().catch((err) => logger.warn({ err }, 'outbox dispatch failed')), OUTBOX_DISPATCH_EVERY_MS).unref(),
@@ -48,6 +59,7 @@ async function main(): Promise<void> {
   // The demo tenant is a sandbox convenience: only on an empty database outside production.
   const demo = config.appEnv === 'production' ? null : await app.commands.bootstrapDemoTenant.execute();
 
+  const readiness = new ReadinessDrain();
   const koa = createHttpServer({
     app,
     ids: infra.ports.ids,
@@ -56,6 +68,8 @@ async function main(): Promise<void> {
     paymentPortal: infra.paymentPortal,
     testHelpers: config.appEnv !== 'production',
     readinessChecks: infra.readinessChecks,
+    readRouter: infra.replica ?? undefined,
+    shuttingDown: readiness.shuttingDown,
     pages: {
       portal: infra.paymentPortal,
       signer: infra.pageSigner,
@@ -74,7 +88,9 @@ async function main(): Promise<void> {
   answerParserErrorsInEnvelope(server, infra.ports.ids);
   const drainHttp = drainOnClose(server);
   await once(server, 'listening');
-  const metricsServer = config.metricsPort === null ? null : await startMetricsServer(metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken });
+  const queueConsole = queueConsoleMount(config, infra);
+  if (queueConsole.why) logger.warn(queueConsole.why);
+  const metricsServer = config.metricsPort === null ? null : await startMetricsServer(metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken, mount: queueConsole.mount });
   const { port } = server.address() as AddressInfo;
   const baseUrl = config.publicBaseUrl ?? `http://localhost:${port}`;
   if (demo) process.stdout.write(demoBanner(demo, baseUrl) + '\n');
@@ -85,15 +101,17 @@ async function main(): Promise<void> {
     logger.warn('GET /metrics is not served: in production it needs METRICS_TOKEN on the API port, or METRICS_PORT (docs/security.md)');
   }
   logger.info(
-    { port, metricsPort: metricsServer?.port ?? null, metricsOnApiPort: metricsOnApiPort(config), trustProxyHops: config.trustProxyHops, appEnv: config.appEnv, database: config.databaseUrl.split(':')[0], queue: config.redisUrl ? 'bullmq' : 'in-process' },
+    { port, metricsPort: metricsServer?.port ?? null, queueConsole: queueConsole.mode, metricsOnApiPort: metricsOnApiPort(config), trustProxyHops: config.trustProxyHops, shutdownDelayMs: config.shutdownDelayMs, appEnv: config.appEnv, database: config.databaseUrl.split(':')[0], readReplica: config.databaseReadUrl ? infra.replica!.replicaState().usable : null, queue: config.redisUrl ? 'bullmq' : 'in-process' },
     `listening on ${baseUrl}`,
   );
 
-  // Stop taking requests and let the in-flight ones finish, then the jobs (BullMQ workers, and
+  // Answer not-ready and keep serving for SHUTDOWN_DELAY_MS (the load balancer takes this process
+  // out), then stop taking requests and let the in-flight ones finish, then the jobs (BullMQ workers, and
   // the in-process queue inside infra.close), then the queues, Redis and database pools.
   onShutdown(
     logger,
     [
+      readiness.step(server, config.shutdownDelayMs),
       { name: 'http', run: drainHttp },
       { name: 'timers', run: async () => timers.forEach(clearInterval) },
       { name: 'webhook dispatcher', run: async () => webhooks?.stop() },

@@ -12,6 +12,7 @@ import {
   type TwilioSettings,
 } from '../../adapters/messaging/channel-settings';
 import { parseSecretsKey } from '../../adapters/security/aes-gcm-secret-box';
+import { CLUSTER_SCHEME, clusterNodes } from '../../adapters/redis/connection';
 import { APP_ENVS, type AppEnv } from '../../internal/tenancy/credentials';
 
 /**
@@ -24,6 +25,13 @@ export interface Config extends ChannelSettings {
   port: number;
   host: string;
   databaseUrl: string;
+  /** DATABASE_READ_URL: a read replica of DATABASE_URL for stale-tolerant reads (docs/operations.md#read-replica); null: none. */
+  databaseReadUrl: string | null;
+  /** REPLICA_MAX_LAG_SECONDS: a replica further behind than this is skipped. */
+  replicaMaxLagSeconds: number;
+  /** READ_YOUR_WRITES_MS: after a client's write, its reads go to the primary this long. */
+  readYourWritesMs: number;
+  /** REDIS_URL, or REDIS_CLUSTER_NODES as `redis-cluster://host:port,...`; null: in-process queue. */
   redisUrl: string | null;
   runWorkers: boolean;
   appEnv: AppEnv;
@@ -59,8 +67,18 @@ export interface Config extends ChannelSettings {
   metricsToken: string | null;
   /** Worker processes serve /metrics on this port when set (0 picks a free one). */
   metricsPort: number | null;
+  /**
+   * QUEUE_CONSOLE_WRITE=true: the queue console (bull-board at /queues on METRICS_PORT, with
+   * REDIS_URL and METRICS_TOKEN) may retry, promote, clean and pause; otherwise it is read-only.
+   */
+  queueConsoleWrite: boolean;
   /** How long a SIGTERM may take (in-flight requests and jobs) before the process exits 1. */
   shutdownTimeoutMs: number;
+  /**
+   * SHUTDOWN_DELAY_MS: after SIGTERM the API answers /health/ready 503 at once and keeps serving
+   * this long before it stops listening, so a load balancer's health checks take it out first.
+   */
+  shutdownDelayMs: number;
   /** The operator named in the audit log for admin CLI changes. */
   adminOperator: string;
   /**
@@ -77,11 +95,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const appEnv = (env.APP_ENV ?? 'development') as AppEnv;
   if (!APP_ENVS.includes(appEnv)) throw new Error(`APP_ENV must be one of ${APP_ENVS.join(', ')}`);
   const databaseUrl = env.DATABASE_URL ?? 'sqlite:./data/collections.sqlite';
+  const shutdownTimeoutMs = integer(env.SHUTDOWN_TIMEOUT_MS ?? '25000', 'SHUTDOWN_TIMEOUT_MS');
+  const shutdownDelayMs = integer(env.SHUTDOWN_DELAY_MS ?? '0', 'SHUTDOWN_DELAY_MS');
+  if (shutdownDelayMs >= shutdownTimeoutMs) throw new Error('SHUTDOWN_DELAY_MS must be below SHUTDOWN_TIMEOUT_MS (the delay is part of the shutdown deadline)');
   return Object.freeze({
     port,
     host: env.HOST ?? '0.0.0.0',
     databaseUrl,
-    redisUrl: env.REDIS_URL || null,
+    databaseReadUrl: databaseReadUrl(env.DATABASE_READ_URL, databaseUrl),
+    replicaMaxLagSeconds: integer(env.REPLICA_MAX_LAG_SECONDS ?? '5', 'REPLICA_MAX_LAG_SECONDS'),
+    readYourWritesMs: integer(env.READ_YOUR_WRITES_MS ?? '5000', 'READ_YOUR_WRITES_MS'),
+    redisUrl: redisTarget(env),
     runWorkers: env.RUN_WORKERS === 'true',
     appEnv,
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
@@ -100,7 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     rateLimitRefillPerSecond: positive(env.RATE_LIMIT_REFILL_PER_SECOND ?? '100', 'RATE_LIMIT_REFILL_PER_SECOND'),
     metricsToken: env.METRICS_TOKEN || null,
     metricsPort: env.METRICS_PORT ? integer(env.METRICS_PORT, 'METRICS_PORT') : null,
-    shutdownTimeoutMs: integer(env.SHUTDOWN_TIMEOUT_MS ?? '25000', 'SHUTDOWN_TIMEOUT_MS'),
+    queueConsoleWrite: strictBoolean(env.QUEUE_CONSOLE_WRITE, 'QUEUE_CONSOLE_WRITE'),
+    shutdownTimeoutMs,
+    shutdownDelayMs,
     adminOperator: env.ADMIN_OPERATOR || defaultOperator(),
     trustProxyHops: integer(env.TRUST_PROXY_HOPS ?? '0', 'TRUST_PROXY_HOPS'),
     sandboxProviderSecret: secretOfAtLeast32(env.SANDBOX_PROVIDER_SECRET, 'SANDBOX_PROVIDER_SECRET'),
@@ -179,6 +205,27 @@ export function durations(text: string, name: string): number[] {
   });
 }
 
+/** A replica only for a MySQL/MariaDB primary, and on the same engine. */
+function databaseReadUrl(value: string | undefined, databaseUrl: string): string | null {
+  if (!value) return null;
+  if (!value.startsWith('mysql://') || !databaseUrl.startsWith('mysql://')) throw new Error('DATABASE_READ_URL needs mysql:// URLs for it and DATABASE_URL (a MariaDB/MySQL replica)');
+  return value;
+}
+
+/**
+ * REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (`host:port,host:port,...`, seed nodes of a Redis
+ * Cluster), never both. A cluster is carried as `redis-cluster://<the nodes>` (REDIS_URL may
+ * also be written that way); the queue prefix then becomes a hash tag (adapters/redis/connection.ts).
+ */
+function redisTarget(env: NodeJS.ProcessEnv): string | null {
+  const nodes = env.REDIS_CLUSTER_NODES?.trim();
+  if (!nodes) return env.REDIS_URL || null;
+  if (env.REDIS_URL) throw new Error('set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both');
+  const url = `${CLUSTER_SCHEME}${nodes.replace(/\s+/g, '')}`;
+  clusterNodes(url); // checks every node is host:port
+  return url;
+}
+
 /**
  * A security switch is read strictly (`true` or `false`, not "yes" or a typo read as false), and
  * production refuses it: a production webhook must never reach the network the service runs in.
@@ -187,6 +234,13 @@ function allowPrivateWebhookUrls(value: string | undefined, appEnv: AppEnv): boo
   if (value === undefined || value === '' || value === 'false') return false;
   if (value !== 'true') throw new Error('WEBHOOK_ALLOW_PRIVATE_URLS must be true or false');
   if (appEnv === 'production') throw new Error('WEBHOOK_ALLOW_PRIVATE_URLS=true is refused in production (local development and tests only)');
+  return true;
+}
+
+/** `true` or `false` (unset or empty: false); anything else is refused rather than read as false. */
+function strictBoolean(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value !== 'true') throw new Error(`${name} must be true or false`);
   return true;
 }
 

@@ -36,6 +36,9 @@ import type { IdGenerator } from '../../ports/id-generator';
 import type { ChannelSettings } from '../../adapters/messaging/channel-settings';
 import { type ConfiguredSenders, configuredSenders } from '../../adapters/messaging/configured-senders';
 import { sandboxMessageSenders } from '../../adapters/messaging/sandbox-message-senders';
+import { PRIMARY_ONLY, type ReadRouter } from '../../ports/read-router';
+import { InProcessRecentWrites, RedisRecentWrites, ReplicaReadRouting } from '../../adapters/persistence/knex/read-routing';
+import { openRedis } from '../../adapters/redis/connection';
 import type { RateLimiter } from '../../ports/rate-limiter';
 import type { SecretBox } from '../../ports/secret-box';
 
@@ -53,6 +56,10 @@ export interface Infrastructure {
   pageSigner: PageSigner;
   /** Token buckets per API key: Redis with REDIS_URL (shared by every API process), else this process's memory. */
   rateLimiter: RateLimiter;
+  /** Where an API request's reads go (DATABASE_READ_URL); PRIMARY_ONLY without a replica. */
+  readRouter: ReadRouter;
+  /** The replica routing and its lag monitor, with DATABASE_READ_URL. */
+  replica: ReplicaReadRouting | null;
   close(): Promise<void>;
 }
 
@@ -69,6 +76,8 @@ export interface InfrastructureOptions extends Partial<ChannelSettings> {
   /** Base of every paymentUrl and hosted page. */
   publicBaseUrl: string;
   poolMax?: number;
+  /** DATABASE_READ_URL and its settings: stale-tolerant API reads go there (docs/operations.md#read-replica). */
+  readReplica?: { url: string; maxLagSeconds: number; readYourWritesMs: number } | null;
   /** How long a facade credential lookup is reused in this process (0 disables the cache). */
   credentialCacheMs?: number;
   /** Waits between failed webhook attempts (WEBHOOK_RETRY_DELAYS); the three-day default otherwise. */
@@ -101,10 +110,13 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl, pageSigner);
   const rateLimiter: RateLimiter = options.redisUrl ? new RedisTokenBucket(options.redisUrl, { prefix: options.queuePrefix }) : new InProcessTokenBucket();
   const repositoryOptions = { cache: credentialCache, events: eventWriting(paymentPortal, common.ids), secrets };
-  const repos = knexRepositories(db, repositoryOptions);
+  const replica = options.readReplica ? await openReplica(options.readReplica, db, options) : null;
+  // Reads outside units of work follow the read routing (the sandbox sender writes from jobs, on the primary).
+  const repos = knexRepositories(replica?.db ?? db, repositoryOptions);
   const senders = messageSenders(repos, common.clock, common.ids, channelSettingsOf(options));
   return {
     ports: {
+      // Units of work always run on the primary.
       uow: new KnexUnitOfWork(db, repositoryOptions),
       repos,
       ...common,
@@ -119,10 +131,13 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     paymentPortal,
     pageSigner,
     rateLimiter,
+    readRouter: replica ?? PRIMARY_ONLY,
+    replica,
     async close() {
       await inProcessQueue?.close();
       await bullmqQueue?.close();
       await rateLimiter.close();
+      await replica?.close();
       await senders.close();
       await db.destroy();
     },
@@ -164,8 +179,31 @@ export function memoryInfrastructure(
     paymentPortal,
     pageSigner,
     rateLimiter: new InProcessTokenBucket(),
+    readRouter: PRIMARY_ONLY,
+    replica: null,
     close: () => inProcessQueue.close(),
   };
+}
+
+/**
+ * The replica's Knex and the routing over it. Read-your-writes windows live in Redis when there is
+ * one (every API process sees a client's write), else in this process.
+ */
+async function openReplica(
+  settings: { url: string; maxLagSeconds: number; readYourWritesMs: number },
+  primary: Knex,
+  options: Pick<InfrastructureOptions, 'redisUrl' | 'queuePrefix' | 'poolMax'>,
+): Promise<ReplicaReadRouting> {
+  const redis = options.redisUrl ? openRedis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 250 }) : null;
+  redis?.on('error', () => undefined); // a failing store answers "wrote recently": reads go to the primary
+  const routing = new ReplicaReadRouting(primary, openKnex(settings.url, { poolMax: options.poolMax }), {
+    maxLagSeconds: settings.maxLagSeconds,
+    readYourWritesMs: settings.readYourWritesMs,
+    recentWrites: redis ? new RedisRecentWrites(redis, options.queuePrefix) : new InProcessRecentWrites(),
+    close: async () => redis?.disconnect(),
+  });
+  await routing.start();
+  return routing;
 }
 
 /**

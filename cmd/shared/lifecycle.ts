@@ -50,6 +50,32 @@ export function onShutdown(logger: Logger, steps: (ShutdownStep | (() => Promise
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
+/**
+ * The readiness drain of a process behind a load balancer. Its step, the first of the shutdown,
+ * turns `shuttingDown()` true (GET /health/ready answers 503 at once), makes every answer from
+ * then on carry `Connection: close` (the balancer's pooled connections to this process end one
+ * by one instead of being cut later), and keeps serving for `delayMs` (SHUTDOWN_DELAY_MS), long
+ * enough for the balancer's health checks to take the process out of rotation; only then does
+ * the `http` step (drainOnClose) stop listening.
+ */
+export class ReadinessDrain {
+  private draining = false;
+  readonly shuttingDown = (): boolean => this.draining;
+
+  step(server: Server, delayMs: number): ShutdownStep {
+    return {
+      name: 'readiness',
+      run: async () => {
+        this.draining = true;
+        server.on('request', (_req, res: ServerResponse) => {
+          if (!res.headersSent) res.setHeader('Connection', 'close');
+        });
+        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      },
+    };
+  }
+}
+
 type ServerSocket = Socket & { _httpMessage?: ServerResponse };
 
 /**

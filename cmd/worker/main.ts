@@ -5,7 +5,7 @@ import { buildApplication } from '../../internal/application';
 import { loadConfig, publicBaseUrlOf } from '../shared/config';
 import { openInfrastructure } from '../shared/infrastructure';
 import { onShutdown } from '../shared/lifecycle';
-import { processMetrics } from '../shared/observability';
+import { processMetrics, queueConsoleMount } from '../shared/observability';
 import { createLogger } from '../shared/logger';
 import { startWebhookDispatcher } from '../shared/webhook-dispatcher';
 
@@ -35,8 +35,10 @@ async function main(): Promise<void> {
     everyMs: config.webhookDispatchEveryMs,
     onError: (err) => logger.warn({ err }, 'webhook dispatch failed'),
   });
-  const metricsServer = config.metricsPort === null ? null : await startMetricsServer(metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken });
-  logger.info({ prefix: config.queuePrefix, concurrency: config.workerConcurrency, metricsPort: metricsServer?.port ?? null }, 'worker ready');
+  const queueConsole = queueConsoleMount(config, infra);
+  if (queueConsole.why) logger.warn(queueConsole.why);
+  const metricsServer = config.metricsPort === null ? null : await startMetricsServer(metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken, mount: queueConsole.mount });
+  logger.info({ prefix: config.queuePrefix, concurrency: config.workerConcurrency, metricsPort: metricsServer?.port ?? null, queueConsole: queueConsole.mode }, 'worker ready');
   // Stop fetching jobs and wait for the active ones, then close the queues and pools.
   onShutdown(
     logger,

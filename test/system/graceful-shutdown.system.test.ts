@@ -45,6 +45,18 @@ function slowRequest(port: number, route: string, headers: Record<string, string
   return { response, finish: () => req.end(body.slice(half)) };
 }
 
+/** A GET on a connection of its own: status, headers and the JSON body. */
+function rawGet(port: number, route: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: route, agent: false, headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+  });
+}
+
 /** The error code of a connection attempt, or 'connected'. */
 function connectOutcome(port: number): Promise<string> {
   return new Promise((resolve) => {
@@ -72,8 +84,9 @@ describe('graceful shutdown', function () {
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    it('refuses new connections at once, answers the request in flight, then exits 0', async () => {
-      const api = startProcess('cmd/api/main.ts', { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite')}`, DATA_DIR: dir });
+    /** The API on a SQLite file of `name` in `dir`, its port and the demo tenant's credential headers. */
+    async function startDemoApi(name: string, env: Record<string, string> = {}) {
+      const api = startProcess('cmd/api/main.ts', { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: `sqlite:${path.join(dir, `${name}.sqlite`)}`, DATA_DIR: dir, ...env });
       started.push(api);
       const listening = await waitFor(() => api.logs().find((l) => String(l.msg).startsWith('listening on')), '"listening on"', { proc: api, timeoutMs: 30_000 });
       const port = listening.port as number;
@@ -85,7 +98,11 @@ describe('graceful shutdown', function () {
         body: JSON.stringify({ clientUsername: banner('clientUsername'), password: banner('password') }),
       });
       const { accessToken } = (await login.json()) as { accessToken: string };
-      const credentials = { 'x-api-key': banner('apiKey'), 'x-authorization-token': accessToken };
+      return { api, port, credentials: { 'x-api-key': banner('apiKey'), 'x-authorization-token': accessToken } };
+    }
+
+    it('refuses new connections at once, answers the request in flight, then exits 0', async () => {
+      const { api, port, credentials } = await startDemoApi('db');
 
       const slow = slowRequest(port, '/contacts', credentials, JSON.stringify({ externalClientId: 'in-flight', name: 'Slow Client', email: 'slow@example.com' }));
       // In flight: the API has its headers and waits for the rest of the body (the scrape is the other one).
@@ -104,8 +121,39 @@ describe('graceful shutdown', function () {
 
       expect(await exitCodeWithin(api, 15_000), api.output()).to.equal(0);
       const steps = api.logs().filter((l) => l.msg === 'shutdown step done').map((l) => l.step);
-      expect(steps).to.deep.equal(['http', 'timers', 'webhook dispatcher', 'workers', 'infrastructure', 'metrics']);
+      expect(steps).to.deep.equal(['readiness', 'http', 'timers', 'webhook dispatcher', 'workers', 'infrastructure', 'metrics']);
       expect(logged(api, 'stopped')).to.not.equal(undefined);
+    });
+
+    it('with SHUTDOWN_DELAY_MS answers not-ready at once and keeps serving for the delay, then drains and exits 0', async () => {
+      const DELAY = 2000;
+      const { api, port, credentials } = await startDemoApi('delay', { SHUTDOWN_DELAY_MS: String(DELAY) });
+      const get = (route: string, headers: Record<string, string> = {}) => rawGet(port, route, headers);
+      expect((await get('/health/ready')).status).to.equal(200);
+
+      const signalled = Date.now();
+      api.child.kill('SIGTERM');
+      await waitFor(() => logged(api, 'shutting down'), '"shutting down"', { proc: api });
+      const ready = await get('/health/ready');
+      expect(ready.status, 'not ready at once').to.equal(503);
+      expect(ready.headers['retry-after']).to.equal('5');
+      expect(ready.body.data).to.deep.equal({ status: 'unavailable', checks: [{ name: 'shutdown', status: 'unavailable', issue: 'the process is shutting down' }] });
+      expect(ready.headers.connection, 'pooled connections are told to end').to.equal('close');
+
+      // Still serving (new connections too) while the load balancer's checks take it out.
+      expect((await get('/health/live')).status).to.equal(200);
+      const list = await get('/contacts', credentials);
+      expect(list.status, JSON.stringify(list.body)).to.equal(200);
+      expect(list.headers.connection).to.equal('close');
+      expect(await connectOutcome(port)).to.equal('connected');
+
+      const readinessDone = await waitFor(() => api.logs().find((l) => l.msg === 'shutdown step done' && l.step === 'readiness'), 'the readiness step', { proc: api, timeoutMs: 10_000 });
+      expect(readinessDone.ms as number).to.be.at.least(DELAY - 50);
+      expect(Date.now() - signalled).to.be.at.least(DELAY - 50);
+      expect(await exitCodeWithin(api, 15_000), api.output()).to.equal(0);
+      expect(await connectOutcome(port)).to.equal('ECONNREFUSED');
+      const steps = api.logs().filter((l) => l.msg === 'shutdown step done').map((l) => l.step);
+      expect(steps.slice(0, 2)).to.deep.equal(['readiness', 'http']);
     });
   });
 

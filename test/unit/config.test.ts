@@ -87,4 +87,35 @@ describe('config', () => {
     expect(metricsOnApiPort({ appEnv: 'production', metricsToken: 'token' })).to.equal(true);
     expect(metricsOnApiPort(loadConfig({ ...base, APP_ENV: 'production' }))).to.equal(false);
   });
+
+  describe('shutdown and the queue console (docs/operations.md)', () => {
+    it('SHUTDOWN_DELAY_MS defaults to 0 and must stay below SHUTDOWN_TIMEOUT_MS', () => {
+      expect(loadConfig(base).shutdownDelayMs).to.equal(0);
+      expect(loadConfig({ ...base, SHUTDOWN_DELAY_MS: '5000' }).shutdownDelayMs).to.equal(5000);
+      expect(() => loadConfig({ ...base, SHUTDOWN_DELAY_MS: '25000' })).to.throw(/SHUTDOWN_DELAY_MS must be below SHUTDOWN_TIMEOUT_MS/);
+      expect(() => loadConfig({ ...base, SHUTDOWN_DELAY_MS: '-1' })).to.throw(/SHUTDOWN_DELAY_MS must be a non-negative integer/);
+    });
+
+    it('QUEUE_CONSOLE_WRITE is off unless exactly true', () => {
+      expect(loadConfig(base).queueConsoleWrite).to.equal(false);
+      expect(loadConfig({ ...base, QUEUE_CONSOLE_WRITE: 'false' }).queueConsoleWrite).to.equal(false);
+      expect(loadConfig({ ...base, QUEUE_CONSOLE_WRITE: 'true' }).queueConsoleWrite).to.equal(true);
+      for (const value of ['yes', '1', 'TRUE']) expect(() => loadConfig({ ...base, QUEUE_CONSOLE_WRITE: value }), value).to.throw(/QUEUE_CONSOLE_WRITE must be true or false/);
+    });
+  });
+
+  describe('DATABASE_READ_URL and REDIS_CLUSTER_NODES', () => {
+    it('takes a replica only beside a MySQL primary, with its lag and read-your-writes settings', () => {
+      expect(loadConfig(base).databaseReadUrl).to.equal(null);
+      const config = loadConfig({ ...base, DATABASE_URL: 'mysql://app@primary/c', DATABASE_READ_URL: 'mysql://app@replica/c', REPLICA_MAX_LAG_SECONDS: '10', READ_YOUR_WRITES_MS: '3000' });
+      expect(config).to.include({ databaseReadUrl: 'mysql://app@replica/c', replicaMaxLagSeconds: 10, readYourWritesMs: 3000 });
+      expect(loadConfig(base)).to.include({ replicaMaxLagSeconds: 5, readYourWritesMs: 5000 });
+      expect(() => loadConfig({ ...base, DATABASE_READ_URL: 'mysql://app@replica/c' })).to.throw(/DATABASE_READ_URL needs mysql:\/\//);
+    });
+
+    it('REDIS_CLUSTER_NODES becomes the cluster target, never beside REDIS_URL', () => {
+      expect(loadConfig({ ...base, REDIS_CLUSTER_NODES: 'a:7000,b:7001' }).redisUrl).to.equal('redis-cluster://a:7000,b:7001');
+      expect(() => loadConfig({ ...base, REDIS_CLUSTER_NODES: 'a:7000', REDIS_URL: 'redis://r:6379' })).to.throw(/not both/);
+    });
+  });
 });

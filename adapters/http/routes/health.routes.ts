@@ -15,7 +15,7 @@ const readinessSchema = named('Readiness', {
         type: 'object',
         required: ['name', 'status'],
         properties: {
-          name: { type: 'string', description: 'database or redis' },
+          name: { type: 'string', description: 'database, redis, or shutdown (the process received SIGTERM and is draining)' },
           status: { type: 'string', enum: ['ok', 'unavailable'] },
           issue: { type: 'string', description: 'Why it is unavailable' },
         },
@@ -31,8 +31,12 @@ export interface ReadinessCheck {
   check(): Promise<void>;
 }
 
-/** Liveness and readiness probes for orchestrators and load balancers. */
-export function healthRoutes(checks: ReadinessCheck[]) {
+/**
+ * Liveness and readiness probes for orchestrators and load balancers. `shuttingDown` true (the
+ * process received SIGTERM): readiness answers 503 at once, without asking the dependencies, so
+ * the load balancer takes the process out while it still serves (docs/operations.md).
+ */
+export function healthRoutes(checks: ReadinessCheck[], shuttingDown: () => boolean = () => false) {
   return [
     route({
       method: 'get', path: '/health/live', operationId: 'getLiveness', tag: 'Operations', summary: 'The process is up',
@@ -41,7 +45,7 @@ export function healthRoutes(checks: ReadinessCheck[]) {
     }),
     route({
       method: 'get', path: '/health/ready', operationId: 'getReadiness', tag: 'Operations', summary: 'The database (and Redis, when configured) answer',
-      description: '200 when the database (and Redis, when configured) answer within 2 s; else 503 with Retry-After and each check.',
+      description: '200 when the database (and Redis, when configured) answer within 2 s; else 503 with Retry-After and each check. A process that received SIGTERM answers 503 at once (check `shutdown`) while it drains.',
       auth: 'none', response: readinessSchema,
       answers: {
         503: {
@@ -57,6 +61,10 @@ export function healthRoutes(checks: ReadinessCheck[]) {
         },
       },
       handle: async ({ ctx }) => {
+        if (shuttingDown()) {
+          ctx.set('Retry-After', '5');
+          return { status: 503, data: { status: 'unavailable', checks: [{ name: 'shutdown', status: 'unavailable', issue: 'the process is shutting down' }] } };
+        }
         const results = await Promise.all(
           checks.map(async (c) => {
             try {

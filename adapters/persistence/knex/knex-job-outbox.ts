@@ -47,3 +47,11 @@ function toEntry(r: Record<string, any>): OutboxEntry {
   // The payload its producer typed for that name (JobPayloads), back from JSON.
   return { id: Number(r.id), name: r.job_name as JobName, jobId: r.job_id, data: JSON.parse(r.data) } as OutboxEntry;
 }
+
+/** The outbox's pending entries and the oldest one's creation (cf_outbox_* metrics); one indexed read. */
+export async function outboxBacklog(db: Knex): Promise<{ pending: number; oldestCreatedAtMs: number | null }> {
+  const row = (await db('job_outbox').whereNull('dispatched_at').where('deferred', false).count({ pending: '*' }).min({ oldest: 'created_at' }).first()) as
+    | { pending: number | string; oldest: number | string | null }
+    | undefined;
+  return { pending: Number(row?.pending ?? 0), oldestCreatedAtMs: row?.oldest == null ? null : Number(row.oldest) };
+}

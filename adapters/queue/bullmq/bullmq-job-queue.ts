@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { bullmqPrefix, openRedis, type RedisConnection } from '../../redis/connection';
 import type { Job, JobQueue } from '../../../ports/job-queue';
 import { QUEUE_NAME } from './queue-names';
 
@@ -25,18 +25,18 @@ const ENQUEUE_DEADLINE_MS = 5000;
  * unreachable Redis rejects `enqueue` within seconds instead of parking the request.
  */
 export class BullmqJobQueue implements JobQueue {
-  private readonly connection: Redis;
+  private readonly connection: RedisConnection;
   readonly queue: Queue;
 
   constructor(redisUrl: string, prefix: string, options: BullmqJobQueueOptions = {}) {
-    this.connection = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.connection = openRedis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     this.connection.on('error', () => undefined); // surfaced by the failing calls themselves
     const defaultJobOptions = {
       ...DEFAULT_JOB_OPTIONS,
       attempts: options.attempts ?? DEFAULT_JOB_OPTIONS.attempts,
       backoff: { ...DEFAULT_JOB_OPTIONS.backoff, delay: options.backoffDelayMs ?? DEFAULT_JOB_OPTIONS.backoff.delay },
     };
-    this.queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix, defaultJobOptions });
+    this.queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix: bullmqPrefix(redisUrl, prefix), defaultJobOptions });
     this.queue.on('error', () => undefined); // idem: enqueue reports it to its caller
   }
 
@@ -50,6 +50,12 @@ export class BullmqJobQueue implements JobQueue {
       ENQUEUE_DEADLINE_MS,
       'Redis did not accept the job in time',
     );
+  }
+
+  /** When the oldest waiting job became due (added, or its delay ended), epoch ms; null when none waits. */
+  async oldestWaitingDueAt(): Promise<number | null> {
+    const [oldest] = await this.queue.getJobs(['wait'], 0, 0, true);
+    return oldest ? oldest.timestamp + (oldest.delay ?? 0) : null;
   }
 
   async ping(): Promise<void> {

@@ -1,5 +1,5 @@
 import { type Job as BullJob, Queue, UnrecoverableError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import { bullmqPrefix, openRedis, type RedisConnection } from '../../redis/connection';
 import { DomainError } from '../../../internal/shared/errors';
 import type { JobHandlers, JobName } from '../../../ports/job-queue';
 import type { JobObserver } from '../job-observer';
@@ -23,7 +23,8 @@ export interface WorkerPoolOptions {
  * on retry, so it becomes an UnrecoverableError; anything else is retried with backoff.
  */
 export class BullmqWorkerPool {
-  private readonly connection: Redis;
+  private readonly connection: RedisConnection;
+  private readonly prefix: string;
   private worker: Worker | null = null;
 
   constructor(
@@ -31,11 +32,13 @@ export class BullmqWorkerPool {
     private readonly options: WorkerPoolOptions,
   ) {
     // Workers block on Redis; BullMQ requires maxRetriesPerRequest null for them.
-    this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+    this.connection = openRedis(options.redisUrl, { maxRetriesPerRequest: null });
+    this.prefix = bullmqPrefix(options.redisUrl, options.prefix);
   }
 
   async start(): Promise<void> {
-    const { prefix, concurrency } = this.options;
+    const { concurrency } = this.options;
+    const prefix = this.prefix;
     await this.registerSchedules();
     this.worker = new Worker(QUEUE_NAME, (job) => this.process(job), { connection: this.connection, prefix, concurrency });
     if (this.options.onCompleted) this.worker.on('completed', this.options.onCompleted);
@@ -54,7 +57,7 @@ export class BullmqWorkerPool {
   private readonly onReconnected = (): void => void this.registerSchedules().catch(() => undefined);
 
   private async registerSchedules(): Promise<void> {
-    const queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix: this.options.prefix });
+    const queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix: this.prefix });
     try {
       for (const schedule of this.options.schedules) {
         await queue.upsertJobScheduler(schedule.name, { every: schedule.everyMs }, { name: schedule.name, data: {} });

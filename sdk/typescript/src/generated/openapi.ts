@@ -1081,7 +1081,7 @@ export interface paths {
         };
         /**
          * The database (and Redis, when configured) answer
-         * @description 200 when the database (and Redis, when configured) answer within 2 s; else 503 with Retry-After and each check.
+         * @description 200 when the database (and Redis, when configured) answer within 2 s; else 503 with Retry-After and each check. A process that received SIGTERM answers 503 at once (check `shutdown`) while it drains.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -3781,7 +3781,7 @@ export interface components {
             /** @enum {string} */
             status: "ok" | "unavailable";
             checks: {
-                /** @description database or redis */
+                /** @description database, redis, or shutdown (the process received SIGTERM and is draining) */
                 name: string;
                 /** @enum {string} */
                 status: "ok" | "unavailable";
