@@ -9,7 +9,8 @@ import { type GenerationPlan, measureGeneration } from './lib/generation';
 import { type LoadSpec, measure, warmUp } from './lib/load';
 import { afterFullGc, gcProbeEnv, live, type MemoryPass, memoryReport } from './lib/memory';
 import { parseArgs } from './lib/options';
-import { rssMiB, startService, stopAll } from './lib/processes';
+import { rssMiB, type Service, startService, stopAll } from './lib/processes';
+import { measureReminders, type RemindersReport } from './lib/reminders';
 import { reading } from './lib/reading';
 import { markdown, type Report, type Row, textTable } from './lib/report';
 import { targets } from './lib/targets';
@@ -165,6 +166,21 @@ async function main(): Promise<number> {
 
     // Subscription cycle generation: worker processes of their own, started now (the scenarios
     // above ran without one), with the API's environment.
+    const workers: Service[] = [];
+    // LOG_LEVEL info: the worker logs "worker ready" and each job it completes.
+    const startWorker = async (name: string, env: Record<string, string> = {}): Promise<Service> => {
+      const worker = await startService({
+        name,
+        command: TSX,
+        args: ['cmd/worker/main.ts'],
+        cwd: ROOT,
+        env: childEnv({ ...appEnv, LOG_LEVEL: 'info', ...env }),
+        listens: false,
+        ready: (stdout) => /"msg":"worker ready"/.test(stdout),
+      });
+      workers.push(worker);
+      return worker;
+    };
     const plan: GenerationPlan = options.quick
       ? { cycles: 520, singleRuns: 3, bulkSubscriptions: 20, bulkConcurrency: 16, bulkWorkers: [1, 2, 2, 2] }
       : { cycles: 520, singleRuns: 3, bulkSubscriptions: 100, bulkConcurrency: 16, bulkWorkers: [1, 2, 2, 2] };
@@ -182,19 +198,26 @@ async function main(): Promise<number> {
         companyCode: ctx.companyCode,
         runTag,
         log,
-        // LOG_LEVEL info: the worker logs "worker ready" and each job it completes.
-        startWorker: (index) =>
-          startService({
-            name: `worker-${index}`,
-            command: TSX,
-            args: ['cmd/worker/main.ts'],
-            cwd: ROOT,
-            env: childEnv({ ...appEnv, LOG_LEVEL: 'info' }),
-            listens: false,
-            ready: (stdout) => /"msg":"worker ready"/.test(stdout),
-          }),
+        startWorker: (index) => startWorker(`worker-${index}`),
       },
       plan,
+    );
+    // The generation's workers stop here: the reminders' workers have SMTP settings of their own.
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
+
+    // Payment reminders: debts due the same day, one email step, sent over SMTP by worker processes.
+    const remindersPlan = options.quick ? { debts: 500, workers: [1] } : { debts: 100_000, workers: [1, 2] };
+    if (selected('reminders')) log(`payment reminders: ${remindersPlan.debts} debts due the same day, one email step, with ${remindersPlan.workers.join(', then ')} worker(s) …`);
+    const reminders: RemindersReport | null = !selected('reminders') ? null : await measureReminders(
+      {
+        apiUrl: `http://127.0.0.1:${api.port}`,
+        headers: ctx.headers,
+        companyCode: ctx.companyCode,
+        runTag,
+        log,
+        startWorker: (index, env) => startWorker(`reminders-worker-${index}`, env),
+      },
+      remindersPlan,
     );
 
     const report: Report = {
@@ -207,6 +230,7 @@ async function main(): Promise<number> {
       seed: ctx.seed,
       lists: ctx.lists,
       generation,
+      reminders,
       memory: memoryReport(apiRss, generation),
       targets: targets(rows, generation, memoryReport(apiRss, generation)),
     };

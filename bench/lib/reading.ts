@@ -51,6 +51,13 @@ export function reading(report: Report): string[] {
       `p50 ${linkList.p50Ms} / p99 ${linkList.p99Ms} ms, ${cpu(linkList)} CPU; ?status=ACTIVE ${linkActive.requestsPerSec.toFixed(0)} req/s, ` +
       `p50 ${linkActive.p50Ms} / p99 ${linkActive.p99Ms} ms, ${cpu(linkActive)} CPU (${pct(linkList.ratio)} and ${pct(linkActive.ratio)} of bare Koa).`,
     ...(report.generation ? [generationReading(report.generation)] : []),
+    ...(report.reminders
+      ? [
+          `Payment reminders (${report.reminders.debtsPerRun.toLocaleString('en-US')} debts due the same day, one email step, SMTP to a server in the bench process): ` +
+            report.reminders.runs.map((r) => `${r.workers} worker${r.workers > 1 ? 's' : ''} ${r.seconds} s from the window opening to the last message accepted (${r.messagesPerSecond} messages/s, ${r.workerCpuMsPer1000 ?? '?'} ms of worker CPU per 1,000, ${r.duplicates} duplicates)`).join('; ') +
+            '. The scheduler writes each reminder row with its send job in one transaction (unique per debt, step and channel) and the send jobs run on every worker.',
+        ]
+      : []),
     `POST /contacts: ${create.requestsPerSec.toFixed(0)} req/s (p50 ${create.p50Ms} ms, p99 ${create.p99Ms} ms), ` +
       `${pct(create.ratio)} of the one-INSERT baseline (${koaInsert.requestsPerSec.toFixed(0)} req/s). The API process spends ${cpu(create)} ` +
       `of CPU per create against ${cpu(koaInsert)} for the baseline, and makes four database round trips where the baseline makes one ` +

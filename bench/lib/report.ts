@@ -1,5 +1,6 @@
 import type { Machine } from './environment';
 import type { GenerationReport } from './generation';
+import type { RemindersReport } from './reminders';
 import { live, type MemoryReport, type ProcessMemory } from './memory';
 import type { LoadResult } from './load';
 import type { ListPlan } from './plans';
@@ -40,6 +41,8 @@ export interface Report {
   lists: ListPlan[];
   /** Subscription cycle generation on worker processes (null when not measured). */
   generation: GenerationReport | null;
+  /** Payment reminders sent over SMTP by worker processes (null when not measured). */
+  reminders: RemindersReport | null;
   /** RSS across repeated runs of the API and the workers. */
   memory: MemoryReport;
   targets: Target[];
@@ -199,7 +202,7 @@ ${report.targets.map((t) => `| ${t.scenario} | ${t.target} | ${t.value} | ${t.me
 `
     : ''
 }
-${report.generation ? generationSection(report.generation) : ''}${memorySection(report.memory)}## Reading
+${report.generation ? generationSection(report.generation) : ''}${report.reminders ? remindersSection(report.reminders) : ''}${memorySection(report.memory)}## Reading
 
 ${reading.map((line) => `- ${line}`).join('\n')}
 ${report.lists.length > 0 ? `\n## GET /debts: SQL and plans\n\n${report.lists.map(listSection).join('\n')}` : ''}
@@ -280,6 +283,23 @@ Workers' live memory growth (summed) from the first of these runs to the last: $
 `
     : ''
 }
+`;
+}
+
+function remindersSection(r: RemindersReport): string {
+  const rows = r.runs
+    .map((run) => `| ${run.debts.toLocaleString('en-US')} | ${run.workers} | ${run.seconds.toFixed(2)} | ${run.messagesPerSecond.toLocaleString('en-US')} | ${run.duplicates} | ${run.workerCpuMsPer1000 ?? '?'} |`)
+    .join('\n');
+  return `## Payment reminders
+
+Debts of one company due the same day, a policy of one email step (the day before, 09:00 to 20:00
+in America/Mexico_City); the sandbox clock moves to 09:00 and worker processes send over SMTP to a
+server the bench runs, which counts every message and every Message-ID it sees twice.
+
+| Debts | Workers | Window opens → all accepted s | Messages/s | Duplicates at the SMTP server | Worker CPU ms / 1,000 messages |
+| ---: | ---: | ---: | ---: | ---: | ---: |
+${rows}
+
 `;
 }
 

@@ -165,16 +165,21 @@ describe('payment reminders: a worker killed mid-batch [mysql + redis + worker p
     await blocker('debts').where({ id: ids[9] }).forUpdate().select('id');
     const first = await startWorker();
     expectOk(await http.put('/test-helpers/clock').set(t.headers).send({ now: '2031-06-15T15:00:00.000Z' }));
-    await waitFor(async () => {
-      const [row] = await db
-        .raw(
-          "select count(*) as n from information_schema.innodb_trx t join information_schema.processlist p on p.id = t.trx_mysql_thread_id where t.trx_state = 'LOCK WAIT' and p.db = database()",
-        )
-        .then((r: any) => r[0]);
-      return Number(row.n) > 0 ? true : null;
-    }, 'the scheduler waiting on the row lock', { timeoutMs: 20_000 });
-    await first.crash();
-    await blocker.rollback();
+    // INNODB_TRX is refreshed only when it has not been read for 0.1 s: polled slower than that.
+    // The blocker is rolled back whatever happens (a worker left waiting on it would not stop).
+    try {
+      await waitFor(async () => {
+        const [row] = await db
+          .raw(
+            "select count(*) as n from information_schema.innodb_trx t join information_schema.processlist p on p.id = t.trx_mysql_thread_id where t.trx_state = 'LOCK WAIT' and p.db = database()",
+          )
+          .then((r: any) => r[0]);
+        return Number(row.n) > 0 ? true : null;
+      }, 'the scheduler waiting on the row lock', { timeoutMs: 20_000, everyMs: 150 });
+      await first.crash();
+    } finally {
+      await blocker.rollback();
+    }
     const reminders = () => db('reminders').whereIn('debt_id', ids).select('id', 'code', 'status');
     expect(await reminders(), 'the killed batch kept nothing').to.deep.equal([]);
 

@@ -1,0 +1,140 @@
+import { performance } from 'node:perf_hooks';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { round } from './load';
+import { processCpuMs } from './cpu';
+import type { Service } from './processes';
+
+/**
+ * Payment reminders (issue 17): debts of one company all due the same day, a policy of one email
+ * step the day before, worker processes sending over SMTP to a server this process runs. Measured
+ * from the send window opening (the sandbox clock moved to it) until the SMTP server has accepted
+ * every message; duplicates are counted there, by Message-ID (one per debt, step and channel).
+ */
+export interface ReminderRun {
+  workers: number;
+  debts: number;
+  /** Clock moved to the window's opening → every message accepted by the SMTP server. */
+  seconds: number;
+  messagesPerSecond: number;
+  /** Messages the SMTP server accepted more than once (same Message-ID). */
+  duplicates: number;
+  /** CPU (user + system) the worker processes spent during the run, per 1,000 messages. */
+  workerCpuMsPer1000: number | null;
+}
+
+export interface RemindersReport {
+  debtsPerRun: number;
+  runs: ReminderRun[];
+}
+
+export interface RemindersDeps {
+  apiUrl: string;
+  headers: Record<string, string>;
+  companyCode: string;
+  runTag: string;
+  log: (message: string) => void;
+  /** Starts a worker process with the extra environment (SMTP_URL, REMINDERS_FROM_EMAIL). */
+  startWorker: (index: number, env: Record<string, string>) => Promise<Service>;
+}
+
+const TIME_ZONE = 'America/Mexico_City'; // UTC-6 all year
+const BATCH = 500;
+const TIMEOUT_MS = 600_000;
+
+export async function measureReminders(deps: RemindersDeps, plan: { debts: number; workers: number[] }): Promise<RemindersReport> {
+  const accepted = new Map<string, number>();
+  const smtp = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    size: 1024 * 1024,
+    onData(stream, _session, callback) {
+      // Only the headers are needed: the Message-ID.
+      let head = '';
+      stream.on('data', (chunk: Buffer) => {
+        if (head.length < 8192) head += chunk.toString('latin1');
+      });
+      stream.on('end', () => {
+        const id = /^message-id:\s*(\S+)/im.exec(head)?.[1] ?? `missing-${accepted.size}`;
+        accepted.set(id, (accepted.get(id) ?? 0) + 1);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  const workers: Service[] = [];
+  try {
+    await api(deps, 'PUT', `/reminder-policies/${deps.companyCode}`, {
+      enabled: true, timeZone: TIME_ZONE, sendWindow: { from: '09:00', to: '20:00' }, steps: [{ offsetDays: -1, channels: ['email'] }],
+    });
+    const runs: ReminderRun[] = [];
+    for (const [index, count] of plan.workers.entries()) {
+      // Each run its own due date, a week apart, in the sandbox's future.
+      const dueDate = new Date(Date.UTC(2032, 0, 12 + 7 * index)).toISOString().slice(0, 10);
+      const dayBefore = new Date(Date.parse(`${dueDate}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      await api(deps, 'PUT', '/test-helpers/clock', { now: `${dayBefore}T12:00:00Z` }); // 06:00 there: before the window
+      deps.log(`  reminders run ${index + 1}: creating ${plan.debts} debts due ${dueDate} through POST /v2/debts (batches of ${BATCH}) …`);
+      await createDebts(deps, plan.debts, dueDate, index);
+      while (workers.length < count) workers.push(await deps.startWorker(workers.length + 1, { SMTP_URL: smtpUrl, REMINDERS_FROM_EMAIL: 'cobranza@bench.example.com' }));
+      const before = accepted.size;
+      const cpuBefore = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0);
+      const started = performance.now();
+      await api(deps, 'PUT', '/test-helpers/clock', { now: `${dayBefore}T15:00:00Z` }); // 09:00 there: the window opens
+      const deadline = Date.now() + TIMEOUT_MS;
+      while (accepted.size - before < plan.debts) {
+        if (Date.now() > deadline) throw new Error(`reminders: ${accepted.size - before} of ${plan.debts} messages after ${TIMEOUT_MS / 1000} s`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const seconds = (performance.now() - started) / 1000;
+      // A few more scheduler ticks: a duplicate would arrive now.
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      const cpuMs = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0) - cpuBefore;
+      const run: ReminderRun = {
+        workers: workers.length,
+        debts: plan.debts,
+        seconds: round(seconds, 2),
+        messagesPerSecond: Math.round(plan.debts / seconds),
+        duplicates: [...accepted.values()].reduce((sum, n) => sum + (n - 1), 0) + Math.max(0, accepted.size - before - plan.debts),
+        workerCpuMsPer1000: Number.isFinite(cpuMs) ? round((cpuMs / plan.debts) * 1000, 0) : null,
+      };
+      deps.log(`  ${run.debts} reminders, ${run.workers} worker(s): every email accepted ${run.seconds} s after the window opened (${run.messagesPerSecond} messages/s), ${run.duplicates} duplicates, ${run.workerCpuMsPer1000 ?? '?'} worker CPU ms / 1,000`);
+      if (run.duplicates > 0) throw new Error(`reminders: ${run.duplicates} messages accepted twice`);
+      runs.push(run);
+    }
+    return { debtsPerRun: plan.debts, runs };
+  } finally {
+    await api(deps, 'DELETE', '/test-helpers/clock').catch(() => undefined);
+    await api(deps, 'PUT', `/reminder-policies/${deps.companyCode}`, { enabled: false, timeZone: TIME_ZONE, sendWindow: { from: '09:00', to: '20:00' }, steps: [] }).catch(() => undefined);
+    await Promise.all(workers.map((w) => w.stop()));
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  }
+}
+
+/** `count` debts due `dueDate`, each with its own contact (an email address each), in batches. */
+async function createDebts(deps: RemindersDeps, count: number, dueDate: string, run: number): Promise<void> {
+  const batches: object[][] = [];
+  for (let i = 0; i < count; i += BATCH) {
+    batches.push(Array.from({ length: Math.min(BATCH, count - i) }, (_, j) => {
+      const n = i + j;
+      const key = `${deps.runTag}-rem${run}-${n}`;
+      return { externalRequestId: key, contactData: { externalClientId: key, name: `Deudor ${n}`, email: `deudor.${n}.${run}@bench.example.com` }, amount: 100 + (n % 50), dueDate };
+    }));
+  }
+  // Four batches in flight.
+  let next = 0;
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    while (next < batches.length) await api(deps, 'POST', '/v2/debts', { debts: batches[next++] }, 201);
+  }));
+}
+
+async function api(deps: RemindersDeps, method: string, path: string, body?: unknown, status = 200): Promise<unknown> {
+  const response = await fetch(`${deps.apiUrl}${path}`, {
+    method,
+    headers: { ...deps.headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await response.json()) as unknown;
+  if (response.status !== status) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
+  return json;
+}
