@@ -19,7 +19,7 @@ import { log } from './scenarios/support';
 import type { Context, Scenario } from './scenarios/types';
 
 /**
- * `npm run bench [-- --quick] [--duration <s>] [--connections <n>] [--only <id,...>] [--innodb-buffer-pool <MiB>] [--no-write]`
+ * `npm run bench [-- --quick] [--duration <s>] [--connections <n>] [--only <id,...>] [--innodb-buffer-pool <MiB>] [--reminder-debts <n>] [--no-write]`
  *
  * `--innodb-buffer-pool 2048` sizes the MariaDB/MySQL server's buffer pool for the run (a
  * server-wide setting, put back at the end): the packaged default, 128 MiB, holds little of the
@@ -206,7 +206,7 @@ async function main(): Promise<number> {
     await Promise.all(workers.splice(0).map((w) => w.stop()));
 
     // Payment reminders: debts due the same day, one email step, sent over SMTP by worker processes.
-    const remindersPlan = options.quick ? { debts: 500, workers: [1] } : { debts: 100_000, workers: [1, 2] };
+    const remindersPlan = { debts: options.reminderDebts, workers: options.quick ? [1] : [1, 2] };
     if (selected('reminders')) log(`payment reminders: ${remindersPlan.debts} debts due the same day, one email step, with ${remindersPlan.workers.join(', then ')} worker(s) …`);
     const reminders: RemindersReport | null = !selected('reminders') ? null : await measureReminders(
       {

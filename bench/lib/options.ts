@@ -14,6 +14,8 @@ export interface Options {
   memoryPassSec: number;
   /** The server's InnoDB buffer pool for this run, in MiB (null: as configured). */
   bufferPoolMiB: number | null;
+  /** Debts per payment-reminders run (--reminder-debts; 100,000 by default, 500 quick). */
+  reminderDebts: number;
 }
 
 export function parseArgs(argv: string[]): Options {
@@ -25,10 +27,10 @@ export function parseArgs(argv: string[]): Options {
     if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} needs a positive number`);
     return n;
   };
-  const known = new Set(['--quick', '--duration', '--connections', '--no-write', '--write', '--only', '--innodb-buffer-pool']);
+  const known = new Set(['--quick', '--duration', '--connections', '--no-write', '--write', '--only', '--innodb-buffer-pool', '--reminder-debts']);
   for (const [i, arg] of argv.entries()) {
     if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}`);
-    if (!arg.startsWith('--') && !['--duration', '--connections', '--only', '--innodb-buffer-pool'].includes(argv[i - 1] ?? '')) throw new Error(`unexpected argument ${arg}`);
+    if (!arg.startsWith('--') && !['--duration', '--connections', '--only', '--innodb-buffer-pool', '--reminder-debts'].includes(argv[i - 1] ?? '')) throw new Error(`unexpected argument ${arg}`);
   }
   const onlyAt = argv.indexOf('--only');
   const only = onlyAt < 0 ? null : (argv[onlyAt + 1] ?? '').split(',').filter(Boolean);
@@ -43,6 +45,7 @@ export function parseArgs(argv: string[]): Options {
     write: only === null && (argv.includes('--write') || (!quick && !argv.includes('--no-write'))),
     only,
     bufferPoolMiB: value('--innodb-buffer-pool') ?? null,
+    reminderDebts: value('--reminder-debts') ?? (quick ? 500 : 100_000),
     memoryPassSec: quick ? 1 : 3,
   };
 }

@@ -39,7 +39,7 @@ export interface RemindersDeps {
 }
 
 const TIME_ZONE = 'America/Mexico_City'; // UTC-6 all year
-const BATCH = 500;
+const BATCH = 50; // the batch limit of POST /v2/debts
 const TIMEOUT_MS = 600_000;
 
 export async function measureReminders(deps: RemindersDeps, plan: { debts: number; workers: number[] }): Promise<RemindersReport> {
@@ -121,9 +121,9 @@ async function createDebts(deps: RemindersDeps, count: number, dueDate: string, 
       return { externalRequestId: key, contactData: { externalClientId: key, name: `Deudor ${n}`, email: `deudor.${n}.${run}@bench.example.com` }, amount: 100 + (n % 50), dueDate };
     }));
   }
-  // Four batches in flight.
+  // Eight batches in flight.
   let next = 0;
-  await Promise.all(Array.from({ length: 4 }, async () => {
+  await Promise.all(Array.from({ length: 8 }, async () => {
     while (next < batches.length) await api(deps, 'POST', '/v2/debts', { debts: batches[next++] }, 201);
   }));
 }
