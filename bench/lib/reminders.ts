@@ -40,7 +40,8 @@ export interface RemindersDeps {
 
 const TIME_ZONE = 'America/Mexico_City'; // UTC-6 all year
 const BATCH = 50; // the batch limit of POST /v2/debts
-const TIMEOUT_MS = 600_000;
+/** Room for about 40 messages a second (the 2-core machine sends about 100), at least 10 minutes. */
+const timeoutMs = (debts: number) => Math.max(600_000, debts * 25);
 
 export async function measureReminders(deps: RemindersDeps, plan: { debts: number; workers: number[] }): Promise<RemindersReport> {
   const accepted = new Map<string, number>();
@@ -81,9 +82,9 @@ export async function measureReminders(deps: RemindersDeps, plan: { debts: numbe
       const cpuBefore = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0);
       const started = performance.now();
       await api(deps, 'PUT', '/test-helpers/clock', { now: `${dayBefore}T15:00:00Z` }); // 09:00 there: the window opens
-      const deadline = Date.now() + TIMEOUT_MS;
+      const deadline = Date.now() + timeoutMs(plan.debts);
       while (accepted.size - before < plan.debts) {
-        if (Date.now() > deadline) throw new Error(`reminders: ${accepted.size - before} of ${plan.debts} messages after ${TIMEOUT_MS / 1000} s`);
+        if (Date.now() > deadline) throw new Error(`reminders: ${accepted.size - before} of ${plan.debts} messages after ${timeoutMs(plan.debts) / 1000} s`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const seconds = (performance.now() - started) / 1000;

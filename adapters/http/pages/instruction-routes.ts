@@ -8,7 +8,7 @@ import type { HostedPaymentPortal } from '../../gateways/hosted-payment-portal';
 import type { InstructionLinks } from './instruction-pages';
 import { chooseLocale, type Locale, LOCALES } from './locale';
 import { instructionDocument } from './instruction-pages';
-import { type PageKit, required } from './page-kit';
+import { originUrl, type PageKit, required } from './page-kit';
 import { setPageHeaders } from './page-security';
 import { barcodeSvg, voucherPdf } from './voucher';
 
@@ -26,13 +26,7 @@ export function instructionLinks(page: InstructionPage, locale: Locale, portal: 
   const companyCode = page.company.code;
   const paymentInstructionId = `pin_${page.instruction.code}`;
   const cash = page.instruction.method === 'CASH' ? portal.voucherUrls({ companyCode, paymentInstructionId }) : null;
-  const { origin } = page;
-  const back =
-    origin.kind === 'debt'
-      ? portal.debtUrl({ companyCode, debtId: origin.debtId })
-      : origin.kind === 'subscription'
-        ? portal.subscriptionUrl({ companyCode, subscriptionId: origin.subscriptionId })
-        : portal.linkUrl({ companyCode, portalUrl: origin.portalUrl, shortCode: origin.shortCode, identifier: origin.identifier });
+  const back = originUrl(portal, companyCode, page.origin);
   return {
     page: path,
     status: `${path}/status`,

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { Application } from '../../../internal/application';
 import type { Currency } from '../../../internal/shared/currency';
 import { InvalidRequestError, NotFoundError } from '../../../internal/shared/errors';
+import type { ReceiptOrigin } from '../../../internal/portal/queries/get-portal-receipt';
 import type { HostedPaymentPortal } from '../../gateways/hosted-payment-portal';
 import type { FormContext } from './components';
 import type { Document } from './layout';
@@ -47,4 +48,16 @@ export function formValues(form: URLSearchParams): Record<string, string> {
 
 export function fieldErrors(error: InvalidRequestError): { field: string; issue: string }[] {
   return error.details.length ? error.details : [{ field: 'submission', issue: error.message }];
+}
+
+/** The payment page a receipt or an instruction came from: a debt's, a subscription's, a link's. */
+export function originUrl(portal: HostedPaymentPortal, companyCode: string, origin: ReceiptOrigin): string | null {
+  switch (origin.kind) {
+    case 'debt':
+      return portal.debtUrl({ companyCode, debtId: origin.debtId });
+    case 'subscription':
+      return portal.subscriptionUrl({ companyCode, subscriptionId: origin.subscriptionId });
+    default:
+      return portal.linkUrl({ companyCode, portalUrl: origin.portalUrl, shortCode: origin.shortCode, identifier: origin.identifier });
+  }
 }

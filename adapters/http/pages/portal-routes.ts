@@ -8,7 +8,7 @@ import { BusinessRuleViolationError, InvalidRequestError } from '../../../intern
 import { EMPTY_FORM, type FormState } from './components';
 import { isInstructionMethod } from './instruction-routes';
 import { parseAmount } from './locale';
-import { fieldErrors, formValues, type PageKit, required } from './page-kit';
+import { fieldErrors, formValues, originUrl, type PageKit, required } from './page-kit';
 import { httpOrigin, readForm, setPageHeaders } from './page-security';
 import { portalDocument, receiptDocument } from './payment-pages';
 
@@ -88,14 +88,7 @@ export function portalPages(router: Router, kit: PageKit): void {
   router.get('/receipts/:code', page(async (ctx) => {
     const receipt = await app.queries.getPortalReceipt.execute(ctx.params.code!, ctx.state.requestId);
     const r = renderContext(ctx, receipt.currency);
-    const { origin } = receipt;
-    const companyCode = receipt.company.code;
-    const back =
-      origin.kind === 'debt'
-        ? portal.debtUrl({ companyCode, debtId: origin.debtId })
-        : origin.kind === 'subscription'
-          ? portal.subscriptionUrl({ companyCode, subscriptionId: origin.subscriptionId })
-          : portal.linkUrl({ companyCode, portalUrl: origin.portalUrl, shortCode: origin.shortCode, identifier: origin.identifier });
+    const back = originUrl(portal, receipt.company.code, receipt.origin);
     send(ctx, 200, receiptDocument(receipt, r, back), r);
   }));
 }
