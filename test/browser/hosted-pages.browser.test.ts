@@ -4,9 +4,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumInstalled, launchPhoneBrowser } from '../support/chromium';
 import { SANDBOX_CARDS } from '../../adapters/gateways/sandbox-payment-processor';
-import { mysqlAvailable, redisAvailable, REQUIRE_SERVICES } from '../support/databases';
+import { mysqlAvailable, redisAvailable } from '../support/databases';
 import { type ApiHarness, startApi, type Tenant } from '../support/harness';
 import { expectOk } from '../support/http-expect';
 
@@ -21,7 +22,6 @@ import { expectOk } from '../support/http-expect';
  * Without Chromium the suite skips, except under CI=true, where that is a failure.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? path.resolve(__dirname, '../../docs/screenshots') : fs.mkdtempSync(path.join(os.tmpdir(), 'cf-shots-'));
 const NOW = '2031-05-10T15:00:00.000Z';
 const CLABE = '002010077777777771';
@@ -30,16 +30,13 @@ describe('hosted pages in Chromium (playwright-core)', function () {
   this.timeout(120_000);
   let api: ApiHarness | null = null;
   let context: BrowserContext | null = null;
-  let userDataDir: string | null = null;
+  let browser: { context: BrowserContext; close(): Promise<void> } | null = null;
   let merchant: http.Server | null = null;
   let merchantUrl = '';
   const problems: string[] = [];
 
   before(async function () {
-    if (!fs.existsSync(CHROMIUM)) {
-      if (REQUIRE_SERVICES) throw new Error(`CI=true and Chromium is missing at ${CHROMIUM} (apt-get install -y chromium)`);
-      this.skip();
-    }
+    if (!chromiumInstalled()) this.skip();
     const full = (await mysqlAvailable()) && (await redisAvailable());
     // The lookup limit has its own HTTP test; here one browser makes every lookup.
     api = await startApi(full ? 'mysql' : 'sqlite', { worker: full, realBaseUrl: true, pageLookupLimit: { capacity: 10_000, refillPerSecond: 100 }, identifierLookupLimit: { capacity: 10_000, refillPerSecond: 100 } });
@@ -50,19 +47,13 @@ describe('hosted pages in Chromium (playwright-core)', function () {
     merchant.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => merchant!.once('listening', () => resolve()));
     merchantUrl = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}/gracias`;
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cf-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      locale: 'es-MX',
-      viewport: { width: 390, height: 844 },
-    });
+    const launched = await launchPhoneBrowser();
+    browser = launched;
+    context = launched.context;
   });
 
   after(async () => {
-    await context?.close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await new Promise<void>((resolve) => (merchant ? merchant.close(() => resolve()) : resolve()));
     await api?.close();
   });

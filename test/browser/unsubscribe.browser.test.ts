@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
-import { REQUIRE_SERVICES } from '../support/databases';
+import type { BrowserContext } from 'playwright-core';
+import { chromiumInstalled, launchPhoneBrowser } from '../support/chromium';
 import { type ApiHarness, startApi } from '../support/harness';
 import { expectOk } from '../support/http-expect';
 
@@ -15,34 +15,24 @@ import { expectOk } from '../support/http-expect';
  * photographed into docs/screenshots/ with UPDATE_SCREENSHOTS=1, else into a temporary directory.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? path.resolve(__dirname, '../../docs/screenshots') : fs.mkdtempSync(path.join(os.tmpdir(), 'cf-shots-'));
 
 describe('one-click unsubscribe in Chromium (playwright-core)', function () {
   this.timeout(120_000);
   let api: ApiHarness | null = null;
   let context: BrowserContext | null = null;
-  let userDataDir: string | null = null;
+  let browser: { context: BrowserContext; close(): Promise<void> } | null = null;
 
   before(async function () {
-    if (!fs.existsSync(CHROMIUM)) {
-      if (REQUIRE_SERVICES) throw new Error(`CI=true and Chromium is missing at ${CHROMIUM} (apt-get install -y chromium)`);
-      this.skip();
-    }
+    if (!chromiumInstalled()) this.skip();
     api = await startApi('sqlite', { realBaseUrl: true });
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cf-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      locale: 'es-MX',
-      viewport: { width: 390, height: 844 },
-    });
+    const launched = await launchPhoneBrowser();
+    browser = launched;
+    context = launched.context;
   });
 
   after(async () => {
-    await context?.close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await api?.close();
   });
 

@@ -56,7 +56,8 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   return { port, url, stop, start, restart: async () => (await stop(), await start()) };
 }
 
-async function ping(url: string): Promise<boolean> {
+/** True once the Redis at `url` answers PONG (one short-lived connection; a Redis loading its AOF answers LOADING, so false). */
+export async function ping(url: string): Promise<boolean> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 });
   redis.on('error', () => undefined);
   try {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { isAlive, type Proc, waitFor } from './child-process';
-import { freePort } from './private-redis';
+import { freePort, ping } from './private-redis';
 
 /**
  * A Redis Cluster of the test's own on loopback: three primaries (Debian's redis-server in cluster
@@ -47,7 +47,7 @@ export async function startPrivateRedisCluster(size = 3): Promise<PrivateRedisCl
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (const [i, port] of ports.entries()) await waitFor(() => ping(port), `redis-server ${port}`, { proc: procs[i] });
+    for (const [i, port] of ports.entries()) await waitFor(() => ping(`redis://127.0.0.1:${port}`), `redis-server ${port}`, { proc: procs[i] });
     const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed:\n${create.stdout}${create.stderr}`);
     await waitFor(async () => (await clusterState(ports)).every((state) => state === 'ok'), 'cluster_state:ok on every node', { timeoutMs: 20_000, everyMs: 100 });
@@ -57,19 +57,6 @@ export async function startPrivateRedisCluster(size = 3): Promise<PrivateRedisCl
   }
   const nodes = ports.map((p) => `127.0.0.1:${p}`).join(',');
   return { url: `redis-cluster://${nodes}`, nodes, ports, stop };
-}
-
-async function ping(port: number): Promise<boolean> {
-  const redis = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
 }
 
 async function clusterState(ports: number[]): Promise<string[]> {

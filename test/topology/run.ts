@@ -37,7 +37,7 @@ import { mariadbdAvailable, type MariadbPair, startMariadbPair } from '../suppor
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { samples } from '../support/prometheus';
 import { JWT_TEST_SECRET } from '../support/harness';
-import { freePort } from '../support/private-redis';
+import { freePort, ping } from '../support/private-redis';
 import { TEST_SECRETS_KEY, TEST_SECRETS_KEYS } from '../support/secrets';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 
@@ -147,24 +147,10 @@ function startRedis(world: World): Promise<void> {
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   world.redis = child;
   cleanups.push(() => void (child.exitCode === null && child.kill('SIGKILL')));
-  return waitFor(() => redisPing(world.redisUrl), `redis-server on ${world.redisPort}`, { timeoutMs: 15_000 }).then(
+  return waitFor(() => ping(world.redisUrl), `redis-server on ${world.redisPort}`, { timeoutMs: 15_000 }).then(
     () => undefined,
     (error: Error) => Promise.reject(new Error(`${error.message}\n${output}`)),
   );
-}
-
-async function redisPing(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    // Loading the AOF answers LOADING errors to commands: ready only once it is done.
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
 }
 
 function startHaproxy(world: Omit<World, 'haproxy'>, statsPort: number): ChildProcess {
