@@ -57,4 +57,13 @@ export interface UnitOfWork {
    * it throws (the error is rethrown).
    */
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * `run` with group commit, for a short create that writes only through `repos`: the works of
+   * one `key` (an organization) that arrive in the same turn of the event loop share one
+   * transaction, and each caller still gets its own result or its own error. When any work of a
+   * group throws, the group rolls back and each of its works runs again alone: a work may run
+   * twice (only one run commits), so it must keep every effect inside the transaction.
+   * See internal/shared/group-commit.ts.
+   */
+  runGrouped<T>(key: string | number, work: (repos: Repositories) => Promise<T>): Promise<T>;
 }

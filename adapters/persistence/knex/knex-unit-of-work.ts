@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { SecretBox } from '../../../ports/secret-box';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
+import { MAX_TRANSACTION_GROUP, TransactionGroups } from '../../../internal/shared/group-commit';
 import { KnexAdhesionRepository } from './knex-adhesion-repository';
 import { KnexAuditLog } from './knex-audit-log';
 import { KnexContactRepository } from './knex-contact-repository';
@@ -79,6 +80,12 @@ export class KnexUnitOfWork implements UnitOfWork {
     private readonly db: Knex,
     private readonly options: KnexRepositoryOptions,
   ) {}
+
+  private readonly groups = new TransactionGroups((work) => this.run(work), { maxGroupSize: MAX_TRANSACTION_GROUP });
+
+  runGrouped<T>(key: string | number, work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.groups.run(key, work);
+  }
 
   async run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {

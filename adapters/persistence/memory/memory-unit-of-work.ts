@@ -1,4 +1,5 @@
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
+import { MAX_TRANSACTION_GROUP, TransactionGroups } from '../../../internal/shared/group-commit';
 import { MemoryContactRepository } from './memory-contact-repository';
 import type { EventWriting } from '../../events/event-renderer';
 import { MemoryAdhesionRepository } from './memory-adhesion-repository';
@@ -61,6 +62,12 @@ export class MemoryUnitOfWork implements UnitOfWork {
     private readonly store: MemoryStore,
     private readonly events: EventWriting,
   ) {}
+
+  private readonly groups = new TransactionGroups((work) => this.run(work), { maxGroupSize: MAX_TRANSACTION_GROUP });
+
+  runGrouped<T>(key: string | number, work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.groups.run(key, work);
+  }
 
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     const result = this.tail.then(async () => {

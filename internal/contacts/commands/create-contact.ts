@@ -25,7 +25,7 @@ export class CreateContact {
   async execute(input: CreateContactInput, scope: TenantScope): Promise<Contact> {
     const phones = normalizePhones(input.phones ?? []);
     try {
-      return await this.deps.uow.run(async ({ contacts, events }) => {
+      return await this.deps.uow.runGrouped(scope.organizationId, async ({ contacts, events }) => {
         const now = scope.clock.now();
         const contact = await contacts.insert({
           organizationId: scope.organizationId,

@@ -33,7 +33,7 @@ export class EnrollAdhesion {
   /** For callers that already hold the product (the adhesion request job). */
   async enrollProduct(externalClientId: string, productId: number, scope: TenantScope): Promise<EnrollAdhesionResult> {
     try {
-      return await this.deps.uow.run((tx) => this.enroll(tx, externalClientId, productId, scope));
+      return await this.deps.uow.runGrouped(scope.organizationId, (tx) => this.enroll(tx, externalClientId, productId, scope));
     } catch (error) {
       // A concurrent enrollment created it first: enrolling again finds it.
       if (!(error instanceof ConflictError)) throw error;

@@ -45,7 +45,7 @@ export class RegisterPaymentMethod {
   private register(input: RegisterPaymentMethodInput, scope: TenantScope, alongside?: Alongside): Promise<PaymentMethodReference> {
     // The user is a contact's externalClientId, which contacts store trimmed.
     const externalClientId = input.externalClientId.trim();
-    return this.deps.uow.run(async (tx) => {
+    return this.deps.uow.runGrouped(scope.organizationId, async (tx) => {
       const { paymentMethods, events } = tx;
       const companyId = scope.company.id;
       const current = await paymentMethods.findDefault(companyId, externalClientId);

@@ -60,7 +60,7 @@ export class CreatePaymentLink {
   }
 
   private create(input: CreatePaymentLinkInput, explicitIdentifier: string | undefined, scope: TenantScope): Promise<PaymentLinkView> {
-    return this.deps.uow.run(async (tx) => {
+    return this.deps.uow.runGrouped(scope.organizationId, async (tx) => {
       if (await this.keyTaken(input, scope, tx)) throw conflict(input.externalPaymentLinkId!);
       const debtor = input.debtor ? await resolveDebtor({ ...tx, ids: this.deps.ids }, input.debtor, scope) : null;
       const product = input.productName ? await findOrCreateProductByName(tx, input.productName, scope) : null;

@@ -58,7 +58,7 @@ export class CreateProduct {
       }
     }
     if (existing) return existing;
-    return this.deps.uow.run(async (tx) => {
+    return this.deps.uow.runGrouped(scope.organizationId, async (tx) => {
       const now = scope.clock.now();
       const product = await tx.products.insert({
         organizationId: scope.organizationId,

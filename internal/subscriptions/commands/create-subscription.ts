@@ -51,7 +51,7 @@ export class CreateSubscription {
     const taken = () => this.deps.repos.subscriptions.findByExternalSubscriptionId(scope.organizationId, input.externalSubscriptionId);
     if (await taken()) throw conflict(input.externalSubscriptionId);
     const write = () =>
-      this.deps.uow.run(async (tx) => {
+      this.deps.uow.runGrouped(scope.organizationId, async (tx) => {
         const { contact, createdInline } = await resolveDebtor({ ...tx, ids: this.deps.ids }, input.debtor, scope);
         const { product, createdInline: productCreatedInline } = await findOrCreateProductByName(tx, input.productName, scope);
         const now = scope.clock.now();

@@ -1,3 +1,4 @@
+import { unitOfWork } from '../../../internal/shared/group-commit';
 import { expect } from 'chai';
 import type { Application } from '../../../internal/application';
 import type { Contact } from '../../../internal/contacts/contact';
@@ -86,7 +87,7 @@ class CallLog {
 
   /** A unit of work whose transaction repositories are logged too. */
   uow(uow: UnitOfWork): UnitOfWork {
-    return { run: (work) => uow.run((tx) => work(this.repos(tx))) };
+    return unitOfWork((work) => uow.run((tx) => work(this.repos(tx))));
   }
 
   count(name: string): number {
@@ -386,16 +387,15 @@ describe('debts: use cases (memory)', () => {
         const log = new CallLog();
         await addContact('ext-late');
         let staleReads = 1;
-        const uow: UnitOfWork = {
-          run: (work) =>
-            w.uow.run((tx) => {
-              const contacts = new Proxy(tx.contacts, {
-                get: (target, property, receiver) =>
-                  property === 'findByExternalClientIds' && staleReads-- > 0 ? async () => [] : Reflect.get(target, property, receiver),
-              });
-              return work(log.repos({ ...tx, contacts }));
-            }),
-        };
+        const uow = unitOfWork((work) =>
+          w.uow.run((tx) => {
+            const contacts = new Proxy(tx.contacts, {
+              get: (target, property, receiver) =>
+                property === 'findByExternalClientIds' && staleReads-- > 0 ? async () => [] : Reflect.get(target, property, receiver),
+            });
+            return work(log.repos({ ...tx, contacts }));
+          }),
+        );
         const useCase = new CreateDebt({ ...w.infra.ports, uow });
         const result = await useCase.execute(draft({ debtor: contactData('ext-late', 'Late Name') }), 'k1', scope);
         expect(result.created).to.equal(true);

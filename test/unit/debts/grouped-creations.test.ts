@@ -1,3 +1,4 @@
+import { unitOfWork } from '../../../internal/shared/group-commit';
 import { expect } from 'chai';
 import { CreateDebt } from '../../../internal/debts/commands/create-debt';
 import type { DebtDraft } from '../../../internal/debts/debt-draft';
@@ -21,8 +22,7 @@ function draft(overrides: Partial<DebtDraft> = {}): DebtDraft {
 /** A unit of work that counts transactions and the debt inserts made in them, and can fail them. */
 function countingUow(inner: UnitOfWork, fail?: (rows: number) => boolean) {
   const counts = { transactions: 0, insertAll: [] as number[] };
-  const uow: UnitOfWork = {
-    run: (work) =>
+  const uow = unitOfWork((work) =>
       inner.run((tx) => {
         counts.transactions += 1;
         const debts = new Proxy(tx.debts, {
@@ -37,7 +37,7 @@ function countingUow(inner: UnitOfWork, fail?: (rows: number) => boolean) {
         });
         return work({ ...tx, debts });
       }),
-  };
+  );
   return { uow, counts };
 }
 

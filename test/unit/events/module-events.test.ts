@@ -1,3 +1,4 @@
+import { unitOfWork } from '../../../internal/shared/group-commit';
 import { expect } from 'chai';
 import { productIdOf } from '../../../internal/products/product';
 import { GenerateSubscriptionCycles } from '../../../internal/subscriptions/jobs/generate-subscription-cycles';
@@ -42,8 +43,7 @@ async function world(options: Parameters<typeof memoryWorld>[1] = {}) {
 
 /** The world's unit of work with one repository method of the transaction replaced by a failing one. */
 function failingAt<K extends keyof Repositories>(uow: UnitOfWork, repo: K, method: keyof Repositories[K]): UnitOfWork {
-  return {
-    run: (work) =>
+  return unitOfWork((work) =>
       uow.run((tx) => {
         const original = tx[repo] as object;
         const broken = new Proxy(original, {
@@ -55,7 +55,7 @@ function failingAt<K extends keyof Repositories>(uow: UnitOfWork, repo: K, metho
         });
         return work({ ...tx, [repo]: broken });
       }),
-  };
+  );
 }
 
 const failure = (work: Promise<unknown>) => work.then(() => expect.fail('expected a failure'), (error: unknown) => error);
@@ -248,7 +248,7 @@ describe('events: subscriptions (memory)', () => {
     // The generation dies in its second chunk (after the first committed).
     let chunks = 0;
     const real = w.infra.ports.uow;
-    const dying: UnitOfWork = { run: (work) => (++chunks === 2 ? Promise.reject(new Error('worker killed')) : real.run(work)) };
+    const dying = unitOfWork((work) => (++chunks === 2 ? Promise.reject(new Error('worker killed')) : real.run(work)));
     const job = { subscriptionId: sub.id, resume: 0, fromDate: null };
     const crashing = new GenerateSubscriptionCycles({ ...w.infra.ports, uow: dying });
     await failure(crashing.execute(job));

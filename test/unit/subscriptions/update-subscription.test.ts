@@ -1,3 +1,4 @@
+import { unitOfWork } from '../../../internal/shared/group-commit';
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { FixedClock } from '../../../adapters/clock/fixed-clock';
@@ -126,7 +127,7 @@ describe('UpdateSubscription with a failing DebtRepository (memory)', () => {
 
   // The debt adapter under test serves both the reads and the locked per-debt transactions.
   const useCase = (debts: DebtRepository) =>
-    new UpdateSubscription({ uow: { run: (work) => w.infra.ports.uow.run((repos) => work({ ...repos, debts })) }, debts });
+    new UpdateSubscription({ uow: unitOfWork((work) => w.infra.ports.uow.run((repos) => work({ ...repos, debts }))), debts });
   const amounts = async () => (await Promise.all(cycles.map((d) => w.infra.ports.repos.debts.findByExternalRequestId(w.scope.company.id, d.externalRequestId)))).map((d) => d!.amountCents);
   const storedAmount = async () => (await w.infra.ports.repos.subscriptions.findById(sub.id))!.amountCents;
 

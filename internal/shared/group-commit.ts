@@ -1,0 +1,186 @@
+import type { EventFilter, EventHeader, EventLog, LoggedEvent } from '../../ports/event-log';
+import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
+import type { DomainEvent } from '../events/domain-event';
+import type { Page, PageRequest } from './page';
+
+/**
+ * Group commit: requests that arrive in the same turn of the event loop are written together,
+ * one write (one transaction) for the group instead of one per request, while each request keeps
+ * its own outcome: its result, or its own error, exactly as if it had been written alone. Under
+ * light traffic a group is a single request and nothing waits.
+ *
+ * The one mechanism behind every create's coalescing: `GroupCommit` gathers the requests and hands
+ * a group to `write`; `TransactionGroups` (below) is the write every unit of work offers as
+ * `UnitOfWork.runGrouped`, and the v2 debts give it a multi-row write of their own
+ * (GroupedDebtCreations).
+ */
+
+/** What a group write answers for one request: its value, or the error that request alone meets. */
+export type GroupOutcome<O> = { ok: true; value: O } | { ok: false; error: unknown };
+
+export interface GroupCommitOptions {
+  /** At most this many requests share one write; more in the same turn make more groups. */
+  maxGroupSize: number;
+  /** Schedules the flush of what arrived in this turn (default: setImmediate). */
+  defer?: (flush: () => void) => void;
+}
+
+interface Waiting<I, O> {
+  item: I;
+  resolve(value: O): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Gathers submissions by key (requests of different keys never share a write) and writes each
+ * key's group with `write`, which answers one outcome per item, in order. When `write` itself
+ * throws, the group's items are written again one by one, so one bad request cannot fail the
+ * others: `write` must leave nothing behind when it throws (a transaction that rolled back).
+ */
+export class GroupCommit<I, O> {
+  private readonly waiting = new Map<string | number, Waiting<I, O>[]>();
+  private scheduled = false;
+  private readonly defer: (flush: () => void) => void;
+
+  constructor(
+    private readonly write: (items: I[]) => Promise<GroupOutcome<O>[]>,
+    private readonly options: GroupCommitOptions,
+  ) {
+    this.defer = options.defer ?? ((flush) => setImmediate(flush));
+  }
+
+  submit(key: string | number, item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      const queue = this.waiting.get(key);
+      if (queue) queue.push({ item, resolve, reject });
+      else this.waiting.set(key, [{ item, resolve, reject }]);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        this.defer(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const queues = [...this.waiting.values()];
+    this.waiting.clear();
+    const size = this.options.maxGroupSize;
+    for (const queue of queues) {
+      for (let i = 0; i < queue.length; i += size) void this.writeGroup(queue.slice(i, i + size));
+    }
+  }
+
+  private async writeGroup(group: Waiting<I, O>[]): Promise<void> {
+    let outcomes: GroupOutcome<O>[];
+    try {
+      outcomes = await this.write(group.map((w) => w.item));
+    } catch (error) {
+      if (group.length === 1) return group[0]!.reject(error);
+      // Alone, each request meets only its own failure.
+      for (const waiting of group) void this.writeGroup([waiting]);
+      return;
+    }
+    group.forEach((waiting, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) waiting.resolve(outcome.value);
+      else waiting.reject(outcome.error);
+    });
+  }
+}
+
+/**
+ * `UnitOfWork.runGrouped` for any unit of work: the works of a group run one after the other in
+ * one transaction of `run`, which commits once. When any of them throws, that transaction rolls
+ * back whole and every work of the group runs again alone (GroupCommit), so each caller gets its
+ * own result or its own error, and a work must keep all its effects inside the transaction: it may
+ * run twice, of which only one commits.
+ *
+ * The events the group's works append are written together just before the commit (one
+ * multi-row INSERT instead of one per work), in the order the works appended them.
+ */
+export class TransactionGroups {
+  private readonly groups: GroupCommit<(repos: Repositories) => Promise<unknown>, unknown>;
+
+  constructor(run: <T>(work: (repos: Repositories) => Promise<T>) => Promise<T>, options: GroupCommitOptions) {
+    this.groups = new GroupCommit(
+      (works) =>
+        run(async (repos) => {
+          const events = new BufferedEventLog(repos.events);
+          const shared: Repositories = { ...repos, events };
+          const outcomes: GroupOutcome<unknown>[] = [];
+          for (const work of works) outcomes.push({ ok: true, value: await work(shared) });
+          await events.flush();
+          return outcomes;
+        }),
+      options,
+    );
+  }
+
+  run<T>(key: string | number, work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.groups.submit(key, work) as Promise<T>;
+  }
+}
+
+/**
+ * An EventLog whose appends are held until `flush`; anything else asked of it flushes first, so
+ * a read inside the group sees what the group appended.
+ */
+class BufferedEventLog implements EventLog {
+  private pending: DomainEvent[] = [];
+
+  constructor(private readonly log: EventLog) {}
+
+  async append(events: DomainEvent[]): Promise<void> {
+    this.pending.push(...events);
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const events = this.pending;
+    this.pending = [];
+    await this.log.append(events);
+  }
+
+  async findByEventId(companyId: number, eventId: string): Promise<LoggedEvent | null> {
+    await this.flush();
+    return this.log.findByEventId(companyId, eventId);
+  }
+
+  async list(companyId: number, filter: EventFilter, page: PageRequest): Promise<Page<LoggedEvent>> {
+    await this.flush();
+    return this.log.list(companyId, filter, page);
+  }
+
+  async findById(id: number): Promise<LoggedEvent | null> {
+    await this.flush();
+    return this.log.findById(id);
+  }
+
+  async lastId(): Promise<number> {
+    await this.flush();
+    return this.log.lastId();
+  }
+
+  async headersAfter(afterId: number, limit: number): Promise<EventHeader[]> {
+    await this.flush();
+    return this.log.headersAfter(afterId, limit);
+  }
+
+  async headersIn(ranges: { from: number; to: number }[]): Promise<EventHeader[]> {
+    await this.flush();
+    return this.log.headersIn(ranges);
+  }
+}
+
+/** Requests that share one transaction at most (a group holds its rows' locks until it commits). */
+export const MAX_TRANSACTION_GROUP = 32;
+
+/**
+ * A UnitOfWork from its `run`: `runGrouped` groups over that same `run` (TransactionGroups). Every
+ * adapter's unit of work, and a test's wrapper around one, is built with it.
+ */
+export function unitOfWork(run: <T>(work: (repos: Repositories) => Promise<T>) => Promise<T>): UnitOfWork {
+  const groups = new TransactionGroups(run, { maxGroupSize: MAX_TRANSACTION_GROUP });
+  return { run, runGrouped: (key, work) => groups.run(key, work) };
+}
