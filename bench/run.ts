@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cpuShare, cpuSnapshot, processCpuMs } from './lib/cpu';
+import { cpuShare, cpuSnapshot, databaseCpuMs, processCpuMs } from './lib/cpu';
 import { demoCredentials, login, withoutAppConfig } from './lib/demo';
 import { type BenchDatabase, createBenchDatabase, deleteRedisPrefix, describeMachine, setBufferPool } from './lib/environment';
 import { type GenerationPlan, measureGeneration } from './lib/generation';
@@ -199,6 +199,7 @@ async function main(): Promise<number> {
         runTag,
         log,
         startWorker: (index) => startWorker(`worker-${index}`),
+        apiPid: api.serverPid,
       },
       plan,
     );
@@ -268,8 +269,10 @@ async function runScenario(scenario: Scenario, ctx: Context, rows: Row[], cores:
   await warmUp(load);
   const cpuBefore = cpuSnapshot();
   const serverCpuBefore = processCpuMs(service.serverPid);
+  const databaseCpuBefore = databaseCpuMs();
   const result = await measure(load);
   const serverCpuMs = processCpuMs(service.serverPid) - serverCpuBefore;
+  const databaseMs = databaseCpuMs() - databaseCpuBefore;
   const share = cpuShare(cpuBefore, cpuSnapshot(), cores);
   const baseline = scenario.baseline ? rows.find((r) => r.id === scenario.baseline) : undefined;
   const row: Row = {
@@ -284,6 +287,7 @@ async function runScenario(scenario: Scenario, ctx: Context, rows: Row[], cores:
     ratio: baseline ? Math.round(((result.requestsPerSec * itemsPerRequest) / baseline.requestsPerSec) * 1000) / 1000 : null,
     rssMiB: rssMiB(service.serverPid),
     serverCpuMsPerRequest: result.requests > 0 ? Math.round((serverCpuMs / result.requests) * 1000) / 1000 : null,
+    databaseCpuMsPerRequest: result.requests > 0 && databaseMs > 0 ? Math.round((databaseMs / result.requests) * 1000) / 1000 : null,
     otherCpuCores: share?.otherCores ?? null,
     stealCores: share?.stealCores ?? null,
   };

@@ -54,6 +54,11 @@ export function processCpuMs(pid: number): number {
   return (processTicks(pid) * 1000) / clockTicksPerSecond();
 }
 
+/** CPU time the database server's processes (mariadbd) have used so far, in ms. */
+export function databaseCpuMs(): number {
+  return databasePids().reduce((sum, pid) => sum + processCpuMs(pid), 0);
+}
+
 let ticksPerSecond: number | null = null;
 
 function clockTicksPerSecond(): number {

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import mysql from 'mysql2/promise';
 import { QUEUE_NAME } from '../../adapters/queue/bullmq/queue-names';
 import { round } from './load';
-import { processCpuMs } from './cpu';
+import { databaseCpuMs, processCpuMs } from './cpu';
 import { afterFullGc, type ProcessMemory } from './memory';
 import { rssMiB, type Service } from './processes';
 
@@ -37,6 +37,10 @@ export interface BulkRun {
   debtsPerSecond: number;
   /** CPU (user + system) the worker processes spent during the run, per 1,000 debts. */
   workerCpuMsPer1000Debts: number | null;
+  /** CPU the API process spent (the POST /subscriptions), per 1,000 debts. */
+  apiCpuMsPer1000Debts: number | null;
+  /** CPU the database server spent, per 1,000 debts. */
+  databaseCpuMsPer1000Debts: number | null;
   /** RSS of each worker process right after the run (worker 1 first). */
   workerMemory: ProcessMemory[];
 }
@@ -50,6 +54,23 @@ export interface GenerationReport {
   bulk: BulkRun[];
   /** Startup jobs of the worker (scheduled on start) that ran before the measurement. */
   startupJobsSeconds: number;
+  /** The floor generation is held to: the same chunks inserted straight into the debts table. */
+  baseline: InsertBaseline | null;
+}
+
+/**
+ * One process (this one, on one mysql2 connection) inserting the debts of the bulk run again,
+ * straight into the debts table with all its indexes: the same rows, the same chunk size (one
+ * multi-row INSERT and one commit per subscription's cycles), with no API, queue or worker.
+ */
+export interface InsertBaseline {
+  debts: number;
+  chunkRows: number;
+  seconds: number;
+  debtsPerSecond: number;
+  /** CPU of the inserting process (mysql2 and the row building) per 1,000 debts. */
+  clientCpuMsPer1000Debts: number;
+  databaseCpuMsPer1000Debts: number | null;
 }
 
 export interface GenerationDeps {
@@ -63,6 +84,8 @@ export interface GenerationDeps {
   log: (message: string) => void;
   /** Starts one more worker process (cmd/worker/main.ts with the API's environment). */
   startWorker: (index: number) => Promise<Service>;
+  /** The API process, whose CPU a bulk run counts too. */
+  apiPid: number;
 }
 
 export interface GenerationPlan {
@@ -127,7 +150,15 @@ export async function measureGeneration(deps: GenerationDeps, plan: GenerationPl
           `(creates took ${run.createSeconds} s; ${run.afterLastCreateSeconds} s after the last 201), ${run.debtsPerSecond} debts/s`,
       );
     }
+    const baseline = bulk.length > 0 ? await insertBaseline(conn, organizationId, `${deps.runTag}-bulk1-`, plan) : null;
+    if (baseline) {
+      deps.log(
+        `  straight INSERT baseline: ${baseline.debts} debts in chunks of ${baseline.chunkRows}, ${baseline.debtsPerSecond} debts/s ` +
+          `(client ${baseline.clientCpuMsPer1000Debts} ms, MariaDB ${baseline.databaseCpuMsPer1000Debts ?? '?'} ms CPU per 1,000 debts)`,
+      );
+    }
     return {
+      baseline,
       cycles: plan.cycles,
       pollMs: SINGLE_POLL_MS,
       single,
@@ -146,6 +177,8 @@ export async function measureGeneration(deps: GenerationDeps, plan: GenerationPl
 async function bulkRun(deps: GenerationDeps, poller: DebtPoller, plan: GenerationPlan, workers: Service[], run: number): Promise<BulkRun> {
   const ids = Array.from({ length: plan.bulkSubscriptions }, (_, i) => `${deps.runTag}-bulk${run}-${i + 1}`);
   const cpuBefore = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0);
+  const apiCpuBefore = processCpuMs(deps.apiPid);
+  const databaseCpuBefore = databaseCpuMs();
   let failure: Error | null = null;
   let next = 0;
   const started = performance.now();
@@ -164,6 +197,8 @@ async function bulkRun(deps: GenerationDeps, poller: DebtPoller, plan: Generatio
   if (failure) throw failure;
   const { doneAt } = await seen;
   const workerCpuMs = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0) - cpuBefore;
+  const apiCpuMs = processCpuMs(deps.apiPid) - apiCpuBefore;
+  const databaseMs = databaseCpuMs() - databaseCpuBefore;
   const debts = plan.bulkSubscriptions * plan.cycles;
   const stored = await poller.total(ids);
   if (stored !== debts) throw new Error(`bulk generation stored ${stored} debts, expected ${debts}`);
@@ -178,7 +213,51 @@ async function bulkRun(deps: GenerationDeps, poller: DebtPoller, plan: Generatio
     afterLastCreateSeconds: round((doneAt - createdAt) / 1000, 2),
     debtsPerSecond: Math.round(debts / totalSeconds),
     workerCpuMsPer1000Debts: workerCpuMs > 0 ? round((workerCpuMs / debts) * 1000, 1) : null,
+    apiCpuMsPer1000Debts: apiCpuMs > 0 ? round((apiCpuMs / debts) * 1000, 1) : null,
+    databaseCpuMsPer1000Debts: databaseMs > 0 ? round((databaseMs / debts) * 1000, 1) : null,
     workerMemory: await Promise.all(workers.map((w) => afterFullGc(w.serverPid, rssMiB))),
+  };
+}
+
+/**
+ * The straight-INSERT baseline (InsertBaseline): the debts the first bulk run generated are read
+ * back per subscription and written again under new keys (`external_request_id` with a suffix,
+ * no subscription), one multi-row INSERT per subscription's cycles, each its own transaction,
+ * then deleted again.
+ */
+async function insertBaseline(conn: mysql.Connection, organizationId: number, subscriptionPrefix: string, plan: GenerationPlan): Promise<InsertBaseline> {
+  const [subscriptions] = await conn.query<mysql.RowDataPacket[]>(
+    'SELECT id FROM subscriptions WHERE organization_id = ? AND external_subscription_id LIKE ? ORDER BY id LIMIT ?',
+    [organizationId, `${subscriptionPrefix}%`, plan.bulkSubscriptions],
+  );
+  const chunks: unknown[][][] = [];
+  let columns: string[] = [];
+  for (const { id } of subscriptions) {
+    const [rows] = await conn.query<mysql.RowDataPacket[]>('SELECT * FROM debts WHERE subscription_id = ? ORDER BY id', [id]);
+    columns = Object.keys(rows[0] ?? {}).filter((c) => c !== 'id');
+    chunks.push(rows.map((row) => columns.map((c) => (c === 'external_request_id' ? `${row[c]}-base` : c === 'subscription_id' ? null : row[c]))));
+  }
+  const debts = chunks.reduce((n, chunk) => n + chunk.length, 0);
+  const sql = `INSERT INTO debts (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ?`;
+  const cpuBefore = process.cpuUsage();
+  const databaseCpuBefore = databaseCpuMs();
+  const started = performance.now();
+  for (const chunk of chunks) {
+    await conn.beginTransaction();
+    await conn.query(sql, [chunk]);
+    await conn.commit();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const databaseMs = databaseCpuMs() - databaseCpuBefore;
+  await conn.query("DELETE FROM debts WHERE organization_id = ? AND subscription_id IS NULL AND external_request_id LIKE '%-base'", [organizationId]);
+  return {
+    debts,
+    chunkRows: chunks[0]?.length ?? 0,
+    seconds: round(seconds, 2),
+    debtsPerSecond: Math.round(debts / seconds),
+    clientCpuMsPer1000Debts: round(((cpu.user + cpu.system) / 1000 / debts) * 1000, 1),
+    databaseCpuMsPer1000Debts: databaseMs > 0 ? round((databaseMs / debts) * 1000, 1) : null,
   };
 }
 

@@ -23,6 +23,8 @@ export interface Row extends LoadResult {
   rssMiB: number | null;
   /** CPU time the serving process spent per measured request (user + system), in ms. */
   serverCpuMsPerRequest: number | null;
+  /** CPU the database server (mariadbd) spent during the measured run, per request. */
+  databaseCpuMsPerRequest: number | null;
   /** Cores' worth of CPU that processes outside the bench (and the database server) used meanwhile. */
   otherCpuCores: number | null;
   stealCores: number | null;
@@ -69,6 +71,7 @@ const COLUMNS: [string, (r: Row) => string][] = [
   ['Non-2xx', (r) => String(r.non2xx)],
   ['vs baseline', (r) => (r.ratio === null ? '—' : `${r.ratio.toFixed(r.ratio < 0.1 ? 3 : 2)} × ${r.baseline}`)],
   ['CPU ms/req', (r) => (r.serverCpuMsPerRequest === null ? '?' : r.serverCpuMsPerRequest.toFixed(3))],
+  ['DB CPU ms/req', (r) => (r.databaseCpuMsPerRequest === null ? '?' : r.databaseCpuMsPerRequest.toFixed(3))],
   ['RSS MiB', (r) => (r.rssMiB === null ? '?' : r.rssMiB.toFixed(1))],
   ['Other CPU', (r) => (r.otherCpuCores === null ? '?' : r.otherCpuCores.toFixed(2))],
 ];
@@ -181,6 +184,8 @@ ${report.generation ? generationMethod(report.generation) : ''}- Ratios divide t
 - CPU ms/req is the CPU time (user + system, from /proc/<pid>/stat) the serving process spent
   during the measured run divided by the requests it answered: what one request costs the
   process, and much less sensitive than req/s to other load on the machine.
+- DB CPU ms/req is the same for the MariaDB server process (mariadbd) over the same run: the
+  database's share of a request, on the same host.
 - Other CPU is the cores' worth of CPU that processes other than the bench, its children and the
   database server used while the scenario ran (warm-up included), from /proc/stat and
   /proc/<pid>/stat. Well above 0 means something else competed for the machine and the figures of
@@ -202,7 +207,7 @@ ${report.targets.map((t) => `| ${t.scenario} | ${t.target} | ${t.value} | ${t.me
 `
     : ''
 }
-${report.generation ? generationSection(report.generation) : ''}${report.reminders ? remindersSection(report.reminders) : ''}${memorySection(report.memory)}## Reading
+${report.generation ? generationSection(report.generation) : ''}${systemCostSection(report)}${report.reminders ? remindersSection(report.reminders) : ''}${memorySection(report.memory)}## Reading
 
 ${reading.map((line) => `- ${line}`).join('\n')}
 ${report.lists.length > 0 ? `\n## GET /debts: SQL and plans\n\n${report.lists.map(listSection).join('\n')}` : ''}
@@ -311,7 +316,8 @@ function generationSection(g: GenerationReport): string {
     .map(
       (b) =>
         `| ${b.subscriptions} × ${g.cycles} | ${b.workers} | ${b.debts.toLocaleString('en-US')} | ${b.createSeconds.toFixed(2)} | ` +
-        `${b.totalSeconds.toFixed(2)} | ${b.afterLastCreateSeconds.toFixed(2)} | ${b.debtsPerSecond.toLocaleString('en-US')} | ${b.workerCpuMsPer1000Debts ?? '?'} |`,
+        `${b.totalSeconds.toFixed(2)} | ${b.afterLastCreateSeconds.toFixed(2)} | ${b.debtsPerSecond.toLocaleString('en-US')} | ${b.workerCpuMsPer1000Debts ?? '?'} | ` +
+        `${b.apiCpuMsPer1000Debts ?? '?'} | ${b.databaseCpuMsPer1000Debts ?? '?'} |`,
     )
     .join('\n');
   return `## Subscription generation
@@ -324,11 +330,61 @@ ${single}
 ${
   g.bulk.length > 0
     ? `
-| Subscriptions | Workers | Debts | Creates s | First POST → all debts s | Last 201 → all debts s | Debts/s | Worker CPU ms / 1,000 debts |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| Subscriptions | Workers | Debts | Creates s | First POST → all debts s | Last 201 → all debts s | Debts/s | Worker CPU ms / 1,000 debts | API | MariaDB |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${bulk}
 `
     : ''
+}${g.baseline ? baselineParagraph(g) : ''}
+`;
 }
+
+function baselineParagraph(g: GenerationReport): string {
+  const b = g.baseline!;
+  const best = Math.max(...g.bulk.map((r) => r.debtsPerSecond));
+  return `
+Baseline in the same run: the bulk run's ${b.debts.toLocaleString('en-US')} debts inserted again by one process straight into the debts
+table with all its indexes, one multi-row INSERT of ${b.chunkRows} rows and one commit per subscription (bench/lib/generation.ts
+insertBaseline): ${b.seconds.toFixed(2)} s, **${b.debtsPerSecond.toLocaleString('en-US')} debts/s**, ${b.clientCpuMsPer1000Debts} ms of client CPU and
+${b.databaseCpuMsPer1000Debts ?? '?'} ms of MariaDB CPU per 1,000 debts. Generation's best bulk run: ${best.toLocaleString('en-US')} debts/s,
+${(best / b.debtsPerSecond).toFixed(2)} × the baseline.
+`;
+}
+
+/**
+ * CPU milliseconds per created debt summed over the processes that create it: the API, the
+ * worker (subscription cycles) and MariaDB, per creation path.
+ */
+export function systemCostSection(report: Report): string {
+  const line = (path: string, id: string, debtsPerRequest: number) => {
+    const row = report.rows.find((r) => r.id === id);
+    if (!row || row.serverCpuMsPerRequest === null) return null;
+    const api = row.serverCpuMsPerRequest / debtsPerRequest;
+    const db = row.databaseCpuMsPerRequest === null ? null : row.databaseCpuMsPerRequest / debtsPerRequest;
+    return `| ${path} | ${api.toFixed(3)} | — | ${db === null ? '?' : db.toFixed(3)} | ${db === null ? '?' : (api + db).toFixed(3)} |`;
+  };
+  const lines = [
+    line('POST /v2/debts, one debt per request', 'debts.create', 1),
+    line('POST /v2/debts, batch of 50', 'debts.batch', 50),
+    line('POST /payment-links (the link and its debt)', 'links.create', 1),
+  ].filter((l): l is string => l !== null);
+  for (const run of report.generation?.bulk ?? []) {
+    const per = (v: number | null) => (v === null ? null : v / 1000);
+    const [api, worker, db] = [per(run.apiCpuMsPer1000Debts), per(run.workerCpuMsPer1000Debts), per(run.databaseCpuMsPer1000Debts)];
+    const total = [api, worker, db].every((v) => v !== null) ? api! + worker! + db! : null;
+    const f = (v: number | null) => (v === null ? '?' : v.toFixed(3));
+    lines.push(`| Subscription cycle (${run.subscriptions} × ${report.generation!.cycles}, ${run.workers} worker${run.workers > 1 ? 's' : ''}) | ${f(api)} | ${f(worker)} | ${f(db)} | ${f(total)} |`);
+  }
+  if (lines.length === 0) return '';
+  return `## Whole-system CPU per created debt
+
+CPU time (user + system, /proc) each process spent during the measured run, divided by the debts
+created: the API process, the worker processes (subscription cycles are written by workers) and
+the MariaDB server. A payment link counts its link and its debt as one created debt.
+
+| Creation path | API ms | Worker ms | MariaDB ms | Total ms per debt |
+| --- | ---: | ---: | ---: | ---: |
+${lines.join('\n')}
+
 `;
 }

@@ -2,7 +2,7 @@ import type { GenerationReport } from './generation';
 import { MEMORY_GROWTH_TOLERANCE_PCT, type MemoryReport } from './memory';
 import type { Row, Target } from './report';
 
-/** The targets of issue 3 (creation) and issue 9 (lists), checked against this run's rows. */
+/** The targets of issue 3 (creation), issue 9 (lists) and issue 19 (every endpoint), checked against this run's rows. */
 export function targets(rows: Row[], generation: GenerationReport | null, memory: MemoryReport): Target[] {
   const out: Target[] = [];
   const row = (id: string) => rows.find((r) => r.id === id);
@@ -30,6 +30,31 @@ export function targets(rows: Row[], generation: GenerationReport | null, memory
   }
   for (const list of rows.filter((r) => r.id.startsWith('debts.list') || r.id === 'contacts.search')) {
     out.push({ scenario: `${list.label}, ${list.connections} connections`, target: 'p99 < 30 ms (issue 9)', value: `${list.p99Ms} ms`, met: list.p99Ms < 30 });
+  }
+  // Issue 19: every create near koa-insert, every read by id near Koa + 1 SELECT.
+  for (const create of rows.filter((r) => r.kind === 'api' && r.baseline === 'koa-insert' && r.itemsPerRequest === 1)) {
+    const floor = create.id === 'debts.create' ? 0.8 : 0.6;
+    out.push({ scenario: `${create.label}, ${create.connections} connections`, target: `>= ${floor} × koa-insert req/s (issue 19)`, value: `${create.ratio?.toFixed(2)} ×`, met: (create.ratio ?? 0) >= floor });
+    out.push({ scenario: `${create.label}, ${create.connections} connections`, target: 'p99 < 25 ms (issue 19)', value: `${create.p99Ms} ms`, met: create.p99Ms < 25 });
+  }
+  const select = row('baseline.koa-select');
+  for (const get of select ? rows.filter((r) => /\.get$/.test(r.id)) : []) {
+    const ratio = get.requestsPerSec / select!.requestsPerSec;
+    out.push({ scenario: `${get.label}, ${get.connections} connections`, target: '>= 0.75 × Koa + 1 SELECT req/s (issue 19)', value: `${ratio.toFixed(2)} ×`, met: ratio >= 0.75 });
+    if (get.serverCpuMsPerRequest !== null && select!.serverCpuMsPerRequest) {
+      const cpu = get.serverCpuMsPerRequest / select!.serverCpuMsPerRequest;
+      out.push({ scenario: `${get.label}, ${get.connections} connections`, target: 'CPU per request <= 1.4 × Koa + 1 SELECT\'s (issue 19)', value: `${cpu.toFixed(2)} ×`, met: cpu <= 1.4 });
+    }
+  }
+  if (generation?.baseline && generation.bulk.length > 0) {
+    const best = Math.max(...generation.bulk.map((r) => r.debtsPerSecond));
+    const ratio = best / generation.baseline.debtsPerSecond;
+    out.push({
+      scenario: `Subscription generation, ${generation.bulk[0]!.subscriptions} × ${generation.cycles} cycles (best bulk run)`,
+      target: '>= 0.6 × the straight-INSERT baseline (issue 19)',
+      value: `${ratio.toFixed(2)} ×`,
+      met: ratio >= 0.6,
+    });
   }
   if (generation) {
     out.push({
