@@ -26,6 +26,12 @@ export interface ProductRepository {
   findByIds(companyId: number, ids: number[]): Promise<Product[]>;
   findByExternalProductIds(companyId: number, externalProductIds: string[]): Promise<Product[]>;
   findByExternalProductId(companyId: number, externalProductId: string): Promise<Product | null>;
+  /**
+   * findByName and findByExternalProductId in one query (POST /products checks both before it
+   * writes): the product holding the name and the one holding the externalProductId (the same
+   * product twice, or either null).
+   */
+  findNameAndKeyHolders(companyId: number, name: string, externalProductId: string | null): Promise<{ byName: Product | null; byExternalProductId: Product | null }>;
   /** @throws ConflictError when the new name is taken by any other product. */
   rename(companyId: number, id: number, name: string): Promise<Product>;
   /** Active to inactive, atomically: false when the product was not active (or not there). */

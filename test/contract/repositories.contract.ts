@@ -635,6 +635,21 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         expect(await repos().products.findByExternalProductId(company.id, 'SKU-001')).to.deep.equal(inserted);
       });
 
+      it('findNameAndKeyHolders answers the name holder and the externalProductId holder in one call', async () => {
+        const { company } = await newTenant(repos());
+        const [foreign] = (await newTenant(repos())).companies;
+        const plan = await repos().products.insert(newProduct(company, { name: 'Plan', externalProductId: 'SKU-PLAN' }));
+        const other = await repos().products.insert(newProduct(company, { name: 'Other', externalProductId: 'SKU-OTHER' }));
+        await repos().products.insert(newProduct(foreign!, { name: 'Free', externalProductId: 'SKU-FREE' }));
+        const holders = (name: string, key: string | null) => repos().products.findNameAndKeyHolders(company.id, name, key);
+        expect(await holders('Plan', 'SKU-PLAN')).to.deep.equal({ byName: plan, byExternalProductId: plan });
+        expect(await holders('Plan', 'SKU-OTHER')).to.deep.equal({ byName: plan, byExternalProductId: other });
+        expect(await holders('Plan', null)).to.deep.equal({ byName: plan, byExternalProductId: null });
+        expect(await holders('plan', 'SKU-NEW')).to.deep.equal({ byName: null, byExternalProductId: null });
+        // Another company's name and key are not this company's.
+        expect(await holders('Free', 'SKU-FREE')).to.deep.equal({ byName: null, byExternalProductId: null });
+      });
+
       it('round-trips an inactive product created without timestamps or external id', async () => {
         const { company } = await newTenant(repos());
         const input = newProduct(company, { active: false, createdAt: null, externalProductId: null });

@@ -56,6 +56,20 @@ export class KnexProductRepository implements ProductRepository {
     return this.first({ company_id: companyId, external_product_id: externalProductId });
   }
 
+  async findNameAndKeyHolders(companyId: number, name: string, externalProductId: string | null): Promise<{ byName: Product | null; byExternalProductId: Product | null }> {
+    const rows = await this.db<ProductRow>('products')
+      .where('company_id', companyId)
+      .where((q) => {
+        q.where('name', name);
+        if (externalProductId !== null) q.orWhere('external_product_id', externalProductId);
+      });
+    const products = rows.map(toProduct);
+    return {
+      byName: products.find((p) => p.name === name) ?? null,
+      byExternalProductId: externalProductId === null ? null : (products.find((p) => p.externalProductId === externalProductId) ?? null),
+    };
+  }
+
   async rename(companyId: number, id: number, name: string): Promise<Product> {
     await translatingDuplicates('Product name', () =>
       this.db('products').where({ company_id: companyId, id }).update({ name }),

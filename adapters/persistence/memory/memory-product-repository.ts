@@ -45,6 +45,13 @@ export class MemoryProductRepository implements ProductRepository {
     return copy(this.rows.find((p) => p.companyId === companyId && p.externalProductId === externalProductId) ?? null);
   }
 
+  async findNameAndKeyHolders(companyId: number, name: string, externalProductId: string | null): Promise<{ byName: Product | null; byExternalProductId: Product | null }> {
+    return {
+      byName: await this.findByName(companyId, name),
+      byExternalProductId: externalProductId === null ? null : await this.findByExternalProductId(companyId, externalProductId),
+    };
+  }
+
   async rename(companyId: number, id: number, name: string): Promise<Product> {
     if (this.rows.some((p) => p.companyId === companyId && p.name === name && p.id !== id)) {
       throw new ConflictError('Product name already exists');

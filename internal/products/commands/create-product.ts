@@ -42,20 +42,16 @@ export class CreateProduct {
     active: boolean,
     scope: TenantScope,
   ): Promise<Product> {
-    const { products } = this.deps.repos;
     const companyId = scope.company.id;
-    const existing = await products.findByName(companyId, name);
+    const { byName: existing, byExternalProductId: owner } = await this.deps.repos.products.findNameAndKeyHolders(companyId, name, externalProductId);
     if (existing && !existing.active) {
       throw new ConflictError(`The product name ${name} is taken by an inactive product`);
     }
     if (existing?.externalProductId && externalProductId && existing.externalProductId !== externalProductId) {
       throw new ConflictError(`The product ${name} exists with a different externalProductId`);
     }
-    if (externalProductId) {
-      const owner = await products.findByExternalProductId(companyId, externalProductId);
-      if (owner && owner.id !== existing?.id) {
-        throw new ConflictError(`The externalProductId ${externalProductId} belongs to another product`);
-      }
+    if (owner && owner.id !== existing?.id) {
+      throw new ConflictError(`The externalProductId ${externalProductId} belongs to another product`);
     }
     if (existing) return existing;
     return this.deps.uow.runGrouped(scope.organizationId, async (tx) => {
