@@ -112,7 +112,8 @@ export class CreatePaymentLink {
         createdAt: now,
         updatedAt: now,
       });
-      const created = (await tx.paymentLinks.findByCode(scope.company.id, code))!;
+      // The view is the link as written and its product: no read back.
+      const created: PaymentLinkView = { ...link, product: product && { id: product.product.id, name: product.product.name, active: product.product.active } };
       await tx.events.append([
         eventOf(scope, 'payment_link.created', { kind: 'payment_link', link: created }, now),
         eventOf(scope, 'debt.created', { kind: 'debt', debt: viewOf(debt, debtor?.contact ?? null, product?.product ?? null) }, now),
