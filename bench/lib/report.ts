@@ -207,7 +207,7 @@ ${report.targets.map((t) => `| ${t.scenario} | ${t.target} | ${t.value} | ${t.me
 `
     : ''
 }
-${report.generation ? generationSection(report.generation) : ''}${systemCostSection(report)}${report.reminders ? remindersSection(report.reminders) : ''}${memorySection(report.memory)}## Reading
+${changesSection(report)}${report.generation ? generationSection(report.generation) : ''}${systemCostSection(report)}${report.reminders ? remindersSection(report.reminders) : ''}${memorySection(report.memory)}## Reading
 
 ${reading.map((line) => `- ${line}`).join('\n')}
 ${report.lists.length > 0 ? `\n## GET /debts: SQL and plans\n\n${report.lists.map(listSection).join('\n')}` : ''}
@@ -384,6 +384,45 @@ the MariaDB server. A payment link counts its link and its debt as one created d
 
 | Creation path | API ms | Worker ms | MariaDB ms | Total ms per debt |
 | --- | ---: | ---: | ---: | ---: |
+${lines.join('\n')}
+
+`;
+}
+
+/**
+ * Issue 19's changes, each with the figures of the last run before it (2026-11-24, this machine,
+ * quiet: docs/performance.md of commit a205243) beside this run's.
+ */
+const BEFORE_ISSUE_19: Record<string, { ratio: number; cpu: number; p99: number; label: string }> = {
+  'contacts.create': { label: 'POST /contacts', ratio: 0.25, cpu: 0.763, p99: 50.28 },
+  'products.create': { label: 'POST /products', ratio: 0.22, cpu: 0.82, p99: 55.0 },
+  'links.create': { label: 'POST /payment-links', ratio: 0.17, cpu: 1.05, p99: 52.96 },
+  'debts.create': { label: 'POST /v2/debts (single)', ratio: 0.71, cpu: 0.235, p99: 17.62 },
+};
+
+export function changesSection(report: Report): string {
+  const lines = Object.entries(BEFORE_ISSUE_19).flatMap(([id, before]) => {
+    const row = report.rows.find((r) => r.id === id);
+    if (!row) return [];
+    return [
+      `| ${before.label} | ${before.ratio.toFixed(2)} × | ${row.ratio?.toFixed(2) ?? '?'} × | ${before.cpu.toFixed(3)} | ${row.serverCpuMsPerRequest?.toFixed(3) ?? '?'} | ${before.p99.toFixed(2)} | ${row.p99Ms.toFixed(2)} |`,
+    ];
+  });
+  if (lines.length === 0) return '';
+  return `## Changes for issue 19, before and after
+
+- **Group commit in the unit of work** (UnitOfWork.runGrouped, internal/shared/group-commit.ts). The creates of
+  one organization that arrive in the same turn of the event loop share one transaction; the events they append
+  are written by one multi-row INSERT just before the commit. Each request keeps its own answer and error: when
+  any work of a group throws, the group rolls back and each work runs again alone. Contacts, products, payment
+  links, subscriptions, payment methods and adhesions create through it; the v2 debts keep their multi-row write
+  (GroupedDebtCreations) on the same GroupCommit.
+- **POST /products**: the name holder and the externalProductId holder in one query
+  (ProductRepository.findNameAndKeyHolders) instead of two.
+- **POST /payment-links**: the 201 is the link as written with its product, not a read back.
+
+| Create, 32 connections | before: × koa-insert | now | before: API CPU ms/req | now | before: p99 ms | now |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: |
 ${lines.join('\n')}
 
 `;
