@@ -217,6 +217,22 @@ describeEachDatabase('contacts', ({ api }) => {
       expect(listed.body.meta.total).to.equal(1);
     });
 
+    it('answers each of a burst of creates on its own (group commit): new keys 201 once each, a repeated key 409, one event per contact', async () => {
+      const tenant = await api().newTenant();
+      const keys = ['burst-1', 'burst-2', 'burst-dup', 'burst-3', 'burst-dup', 'burst-4'];
+      const results = await Promise.all(keys.map((externalClientId) => http().post('/contacts').set(tenant.headers).send(contactBody({ externalClientId }))));
+      expect(results.map((r) => r.status).sort()).to.deep.equal([201, 201, 201, 201, 201, 409]);
+      results.forEach((r, i) => {
+        if (r.status === 201) expect(r.body.data.externalClientId).to.equal(keys[i]);
+        else expect(r.body.error.code).to.equal('RESOURCE_CONFLICT');
+      });
+      expect(new Set(results.filter((r) => r.status === 201).map((r) => r.body.data.contactId)).size).to.equal(5);
+      expect((await list(tenant)).body.meta.total).to.equal(5);
+      const events = await http().get('/events').query({ type: 'contact.created', limit: 50 }).set(tenant.headers);
+      expect(events.status).to.equal(200);
+      expect(events.body.data.map((e: { data: { object: { externalClientId: string } } }) => e.data.object.externalClientId).sort()).to.deep.equal(['burst-1', 'burst-2', 'burst-3', 'burst-4', 'burst-dup']);
+    });
+
     it('allows the same externalClientId in another organization', async () => {
       const first = await api().newTenant();
       const second = await api().newTenant();

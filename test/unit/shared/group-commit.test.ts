@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import type { DomainEvent } from '../../../internal/events/domain-event';
+import { GroupCommit, TransactionGroups } from '../../../internal/shared/group-commit';
+import type { Repositories } from '../../../ports/unit-of-work';
+
+/** A stand-in transaction runner: counts transactions, keeps what a committed one appended. */
+function fakeTransactions() {
+  const state = { transactions: 0, rolledBack: 0, appends: [] as string[][], committed: [] as string[] };
+  const run = async <T>(work: (repos: Repositories) => Promise<T>): Promise<T> => {
+    state.transactions += 1;
+    const appended: string[][] = [];
+    const events = { append: async (list: DomainEvent[]) => void appended.push(list.map((e) => e.type)) } as unknown as Repositories['events'];
+    try {
+      const result = await work({ events } as Repositories);
+      state.appends.push(...appended);
+      state.committed.push(...appended.flat());
+      return result;
+    } catch (error) {
+      state.rolledBack += 1;
+      throw error;
+    }
+  };
+  return { state, run };
+}
+
+const event = (type: string) => ({ type }) as unknown as DomainEvent;
+
+describe('GroupCommit', () => {
+  it('writes what arrives in one turn as one group per key, each caller answered with its own outcome', async () => {
+    const writes: number[][] = [];
+    const groups = new GroupCommit<number, number>(
+      async (items) => {
+        writes.push(items);
+        return items.map((n) => (n < 0 ? { ok: false, error: new Error(`negative ${n}`) } : { ok: true, value: n * 10 }));
+      },
+      { maxGroupSize: 3 },
+    );
+    const results = await Promise.allSettled([groups.submit('a', 1), groups.submit('a', 2), groups.submit('b', 3), groups.submit('a', -4), groups.submit('a', 5)]);
+    expect(writes).to.deep.equal([[1, 2, -4], [5], [3]]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).to.deep.equal([10, 20, 30, 'negative -4', 50]);
+  });
+
+  it('writes each item alone when the group write throws, so one bad item fails only itself', async () => {
+    const writes: number[][] = [];
+    const groups = new GroupCommit<number, number>(
+      async (items) => {
+        writes.push(items);
+        if (items.includes(2)) throw new Error('boom');
+        return items.map((n) => ({ ok: true, value: n }));
+      },
+      { maxGroupSize: 10 },
+    );
+    const results = await Promise.allSettled([1, 2, 3].map((n) => groups.submit(1, n)));
+    expect(writes).to.deep.equal([[1, 2, 3], [1], [2], [3]]);
+    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+  });
+});
+
+describe('TransactionGroups (UnitOfWork.runGrouped)', () => {
+  it('runs the works of one key and moment in one transaction and appends their events in one call, in order', async () => {
+    const { state, run } = fakeTransactions();
+    const groups = new TransactionGroups(run, { maxGroupSize: 32 });
+    const work = (name: string) => async (repos: Repositories) => {
+      await repos.events.append([event(`${name}.created`)]);
+      return name;
+    };
+    expect(await Promise.all(['a', 'b', 'c'].map((name) => groups.run(7, work(name))))).to.deep.equal(['a', 'b', 'c']);
+    expect(state.transactions).to.equal(1);
+    expect(state.appends).to.deep.equal([['a.created', 'b.created', 'c.created']]);
+  });
+
+  it('rolls the group back when one work throws and runs each alone: the others commit once, the failing one gets its own error', async () => {
+    const { state, run } = fakeTransactions();
+    const groups = new TransactionGroups(run, { maxGroupSize: 32 });
+    const work = (name: string) => async (repos: Repositories) => {
+      await repos.events.append([event(`${name}.created`)]);
+      if (name === 'bad') throw new Error('taken');
+      return name;
+    };
+    const results = await Promise.allSettled(['a', 'bad', 'c'].map((name) => groups.run(7, work(name))));
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).to.deep.equal(['a', 'taken', 'c']);
+    expect(state).to.include({ transactions: 4, rolledBack: 2 });
+    expect(state.committed).to.deep.equal(['a.created', 'c.created']);
+  });
+
+  it('flushes the held events before any other call on the event log, so the group reads what it appended', async () => {
+    const calls: string[] = [];
+    const events = {
+      append: async (list: DomainEvent[]) => void calls.push(`append ${list.length}`),
+      lastId: async () => (calls.push('lastId'), 42),
+    } as unknown as Repositories['events'];
+    const groups = new TransactionGroups(async (work) => work({ events } as Repositories), { maxGroupSize: 32 });
+    const last = await groups.run(1, async (repos) => {
+      await repos.events.append([event('x'), event('y')]);
+      return repos.events.lastId();
+    });
+    expect(last).to.equal(42);
+    expect(calls).to.deep.equal(['append 2', 'lastId']);
+  });
+});
