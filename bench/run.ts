@@ -8,6 +8,7 @@ import { type BenchDatabase, createBenchDatabase, deleteRedisPrefix, describeMac
 import { type GenerationPlan, measureGeneration } from './lib/generation';
 import { type LoadSpec, measure, warmUp } from './lib/load';
 import { afterFullGc, gcProbeEnv, live, type MemoryPass, memoryReport } from './lib/memory';
+import { cpuProbeEnv, profiled, type ScenarioProfile } from './lib/profile';
 import { parseArgs } from './lib/options';
 import { rssMiB, type Service, startService, stopAll } from './lib/processes';
 import { measureReminders, type RemindersReport } from './lib/reminders';
@@ -83,7 +84,7 @@ async function main(): Promise<number> {
       ...extra,
     });
     // The API and the workers share these; no RUN_WORKERS: the API only enqueues.
-    const appEnv = {
+    const appEnv: Record<string, string> = {
       DATABASE_URL: db.url,
       REDIS_URL,
       QUEUE_PREFIX: queuePrefix,
@@ -98,6 +99,7 @@ async function main(): Promise<number> {
       // The live heap after a full GC on request (bench/lib/gc-probe.cjs), for the memory figures.
       ...gcProbeEnv(),
     };
+    const cpuProbe = cpuProbeEnv();
     const [api, koaJson, koaInsert] = await Promise.all([
       startService({
         name: 'api',
@@ -106,7 +108,8 @@ async function main(): Promise<number> {
           ? { command: process.execPath, args: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`, '--import', 'tsx', 'cmd/api/main.ts'] }
           : { command: TSX, args: ['cmd/api/main.ts'] }),
         cwd: ROOT,
-        env: childEnv(appEnv),
+        // The API alone also gets the CPU probe (bench/lib/cpu-probe.cjs) for the profile pass.
+        env: childEnv({ ...appEnv, NODE_OPTIONS: `${appEnv.NODE_OPTIONS ?? ''} ${cpuProbe.require}`.trim(), ...cpuProbe.env }),
         ready: (stdout) => demoCredentials(stdout) !== null || /already has tenants/.test(stdout),
       }),
       startService({ name: 'koa-json', command: TSX, args: ['bench/baselines/koa-json.ts'], cwd: ROOT, env: childEnv({}) }),
@@ -150,6 +153,18 @@ async function main(): Promise<number> {
       apiRss.push(await apiMemory(pass));
       const [first, now] = [apiRss[0]!, apiRss.at(-1)!];
       log(`  API after pass ${pass}: live ${live(now)} MiB (heap ${now.liveHeapMiB} + external ${now.externalMiB}), RSS ${now.rssMiB} MiB (after pass 1: live ${live(first)}, RSS ${first.rssMiB} MiB)`);
+    }
+
+    // Profile pass: each API scenario once more under V8's sampling profiler, for where a
+    // request's CPU goes (a quick run profiles one read, to keep the probe working).
+    const profiles: ScenarioProfile[] = [];
+    const profiledScenarios = scenarios.filter((s) => s.kind === 'api' && (!options.quick || s.id === 'contacts.get' || s.id === 'debts.get'));
+    if (profiledScenarios.length > 0) log(`profile pass: ${profiledScenarios.length} API scenario(s) under the sampling profiler, ${options.memoryPassSec} s each …`);
+    for (const scenario of profiledScenarios) {
+      const passCtx: Context = { ...ctx, runTag: `${runTag}.prof`, dataset: {} };
+      const profile = await profiled(api.serverPid, scenario, () => runScenario(scenario, passCtx, rows, machine.cores, options.memoryPassSec, 0));
+      profiles.push(profile);
+      log(`  ${scenario.label}: ${Object.entries(profile.parts).slice(0, 5).map(([part, pct]) => `${part} ${pct} %`).join(', ')}`);
     }
 
     // Every create answered 201 with a unique key: the rows must be there, once each.
@@ -233,6 +248,7 @@ async function main(): Promise<number> {
       generation,
       reminders,
       memory: memoryReport(apiRss, generation),
+      profiles,
       targets: targets(rows, generation, memoryReport(apiRss, generation)),
     };
     const targetLines = report.targets.map((t) => `${t.met ? 'met    ' : 'NOT MET'}  ${t.scenario}: ${t.target} (this run: ${t.value})`);

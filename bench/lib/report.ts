@@ -1,5 +1,6 @@
 import type { Machine } from './environment';
 import type { GenerationReport } from './generation';
+import type { ScenarioProfile } from './profile';
 import type { RemindersReport } from './reminders';
 import { live, type MemoryReport, type ProcessMemory } from './memory';
 import type { LoadResult } from './load';
@@ -47,6 +48,8 @@ export interface Report {
   reminders: RemindersReport | null;
   /** RSS across repeated runs of the API and the workers. */
   memory: MemoryReport;
+  /** Where the API's CPU goes per scenario (the profile pass). */
+  profiles: ScenarioProfile[];
   targets: Target[];
 }
 
@@ -207,7 +210,7 @@ ${report.targets.map((t) => `| ${t.scenario} | ${t.target} | ${t.value} | ${t.me
 `
     : ''
 }
-${changesSection(report)}${report.generation ? generationSection(report.generation) : ''}${systemCostSection(report)}${report.reminders ? remindersSection(report.reminders) : ''}${memorySection(report.memory)}## Reading
+${changesSection(report)}${report.generation ? generationSection(report.generation) : ''}${systemCostSection(report)}${profileSection(report)}${report.reminders ? remindersSection(report.reminders) : ''}${memorySection(report.memory)}## Reading
 
 ${reading.map((line) => `- ${line}`).join('\n')}
 ${report.lists.length > 0 ? `\n## GET /debts: SQL and plans\n\n${report.lists.map(listSection).join('\n')}` : ''}
@@ -424,6 +427,35 @@ export function changesSection(report: Report): string {
 | Create, 32 connections | before: × koa-insert | now | before: API CPU ms/req | now | before: p99 ms | now |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: |
 ${lines.join('\n')}
+
+`;
+}
+
+/** The profile pass: per scenario, the API's CPU per request split by part, and the top functions. */
+function profileSection(report: Report): string {
+  if (report.profiles.length === 0) return '';
+  const parts = [...new Set(report.profiles.flatMap((p) => Object.keys(p.parts)))];
+  const share = (p: ScenarioProfile, part: string) => {
+    const pct = p.parts[part];
+    if (pct === undefined) return '—';
+    return p.cpuMsPerRequest === null ? `${pct} %` : `${((pct / 100) * p.cpuMsPerRequest).toFixed(3)}`;
+  };
+  const rows = report.profiles.map((p) => `| ${p.label} | ${p.cpuMsPerRequest?.toFixed(3) ?? '?'} | ${parts.map((part) => share(p, part)).join(' | ')} |`);
+  const tops = report.profiles.map((p) => `- **${p.label}**: ${p.top.slice(0, 8).map((t) => `\`${t.fn}\` ${t.pct} %`).join(', ')}`);
+  return `## Where a request's CPU goes
+
+After the memory passes each API scenario runs once more (${report.settings.durationSec > 1 ? 'a few seconds' : 'briefly'}) with V8's sampling
+profiler on in the API process (bench/lib/cpu-probe.cjs, preloaded only in the bench; 250 µs interval). Each busy
+sample counts for the part of a request its code belongs to; a native frame (a socket write, a hash) counts for
+the JavaScript that called it. Figures are API CPU ms per request in that run (the profiler itself adds a little).
+
+| Scenario | CPU ms/req | ${parts.join(' | ')} |
+| --- | ---: | ${parts.map(() => '---:').join(' | ')} |
+${rows.join('\n')}
+
+Top self time per scenario (share of the busy samples):
+
+${tops.join('\n')}
 
 `;
 }

@@ -1,0 +1,96 @@
+'use strict';
+/**
+ * Preloaded by the bench into the API process (NODE_OPTIONS=--require), never by the service
+ * itself. The bench writes a command to $BENCH_CPU_PROBE_DIR/<pid>.cmd and sends SIGWINCH:
+ * `start` starts V8's sampling profiler; `stop <name>` stops it and writes what the samples say
+ * to $BENCH_CPU_PROBE_DIR/<pid>-<name>.json: the self time per function and per part of a
+ * request (bench/lib/profile.ts reads it). Native frames (a socket write, a hash) count for the
+ * nearest JavaScript frame that called them, so their cost lands on the part that asked for it.
+ */
+const dir = process.env.BENCH_CPU_PROBE_DIR;
+if (dir) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const inspector = require('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
+
+  /** Parts of a request, by where the code lives; the first match wins. */
+  const PARTS = [
+    ['JWT verification', /jsonwebtoken|\/jws\/|\/jwa\/|jwt-token-service/],
+    ['authentication', /authenticate-request|credential-cache|knex-credential-repository|secret-hasher|hmac-secret|sha256/],
+    ['rate limit (Redis)', /rate-limit|token-bucket|ioredis|redis-parser|cluster-key-slot/],
+    ['validation', /\/ajv\/|ajv-formats|adapters\/http\/validation|fast-uri/],
+    ['logging', /pino|sonic-boom|thread-stream|request-context/],
+    ['metrics', /prom-client|http-metrics|tdigest|bintrees/],
+    ['SQL (knex + mysql2)', /\/knex\/|\/mysql2\/|\/tarn\/|sql-escaper|sqlstring|lru-cache|named-placeholders|iconv-lite|long\/|denque|persistence\//],
+    ['envelope and mapping', /adapters\/http\/(presenters|mappers|route|error-mapping|routes)/],
+    ['use case and domain', /\/internal\//],
+    ['HTTP and Koa', /\/koa\/|@koa\/router|koa-compose|delegates|on-finished|statuses|content-type|raw-body|json-body|node:_http|node:http|node:net|node:stream|node:internal\/streams|node:internal\/stream_base|node:events|path-to-regexp|type-is|mime|accepts|vary|encodeurl|escape-html|fresh|http-errors|cookies|depd|destroy|ee-first|only|parseurl|node:url|node:internal\/url/],
+  ];
+
+  const partOf = (url) => {
+    for (const [name, pattern] of PARTS) if (pattern.test(url)) return name;
+    return null;
+  };
+
+  function summarize(profile) {
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const parent = new Map();
+    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    /** The node's own frame when it is JavaScript, else the nearest JavaScript caller's. */
+    const attributed = new Map();
+    const attribute = (id) => {
+      if (attributed.has(id)) return attributed.get(id);
+      const node = byId.get(id);
+      let result = node;
+      if (!node.callFrame.url && parent.has(id) && !/^\((garbage collector|program|idle)\)$/.test(node.callFrame.functionName)) {
+        result = attribute(parent.get(id));
+      }
+      attributed.set(id, result);
+      return result;
+    };
+    const selfUs = new Map();
+    const partUs = new Map();
+    let totalUs = 0;
+    profile.samples.forEach((id, i) => {
+      const node = byId.get(id);
+      const dt = profile.timeDeltas[i] ?? 0;
+      if (node.callFrame.functionName === '(idle)') return;
+      totalUs += dt;
+      const own = node.callFrame;
+      const url = own.url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, 'node_modules/').replace(process.cwd() + '/', '');
+      const key = `${own.functionName || '(anonymous)'} ${url ? `${url}:${own.lineNumber + 1}` : '(native)'}`;
+      selfUs.set(key, (selfUs.get(key) ?? 0) + dt);
+      const frame = attribute(id).callFrame;
+      const part = frame.functionName === '(garbage collector)' ? 'garbage collection' : (partOf(frame.url) ?? 'other');
+      partUs.set(part, (partUs.get(part) ?? 0) + dt);
+    });
+    const share = (us) => Math.round((us / Math.max(totalUs, 1)) * 1000) / 10;
+    return {
+      busyMs: Math.round(totalUs / 1000),
+      parts: Object.fromEntries([...partUs].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, share(v)])),
+      top: [...selfUs].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([fn, us]) => ({ fn, pct: share(us) })),
+    };
+  }
+
+  process.on('SIGWINCH', () => {
+    const file = path.join(dir, `${process.pid}.cmd`);
+    const [command, name] = fs.readFileSync(file, 'utf8').trim().split(/\s+/);
+    const done = (result) => {
+      const out = path.join(dir, `${process.pid}-${name ?? command}.json`);
+      fs.writeFileSync(`${out}.tmp`, JSON.stringify(result));
+      fs.renameSync(`${out}.tmp`, out);
+    };
+    if (command === 'start') {
+      post('Profiler.enable')
+        .then(() => post('Profiler.setSamplingInterval', { interval: 250 }))
+        .then(() => post('Profiler.start'))
+        .then(() => done({ started: true }), (error) => done({ error: String(error) }));
+    } else if (command === 'stop') {
+      post('Profiler.stop')
+        .then(({ profile }) => done(summarize(profile)), (error) => done({ error: String(error) }));
+    }
+  });
+}
