@@ -880,6 +880,36 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         repos().debts.list(t.company.id, { today: '2026-06-01', ...filter }, page);
       const listedKeys = async (t: { company: Company }, filter: Partial<DebtFilter> = {}) => requestIds((await list(t, filter)).items);
 
+      it('the unfiltered total counts every debt but the CANCELLED ones through every kind of write (SQL: the debt tally)', async () => {
+        const t = await debtTenant();
+        const [other] = (await debtTenant()).companies;
+        const total = async () => (await list(t)).total;
+        const key = () => `tally-${uid()}`;
+        const first = await insertDebt(t, { externalRequestId: key() });
+        await insertDebt(t, { externalRequestId: key(), status: 'CANCELLED' });
+        expect(await total()).to.equal(1);
+        const many = await uow().run((tx) => tx.debts.insertAll([1, 2, 3].map(() => newDebt(t, { externalRequestId: key() }))));
+        expect(await total()).to.equal(4);
+        // Two new and one already there: only what the statement inserted counts.
+        await uow().run((tx) => tx.debts.insertMissing([newDebt(t, { externalRequestId: many[0]!.externalRequestId }), newDebt(t, { externalRequestId: key() }), newDebt(t, { externalRequestId: key() })]));
+        expect(await total()).to.equal(6);
+        await uow().run((tx) => tx.debts.insertMissing([newDebt(t, { externalRequestId: key(), status: 'CANCELLED' })]));
+        expect(await total()).to.equal(6);
+        await repos().debts.update(t.company.id, first.id, { status: 'PAID', amountPaidCents: first.amountCents, updatedAt: T2 });
+        expect(await total()).to.equal(6);
+        await uow().run((tx) => tx.debts.update(t.company.id, many[1]!.id, { status: 'CANCELLED', updatedAt: T2 }));
+        expect(await total()).to.equal(5);
+        // A write that fails writes no count either.
+        await uow().run(async (tx) => {
+          await tx.debts.insertAll([newDebt(t, { externalRequestId: key() }), newDebt(t, { externalRequestId: key() })]);
+          throw new Error('rolled back');
+        }).catch(() => undefined);
+        expect(await total()).to.equal(5);
+        expect((await list(t, {}, { page: 1, limit: 2 })).total).to.equal(5);
+        expect((await list(t, {}, { page: 9, limit: 2 })).total).to.equal(5);
+        expect((await repos().debts.list(other!.id, { today: '2026-06-01' }, PAGE)).total).to.equal(0);
+      });
+
       it('round-trips a debt: exact cents, JSON fields, dates, booleans, embedded contact and product', async () => {
         const t = await debtTenant();
         const input = newDebt(t, {

@@ -32,6 +32,8 @@ export interface SqlDialect {
   tableOptions(table: Knex.CreateTableBuilder): void;
   /** SQL joining string expressions (each a column or a `?` placeholder) end to end. */
   concat(...parts: string[]): string;
+  /** The rows the last INSERT, UPDATE or DELETE of this transaction's connection changed. */
+  rowsChanged(trx: Knex.Transaction): Promise<number>;
 }
 
 const MYSQL: SqlDialect = {
@@ -49,6 +51,10 @@ const MYSQL: SqlDialect = {
     table.collate('utf8mb4_bin');
   },
   concat: (...parts) => `CONCAT(${parts.join(', ')})`,
+  rowsChanged: async (trx) => {
+    const [rows] = (await trx.raw('SELECT ROW_COUNT() AS n')) as [{ n: number | string }[]];
+    return Number(rows[0]!.n);
+  },
 };
 
 const SQLITE: SqlDialect = {
@@ -62,6 +68,10 @@ const SQLITE: SqlDialect = {
   // SQLite compares TEXT exactly (BINARY) by default.
   tableOptions: () => undefined,
   concat: (...parts) => parts.join(' || '),
+  rowsChanged: async (trx) => {
+    const rows = (await trx.raw('SELECT changes() AS n')) as { n: number }[];
+    return Number(rows[0]!.n);
+  },
 };
 
 const DIALECTS: Readonly<Record<string, SqlDialect>> = { mysql2: MYSQL, 'better-sqlite3': SQLITE };

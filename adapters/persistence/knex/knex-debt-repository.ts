@@ -4,6 +4,7 @@ import type { Currency } from '../../../internal/shared/currency';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
 import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-repository';
+import { addToTally, isLive, liveByCompany, tallyTotal } from './debt-tally';
 import { sqlDialect } from './dialect';
 import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
@@ -25,13 +26,21 @@ export class KnexDebtRepository implements DebtRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(debt: NewDebt): Promise<Debt> {
-    const [id] = await translatingDuplicates('Debt', () => this.db('debts').insert(toRow(debt)));
-    return { ...debt, id: Number(id) };
+    return this.inTransaction(async (trx) => {
+      const [id] = await translatingDuplicates('Debt', () => trx('debts').insert(toRow(debt)));
+      if (isLive(debt.status)) await addToTally(trx, debt.companyId, 1);
+      return { ...debt, id: Number(id) };
+    });
   }
 
   async insertAll(debts: NewDebt[]): Promise<Debt[]> {
     if (debts.length === 0) return [];
     if (debts.length === 1) return [await this.insert(debts[0]!)];
+    return this.inTransaction((trx) => new KnexDebtRepository(trx).insertRows(debts));
+  }
+
+  /** insertAll of two debts or more, in the caller's transaction. */
+  private async insertRows(debts: NewDebt[]): Promise<Debt[]> {
     // One multi-row INSERT, rows in key order so that two statements with overlapping keys lock
     // them in the same order (one then fails on the duplicate instead of both deadlocking).
     const sorted = [...debts].sort((a, b) => (a.externalRequestId < b.externalRequestId ? -1 : a.externalRequestId > b.externalRequestId ? 1 : 0));
@@ -49,12 +58,24 @@ export class KnexDebtRepository implements DebtRepository {
         .select('id', 'external_request_id');
       for (const r of rows) ids.set(r.external_request_id, Number(r.id));
     }
+    for (const [companyId, live] of liveByCompany(sorted.map(toRow))) await addToTally(this.db, companyId, live);
     return debts.map((debt) => ({ ...debt, id: ids.get(debt.externalRequestId)! }));
   }
 
   async insertMissing(debts: NewDebt[]): Promise<void> {
     if (debts.length === 0) return;
-    await this.db('debts').insert(debts.map(toRow)).onConflict(['company_id', 'external_request_id']).ignore();
+    await this.inTransaction(async (trx) => {
+      // Per company and status, so that the rows the statement really inserted are the tally's.
+      const groups = new Map<string, Row[]>();
+      for (const row of debts.map(toRow)) {
+        const key = `${row.company_id} ${isLive(row.status)}`;
+        groups.set(key, [...(groups.get(key) ?? []), row]);
+      }
+      for (const rows of groups.values()) {
+        await trx('debts').insert(rows).onConflict(['company_id', 'external_request_id']).ignore();
+        if (isLive(rows[0]!.status)) await addToTally(trx, rows[0]!.company_id, await sqlDialect(trx).rowsChanged(trx));
+      }
+    });
   }
 
   findByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null> {
@@ -82,10 +103,15 @@ export class KnexDebtRepository implements DebtRepository {
     if (changes.dueDate !== undefined) patch.due_date = changes.dueDate;
     if (changes.status !== undefined) patch.status = changes.status;
     if (changes.amountPaidCents !== undefined) patch.amount_paid_cents = changes.amountPaidCents;
-    await this.db('debts').where({ company_id: companyId, id }).update(patch);
-    const view = await this.first({ 'd.company_id': companyId, 'd.id': id });
-    if (!view) throw new Error(`debt ${id} vanished`);
-    return view;
+    return this.inTransaction(async (trx) => {
+      const repo = new KnexDebtRepository(trx);
+      const before = changes.status === undefined ? undefined : await trx('debts').where({ company_id: companyId, id }).first('status');
+      await trx('debts').where({ company_id: companyId, id }).update(patch);
+      if (before && changes.status !== undefined) await addToTally(trx, companyId, Number(isLive(changes.status)) - Number(isLive(before.status)));
+      const view = await repo.first({ 'd.company_id': companyId, 'd.id': id });
+      if (!view) throw new Error(`debt ${id} vanished`);
+      return view;
+    });
   }
 
   async recordPayment(debtId: number, amountCents: number, source: string, at: Date): Promise<void> {
@@ -131,14 +157,16 @@ export class KnexDebtRepository implements DebtRepository {
       ids = newest(all.clone(), page.limit).offset(offset);
       counted = all;
     }
+    // The unfiltered list (every debt but the CANCELLED ones) is counted by the tally instead.
+    const total = isUnfiltered(filter) ? tallyTotal(this.db, companyId) : counted.clone().count({ n: '*' });
     // The exact total rides on the page's statement (an uncorrelated subquery, run once): one
     // round trip per list. An empty page past the first asks for it on its own.
     const rows: Row[] = await joined(this.db.from(ids.as('pg')).join('debts as d', 'd.id', 'pg.id'))
-      .select([...SELECT, counted.clone().count({ n: '*' }).as('page_total')])
+      .select([...SELECT, total.clone().as('page_total')])
       .orderBy('d.id', 'desc');
-    let total = rows.length > 0 ? Number(rows[0]!.page_total) : 0;
-    if (rows.length === 0 && offset > 0) total = Number(((await counted.count<{ n: number }[]>({ n: '*' }))[0])?.n ?? 0);
-    return { items: rows.map(toView), total, capped: false };
+    let count = rows.length > 0 ? Number(rows[0]!.page_total ?? 0) : 0;
+    if (rows.length === 0 && offset > 0) count = Number(((await total) as { n: number | string | null }[])[0]?.n ?? 0);
+    return { items: rows.map(toView), total: count, capped: false };
   }
 
   async cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<DebtView[]> {
@@ -146,8 +174,10 @@ export class KnexDebtRepository implements DebtRepository {
       this.db, 'debts', { subscription_id: subscriptionId }, (q) => q.whereIn('status', ['PENDING', 'OVERDUE']), { status: 'CANCELLED', updated_at: toMillis(at) },
     );
     if (ids.length === 0) return [];
-    const rows = await this.select().whereIn('d.id', ids).orderBy('d.id');
-    return rows.map(toView);
+    const views = (await this.select().whereIn('d.id', ids).orderBy('d.id')).map(toView);
+    // PENDING and OVERDUE were live; CANCELLED is not.
+    await addToTally(this.db, views[0]!.companyId, -views.length);
+    return views;
   }
 
   async liveDueDatesOfSubscription(subscriptionId: number): Promise<string[]> {
@@ -206,10 +236,22 @@ export class KnexDebtRepository implements DebtRepository {
     return joined(this.db('debts as d')).select(SELECT);
   }
 
+  private inTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.db.isTransaction ? work(this.db as Knex.Transaction) : this.db.transaction(work);
+  }
+
   private async first(where: Row): Promise<DebtView | null> {
     const row = await this.select().where(where).first();
     return row ? toView(row) : null;
   }
+}
+
+/**
+ * No filter at all: every debt of the company but the CANCELLED ones, the tally's count. Any
+ * member but `today` set (a filter added later included) makes the list filtered.
+ */
+function isUnfiltered(filter: DebtFilter): boolean {
+  return Object.entries(filter).every(([name, value]) => name === 'today' || value === undefined);
 }
 
 function joined(query: Knex.QueryBuilder): Knex.QueryBuilder {

@@ -15,6 +15,7 @@ import * as webhookSecrets from './20261125100000_webhook_secrets';
 import * as refreshTokenFamilies from './20261126100000_refresh_token_families';
 import * as paymentInstructions from './20261127100000_payment_instructions';
 import * as reminders from './20261128100000_reminders';
+import * as debtTallies from './20261129100000_debt_tallies';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -42,6 +43,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261126100000_refresh_token_families', refreshTokenFamilies],
   ['20261127100000_payment_instructions', paymentInstructions],
   ['20261128100000_reminders', reminders],
+  ['20261129100000_debt_tallies', debtTallies],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
