@@ -12,6 +12,7 @@ import type { Job } from '../../ports/job-queue';
 import type { Repositories } from '../../ports/unit-of-work';
 import { expectConflict, newContact, newDebt, newProduct, newTenant, T1, T2, type TenantFixture, uid } from './fixtures';
 import type { ContractContext } from './repositories.contract';
+import { contend, expectWaited } from './contention';
 
 function newMethod(t: TenantFixture, externalClientId: string, overrides: Partial<NewPaymentMethod> = {}): NewPaymentMethod {
   return {
@@ -48,7 +49,7 @@ async function autopayFixture(repos: Repositories) {
   return { t, contact, product, method, autopayDebt, enroll, attempt };
 }
 
-export function describeDirectDebitContract({ repos, uow }: ContractContext): void {
+export function describeDirectDebitContract({ repos, uow, contention }: ContractContext): void {
   describe('PaymentMethodRepository', () => {
     it('round-trips a reference, and lists a user\'s methods oldest first in its company only', async () => {
       const t = await newTenant(repos(), { companies: 2 });
@@ -122,6 +123,25 @@ export function describeDirectDebitContract({ repos, uow }: ContractContext): vo
       const cancelled = await repos().adhesions.setStatus(t.company.id, adhesion.id, 'INACTIVE', T2);
       expect(cancelled).to.deep.equal({ ...adhesion, status: 'INACTIVE', updatedAt: T2 });
       expect(await repos().adhesions.find(t.company.id, 'someone-else', product.id)).to.equal(null);
+    });
+  });
+
+  describe('AdhesionRepository: lock', () => {
+    it('holds a second lock until the first commits: it reads the status the first one set', async () => {
+      const { t, contact, product, enroll } = await autopayFixture(repos());
+      const adhesion = await enroll();
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const locked = (await tx.adhesions.lock(t.company.id, contact.externalClientId, product.id))!;
+          await hold();
+          return tx.adhesions.setStatus(t.company.id, locked.id, 'INACTIVE', T2);
+        },
+        (tx) => tx.adhesions.lock(t.company.id, contact.externalClientId, product.id),
+      );
+      expectWaited(outcome, contention());
+      expect(outcome.second).to.deep.equal({ ...adhesion, status: 'INACTIVE', updatedAt: T2 });
     });
   });
 
@@ -234,6 +254,34 @@ export function describeDirectDebitContract({ repos, uow }: ContractContext): vo
       );
       expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
       expect(await repos().debitAttempts.listByDebt(debt.id)).to.have.length(1);
+    });
+  });
+
+  describe('DebitAttemptRepository: lockPending', () => {
+    it('of two workers settling one PENDING attempt, only the first gets it: the second waits, then finds it settled (null)', async () => {
+      const { t, method, autopayDebt } = await autopayFixture(repos());
+      const debt = await autopayDebt('settle', '2026-06-01');
+      const attempt = await repos().debitAttempts.insert({
+        organizationId: t.organization.id, companyId: t.company.id, code: `dda${uid()}`, debtId: debt.id, attemptNumber: 1, paymentMethodId: method.id,
+        amountCents: 10_000, status: 'PENDING', failureCode: null, retryOn: null, createdAt: T1, completedAt: null,
+      });
+      const settle = async (tx: Repositories, status: 'SUCCEEDED' | 'FAILED') => {
+        const locked = await tx.debitAttempts.lockPending(attempt.id);
+        return locked && tx.debitAttempts.complete(locked.id, status, status === 'FAILED' ? 'INSUFFICIENT_FUNDS' : null, T2);
+      };
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const locked = (await tx.debitAttempts.lockPending(attempt.id))!;
+          await hold();
+          return tx.debitAttempts.complete(locked.id, 'SUCCEEDED', null, T2);
+        },
+        (tx) => settle(tx, 'FAILED'),
+      );
+      expectWaited(outcome, contention());
+      expect(outcome.second, 'the second worker found nothing PENDING to settle').to.equal(null);
+      expect(await repos().debitAttempts.listByDebt(debt.id)).to.deep.equal([{ ...attempt, status: 'SUCCEEDED', completedAt: T2 }]);
     });
   });
 

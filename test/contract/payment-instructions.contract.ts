@@ -11,6 +11,7 @@ import type { NewProviderNotification } from '../../ports/provider-notification-
 import type { NewUnappliedPayment } from '../../ports/unapplied-payment-repository';
 import { at, expectConflict, HOUR, newContact, newDebt, newTenant, T1, T2, type TenantFixture, uid } from './fixtures';
 import type { ContractContext } from './repositories.contract';
+import { contend, expectWaited } from './contention';
 
 function newInstruction(t: TenantFixture, debtId: number, overrides: Partial<NewPaymentInstruction> = {}): NewPaymentInstruction {
   const account = `646${uid()}${uid()}`.slice(0, 27);
@@ -46,7 +47,7 @@ function newNotification(overrides: Partial<NewProviderNotification> = {}): NewP
   };
 }
 
-export function describePaymentInstructionsContract({ repos, uow }: ContractContext): void {
+export function describePaymentInstructionsContract({ repos, uow, contention }: ContractContext): void {
   async function fixture(companies = 2) {
     const t = await newTenant(repos(), { companies });
     const contact = await repos().contacts.insert(newContact(t.organization.id));
@@ -221,6 +222,25 @@ export function describePaymentInstructionsContract({ repos, uow }: ContractCont
       expect(open.items.map((u) => u.id)).to.deep.equal([c.id, b.id, a.id]);
       expect(open.total).to.equal(3);
       expect((await repos().unappliedPayments.list(t.companies[1]!.id, {}, { page: 1, limit: 50 })).total).to.equal(0);
+    });
+
+    it('holds a second lockByCode until the first commits: it reads the resolution, so the money is never applied twice', async () => {
+      const { t, contact, make } = await withMoney();
+      const target = await repos().debts.insert(newDebt({ ...t, contact }));
+      const money = await repos().unappliedPayments.insert(make());
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const locked = (await tx.unappliedPayments.lockByCode(t.company.id, money.code))!;
+          await hold();
+          return tx.unappliedPayments.resolve(locked.id, { action: 'APPLIED', debtId: target.id, reference: null }, T2);
+        },
+        (tx) => tx.unappliedPayments.lockByCode(t.company.id, money.code),
+      );
+      expectWaited(outcome, contention());
+      expect(outcome.second).to.deep.equal(outcome.first);
+      expect(outcome.second).to.deep.include({ status: 'RESOLVED', resolvedAt: T2, resolutionDebtExternalRequestId: target.externalRequestId });
     });
 
     it('resolves one (applied to a debt, or refunded), claims it for a refund, and sums what is OPEN by currency', async () => {

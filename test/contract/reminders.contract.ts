@@ -7,8 +7,10 @@
 import { expect } from 'chai';
 import type { Reminder } from '../../internal/reminders/reminder';
 import type { NewReminder } from '../../ports/reminder-repository';
+import type { Repositories } from '../../ports/unit-of-work';
 import { HOUR, newContact, newDebt, newTenant, T1, T2, type TenantFixture, uid } from './fixtures';
 import type { ContractContext } from './repositories.contract';
+import { contend, expectWaited } from './contention';
 
 function newReminder(t: TenantFixture, debtId: number, overrides: Partial<NewReminder> = {}): NewReminder {
   return {
@@ -18,7 +20,7 @@ function newReminder(t: TenantFixture, debtId: number, overrides: Partial<NewRem
   };
 }
 
-export function describeRemindersContract({ repos, uow }: ContractContext): void {
+export function describeRemindersContract({ repos, uow, contention }: ContractContext): void {
   async function fixture() {
     const t = await newTenant(repos());
     const contact = await repos().contacts.insert(newContact(t.organization.id));
@@ -111,6 +113,35 @@ export function describeRemindersContract({ repos, uow }: ContractContext): void
       expect((await repos().reminders.findById(r.id))?.failureReason?.length).to.be.at.most(600);
       const counts = await repos().reminders.counts();
       expect(counts.find((c) => c.channel === 'email' && c.status === 'FAILED')?.count).to.be.at.least(1);
+    });
+  });
+
+  describe('ReminderRepository: lockById', () => {
+    it('holds a second sender until the first commits: it reads SENDING, so a reminder is handed to one sender', async () => {
+      const { t, debt } = await fixture();
+      const d = await debt();
+      const [r] = (await repos().reminders.insertMissing([newReminder(t, d.id)])) as [Reminder];
+      // What a sender does: lock, and take the reminder only while it is SCHEDULED.
+      const take = async (tx: Repositories, recipient: string) => {
+        const locked = (await tx.reminders.lockById(r.id))!;
+        if (locked.status !== 'SCHEDULED') return { took: false, seen: locked };
+        await tx.reminders.update(r.id, { status: 'SENDING', attempts: locked.attempts + 1, recipient, updatedAt: T2 });
+        return { took: true, seen: locked };
+      };
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const locked = (await tx.reminders.lockById(r.id))!;
+          await hold();
+          return tx.reminders.update(locked.id, { status: 'SENDING', attempts: locked.attempts + 1, recipient: 'first@example.com', updatedAt: T2 });
+        },
+        (tx) => take(tx, 'second@example.com'),
+      );
+      expectWaited(outcome, contention());
+      expect(outcome.second.took, 'the second sender saw it taken').to.equal(false);
+      expect(outcome.second.seen).to.deep.include({ status: 'SENDING', attempts: 1, recipient: 'first@example.com' });
+      expect(await repos().reminders.findById(r.id)).to.deep.include({ status: 'SENDING', attempts: 1, recipient: 'first@example.com' });
     });
   });
 

@@ -22,6 +22,7 @@ import type { DebtFilter, DebtView, NewDebt } from '../../ports/debt-repository'
 import type { NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter } from '../../ports/payment-link-repository';
 import type { NewProduct } from '../../ports/product-repository';
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
+import { contend, type Contention, expectWaited } from './contention';
 
 import { describeDirectDebitContract } from './direct-debit.contract';
 import { describeEventLogContract } from './event-log.contract';
@@ -36,6 +37,8 @@ import { describeWebhooksContract } from './webhooks.contract';
 export interface ContractContext {
   repos(): Repositories;
   uow(): UnitOfWork;
+  /** How two of the adapter's units of work meet (for contend(), the concurrency cases). */
+  contention(): Contention;
 }
 
 /** Parts of the contract kept in files of their own (one per port area), run in every adapter's suite. */
@@ -56,6 +59,10 @@ export interface RepositoryHarness {
   uow: UnitOfWork;
   /** Takes a refresh token's family away, as rows written before families existed (migration 20261126100000) are. */
   dropRefreshTokenFamily(tokenHash: string): Promise<void>;
+  /** A second unit of work cannot start while another is open (memory, SQLite). */
+  singleWriter?: boolean;
+  /** How many of the store's transactions wait for a row lock right now, when the database can tell (see contention.ts). */
+  lockWaits?(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -70,6 +77,10 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
     let harness: RepositoryHarness | null = null;
     const repos = (): Repositories => harness!.repos;
     const uow = (): UnitOfWork => harness!.uow;
+    const contention = (): Contention => ({
+      singleWriter: harness!.singleWriter ?? false,
+      ...(harness!.lockWaits ? { lockWaits: () => harness!.lockWaits!() } : {}),
+    });
 
     before(async function () {
       harness = await openHarness();
@@ -147,6 +158,14 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
 
       it('returns null for an unknown company code', async () => {
         expect(await repos().tenancy.findCompanyByCode(`NONE-${uid()}`.toUpperCase())).to.equal(null);
+      });
+
+      it('finds a company by its internal id, as stored and as its settings now read; null for an unknown id', async () => {
+        const { company } = await newTenant(repos(), { companies: 2 });
+        expect(await repos().tenancy.findCompany(company.id)).to.deep.equal(company);
+        const updated = await repos().tenancy.updateCompanySettings(company.id, { directDebitEnabled: true, portalUrl: 'https://pay.example.com' });
+        expect(await repos().tenancy.findCompany(company.id)).to.deep.equal(updated);
+        expect(await repos().tenancy.findCompany(2_000_000_000)).to.equal(null);
       });
     });
 
@@ -1326,6 +1345,26 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect([...first, ...second].map((d) => d.externalRequestId).sort()).to.deep.equal(['l-1', 'l-2', 'l-3']);
         });
 
+        it('hands each due debt to exactly one of two concurrent runs (the rows stay locked until the first commits)', async () => {
+          const t = await debtTenant();
+          const due: Debt[] = [];
+          for (const key of ['c-1', 'c-2', 'c-3']) due.push(await insertDebt(t, { externalRequestId: key, dueDate: '2026-05-01' }));
+          const mark = (tx: Repositories) => tx.debts.markOverdue(t.organization.id, '2026-06-01', T2, 100);
+          const outcome = await contend(
+            uow(),
+            contention(),
+            async (tx, hold) => {
+              const marked = await mark(tx);
+              await hold();
+              return marked;
+            },
+            mark,
+          );
+          expect(outcome.first.map((d) => d.id), 'the first run takes every due debt').to.deep.equal(due.map((d) => d.id));
+          expect(outcome.second, 'the second finds none left: it never marks a debt twice').to.deep.equal([]);
+          for (const d of due) expect((await find(t, d.externalRequestId))!.status).to.equal('OVERDUE');
+        });
+
         it("leaves other organizations' debts alone", async () => {
           const mine = await debtTenant();
           const other = await debtTenant();
@@ -1520,6 +1559,42 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         });
       });
 
+      describe('lockById', () => {
+        it('reads the link inside a unit of work, like findById, in its company only', async () => {
+          const t = await linkTenant({ companies: 2 });
+          const link = await insertLink(t, { productId: t.product.id });
+          const seen = await uow().run(async (tx) => ({
+            mine: await tx.paymentLinks.lockById(t.company.id, link.id),
+            unknown: await tx.paymentLinks.lockById(t.company.id, 2_000_000_000),
+            foreign: await tx.paymentLinks.lockById(t.companies[1]!.id, link.id),
+          }));
+          expect(seen).to.deep.equal({ mine: linkViewOf(link, t.product), unknown: null, foreign: null });
+          expect(seen.mine).to.deep.equal(await repos().paymentLinks.findById(t.company.id, link.id));
+        });
+
+        it('holds a second locker until the first commits: it reads the first one\'s write (no lost update)', async () => {
+          const t = await linkTenant();
+          const link = await insertLink(t, { singleUse: false });
+          const pay = async (tx: Repositories) => {
+            const locked = (await tx.paymentLinks.lockById(t.company.id, link.id))!;
+            return { seen: locked.paymentsCount, after: await tx.paymentLinks.update(t.company.id, locked.id, { paymentsCount: locked.paymentsCount + 1, updatedAt: T2 }) };
+          };
+          const outcome = await contend(
+            uow(),
+            contention(),
+            async (tx, hold) => {
+              const locked = (await tx.paymentLinks.lockById(t.company.id, link.id))!;
+              await hold();
+              return tx.paymentLinks.update(t.company.id, locked.id, { paymentsCount: locked.paymentsCount + 1, updatedAt: T2 });
+            },
+            pay,
+          );
+          expectWaited(outcome, contention());
+          expect(outcome.second.seen, 'the second locker reads the first one\'s committed count').to.equal(1);
+          expect((await findLink(t, link.code))!.paymentsCount).to.equal(2);
+        });
+      });
+
       describe('update', () => {
         it('changes only the fields given, stamps updatedAt and returns the view', async () => {
           const t = await linkTenant();
@@ -1703,6 +1778,27 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect((await repos().paymentLinks.markExpired(t.organization.id, T2, 2)).map((l) => l.code)).to.deep.equal([links[2]!.code]);
         });
 
+        it('hands each expired link to exactly one of two concurrent runs (the rows stay locked until the first commits)', async () => {
+          const t = await linkTenant();
+          const links = await seedLinks(t, [
+            ['c-1', { expiresAt: T1 }],
+            ['c-2', { expiresAt: T1 }],
+          ]);
+          const expire = (tx: Repositories) => tx.paymentLinks.markExpired(t.organization.id, T2, 100);
+          const outcome = await contend(
+            uow(),
+            contention(),
+            async (tx, hold) => {
+              const marked = await expire(tx);
+              await hold();
+              return marked;
+            },
+            expire,
+          );
+          expect(outcome.first.map((l) => l.code)).to.deep.equal(links.map((l) => l.code));
+          expect(outcome.second, 'the second finds none left: it never expires a link twice').to.deep.equal([]);
+        });
+
         it("leaves other organizations' links alone", async () => {
           const mine = await linkTenant();
           const other = await linkTenant();
@@ -1842,6 +1938,6 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
       });
     });
 
-    for (const part of CONTRACT_PARTS) part({ repos, uow });
+    for (const part of CONTRACT_PARTS) part({ repos, uow, contention });
   });
 }

@@ -12,6 +12,8 @@ import type { Subscription, SubscriptionStatus } from '../../internal/subscripti
 import type { NewSubscription, SubscriptionView } from '../../ports/subscription-repository';
 import { at, expectConflict, newContact, newDebt, newProduct, newTenant, PAGE, rejectionOf, T1, T2, type TenantFixture, uid, viewOf } from './fixtures';
 import type { ContractContext } from './repositories.contract';
+import type { Repositories } from '../../ports/unit-of-work';
+import { contend, expectWaited } from './contention';
 
 interface SubscriptionFixture extends TenantFixture {
   contact: Contact;
@@ -57,7 +59,7 @@ function subscriptionViewOf(s: Subscription, contact: Contact, product: Product)
   };
 }
 
-export function describeSubscriptionsContract({ repos, uow }: ContractContext): void {
+export function describeSubscriptionsContract({ repos, uow, contention }: ContractContext): void {
   async function subscriptionTenant(options: { companies?: number } = {}): Promise<SubscriptionFixture> {
     const tenant = await newTenant(repos(), options);
     const contact = await repos().contacts.insert(newContact(tenant.organization.id));
@@ -281,6 +283,49 @@ export function describeSubscriptionsContract({ repos, uow }: ContractContext): 
         expect(second).to.have.length(1);
         expect(externalIds([...first, ...second]).sort()).to.deep.equal(['l-1', 'l-2', 'l-3']);
         expect(await uow().run((tx) => tx.subscriptions.markEnded(t.organization.id, '2026-06-01', T2, 2))).to.deep.equal([]);
+      });
+    });
+
+    describe('concurrency', () => {
+      it('holds a second lockByCode until the first commits: it reads the first one\'s write (no lost update)', async () => {
+        const t = await subscriptionTenant();
+        const s = await insert(t);
+        const resume = async (tx: Repositories) => {
+          const locked = (await tx.subscriptions.lockByCode(t.company.id, s.code))!;
+          return { seen: locked.resumeCount, after: await tx.subscriptions.update(t.company.id, locked.id, { resumeCount: locked.resumeCount + 1, updatedAt: T2 }) };
+        };
+        const outcome = await contend(
+          uow(),
+          contention(),
+          async (tx, hold) => {
+            const locked = (await tx.subscriptions.lockByCode(t.company.id, s.code))!;
+            await hold();
+            return tx.subscriptions.update(t.company.id, locked.id, { resumeCount: locked.resumeCount + 1, status: 'PAUSED', updatedAt: T2 });
+          },
+          resume,
+        );
+        expectWaited(outcome, contention());
+        expect(outcome.second.seen, 'the second locker reads the first one\'s committed count').to.equal(1);
+        expect(outcome.second.after).to.deep.include({ resumeCount: 2, status: 'PAUSED' });
+      });
+
+      it('hands each subscription past its last cycle to exactly one of two concurrent markEnded runs', async () => {
+        const t = await subscriptionTenant();
+        const late: Subscription[] = [];
+        for (const key of ['c-1', 'c-2', 'c-3']) late.push(await insert(t, { externalSubscriptionId: key, lastDueDate: '2026-01-15' }));
+        const end = (tx: Repositories) => tx.subscriptions.markEnded(t.organization.id, '2026-06-01', T2, 100);
+        const outcome = await contend(
+          uow(),
+          contention(),
+          async (tx, hold) => {
+            const ended = await end(tx);
+            await hold();
+            return ended;
+          },
+          end,
+        );
+        expect(outcome.first.map((s) => s.id).sort((a, b) => a - b)).to.deep.equal(late.map((s) => s.id));
+        expect(outcome.second, 'the second finds none left: it never ends a subscription twice').to.deep.equal([]);
       });
     });
 
