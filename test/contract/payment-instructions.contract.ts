@@ -11,7 +11,7 @@ import type { NewProviderNotification } from '../../ports/provider-notification-
 import type { NewUnappliedPayment } from '../../ports/unapplied-payment-repository';
 import { at, expectConflict, HOUR, newContact, newDebt, newTenant, T1, T2, type TenantFixture, uid } from './fixtures';
 import type { ContractContext } from './repositories.contract';
-import { contend, expectWaited } from './contention';
+import { contend, expectDidNotWait, expectWaited } from './contention';
 
 function newInstruction(t: TenantFixture, debtId: number, overrides: Partial<NewPaymentInstruction> = {}): NewPaymentInstruction {
   const account = `646${uid()}${uid()}`.slice(0, 27);
@@ -139,6 +139,26 @@ export function describePaymentInstructionsContract({ repos, uow, contention }: 
         });
       await Promise.all(Array.from({ length: 8 }, receive));
       expect((await repos().paymentInstructions.findByCode(t.company.id, instruction.code))!.amountReceivedCents).to.equal(800);
+    });
+
+    it('markExpired skips an instruction another transaction holds (it does not wait), and never expires one that transaction paid', async () => {
+      const { t, debt, contact } = await fixture();
+      const soon = new Date(T1.getTime() + HOUR);
+      const held = await repos().paymentInstructions.insert(newInstruction(t, debt.id, { expiresAt: soon }));
+      const other = await repos().paymentInstructions.insert(newInstruction(t, (await repos().debts.insert(newDebt({ ...t, contact }))).id, { expiresAt: soon }));
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const locked = (await tx.paymentInstructions.lockById(held.id))!;
+          await hold();
+          return tx.paymentInstructions.update(locked.id, { status: 'PAID', amountReceivedCents: locked.amountCents, paidAt: T2, updatedAt: T2 });
+        },
+        (tx) => tx.paymentInstructions.markExpired(t.organization.id, T2, T2, 10),
+      );
+      expectDidNotWait(outcome, contention());
+      expect(outcome.second.map((i) => [i.id, i.status]), 'only the instruction nobody held').to.deep.equal([[other.id, 'EXPIRED']]);
+      expect((await repos().paymentInstructions.findByCode(t.company.id, held.code))!.status).to.equal('PAID');
     });
 
     it('rolls an instruction back with its transaction', async () => {
