@@ -161,6 +161,33 @@ export function describePaymentInstructionsContract({ repos, uow, contention }: 
       expect((await repos().paymentInstructions.findByCode(t.company.id, held.code))!.status).to.equal('PAID');
     });
 
+    it('cancelPendingOfDebts and a concurrent payment holding the instruction serialize: one of them wins, neither overwrites the other', async () => {
+      const { t, debt } = await fixture();
+      const instruction = await repos().paymentInstructions.insert(newInstruction(t, debt.id));
+      // A payment: lock, and pay only what is still PENDING. (On InnoDB the two can deadlock, the
+      // payment through the primary key, the cancellation through the (debt, method) index; the
+      // unit of work then runs the loser again, which reads what the winner committed.)
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const locked = (await tx.paymentInstructions.lockById(instruction.id))!;
+          await hold();
+          if (locked.status !== 'PENDING') return null;
+          return tx.paymentInstructions.update(locked.id, { status: 'PAID', amountReceivedCents: locked.amountCents, paidAt: T2, updatedAt: T2 });
+        },
+        (tx) => tx.paymentInstructions.cancelPendingOfDebts([debt.id], T2),
+      );
+      const stored = (await repos().paymentInstructions.findByCode(t.company.id, instruction.code))!;
+      if (outcome.first) {
+        expect(outcome.second, 'paid first: the cancellation finds nothing PENDING').to.deep.equal([]);
+        expect(stored).to.deep.include({ status: 'PAID', paidAt: T2, amountReceivedCents: instruction.amountCents });
+      } else {
+        expect(outcome.second.map((i) => i.id), 'cancelled first: the payment found it CANCELLED').to.deep.equal([instruction.id]);
+        expect(stored).to.deep.include({ status: 'CANCELLED', paidAt: null, amountReceivedCents: 0 });
+      }
+    });
+
     it('rolls an instruction back with its transaction', async () => {
       const { t, debt } = await fixture();
       const instruction = newInstruction(t, debt.id);

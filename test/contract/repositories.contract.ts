@@ -1365,6 +1365,34 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           for (const d of due) expect((await find(t, d.externalRequestId))!.status).to.equal('OVERDUE');
         });
 
+        it('serializes with a concurrent payment holding the debt: one of them wins, neither overwrites the other', async () => {
+          const t = await debtTenant();
+          const debt = await insertDebt(t, { dueDate: '2026-05-01' });
+          // A payment: lock, and pay only what is still unpaid. (Should the two deadlock, the unit
+          // of work runs the loser again, which reads what the winner committed.)
+          const outcome = await contend(
+            uow(),
+            contention(),
+            async (tx, hold) => {
+              const locked = (await tx.debts.lockByExternalRequestId(t.company.id, debt.externalRequestId))!;
+              await hold();
+              if (locked.status !== 'PENDING') return locked.status;
+              await tx.debts.update(t.company.id, locked.id, { status: 'PAID', amountPaidCents: locked.amountCents, updatedAt: T2 });
+              return 'PAID';
+            },
+            (tx) => tx.debts.markOverdue(t.organization.id, '2026-06-01', T2, 100),
+          );
+          const stored = (await find(t, debt.externalRequestId))!;
+          if (outcome.first === 'PAID') {
+            expect(outcome.second, 'paid first: markOverdue finds it no longer PENDING').to.deep.equal([]);
+            expect(stored).to.deep.include({ status: 'PAID', amountPaidCents: debt.amountCents });
+          } else {
+            expect(outcome.first, 'marked first: the payment reads OVERDUE').to.equal('OVERDUE');
+            expect(outcome.second.map((d) => d.id)).to.deep.equal([debt.id]);
+            expect(stored).to.deep.include({ status: 'OVERDUE', amountPaidCents: 0 });
+          }
+        });
+
         it("leaves other organizations' debts alone", async () => {
           const mine = await debtTenant();
           const other = await debtTenant();
@@ -1797,6 +1825,32 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           );
           expect(outcome.first.map((l) => l.code)).to.deep.equal(links.map((l) => l.code));
           expect(outcome.second, 'the second finds none left: it never expires a link twice').to.deep.equal([]);
+        });
+
+        it('serializes with a concurrent payment holding the link: one of them wins, neither overwrites the other', async () => {
+          const t = await linkTenant();
+          const link = await insertLink(t, { expiresAt: T1 });
+          const outcome = await contend(
+            uow(),
+            contention(),
+            async (tx, hold) => {
+              const locked = (await tx.paymentLinks.lockByCode(t.company.id, link.code))!;
+              await hold();
+              if (locked.status !== 'ACTIVE') return locked.status;
+              await tx.paymentLinks.update(t.company.id, locked.id, { status: 'PAID', paymentsCount: 1, updatedAt: T2 });
+              return 'PAID';
+            },
+            (tx) => tx.paymentLinks.markExpired(t.organization.id, T2, 100),
+          );
+          const stored = (await findLink(t, link.code))!;
+          if (outcome.first === 'PAID') {
+            expect(outcome.second, 'paid first: markExpired finds it no longer ACTIVE').to.deep.equal([]);
+            expect(stored).to.deep.include({ status: 'PAID', paymentsCount: 1 });
+          } else {
+            expect(outcome.first, 'expired first: the payment reads EXPIRED').to.equal('EXPIRED');
+            expect(outcome.second.map((l) => l.code)).to.deep.equal([link.code]);
+            expect(stored).to.deep.include({ status: 'EXPIRED', paymentsCount: 0 });
+          }
         });
 
         it("leaves other organizations' links alone", async () => {

@@ -309,6 +309,32 @@ export function describeSubscriptionsContract({ repos, uow, contention }: Contra
         expect(outcome.second.after).to.deep.include({ resumeCount: 2, status: 'PAUSED' });
       });
 
+      it('markEnded serializes with a concurrent cancellation holding the subscription: one of them wins, neither overwrites the other', async () => {
+        const t = await subscriptionTenant();
+        const s = await insert(t, { lastDueDate: '2026-01-15' });
+        const outcome = await contend(
+          uow(),
+          contention(),
+          async (tx, hold) => {
+            const locked = (await tx.subscriptions.lockByCode(t.company.id, s.code))!;
+            await hold();
+            if (locked.status !== 'ACTIVE') return locked.status;
+            await tx.subscriptions.update(t.company.id, locked.id, { status: 'CANCELLED', updatedAt: T2 });
+            return 'CANCELLED';
+          },
+          (tx) => tx.subscriptions.markEnded(t.organization.id, '2026-06-01', T2, 100),
+        );
+        const stored = (await repos().subscriptions.findById(s.id))!;
+        if (outcome.first === 'CANCELLED') {
+          expect(outcome.second, 'cancelled first: markEnded finds it no longer ACTIVE').to.deep.equal([]);
+          expect(stored.status).to.equal('CANCELLED');
+        } else {
+          expect(outcome.first, 'ended first: the cancellation reads ENDED').to.equal('ENDED');
+          expect(outcome.second.map((x) => x.id)).to.deep.equal([s.id]);
+          expect(stored.status).to.equal('ENDED');
+        }
+      });
+
       it('hands each subscription past its last cycle to exactly one of two concurrent markEnded runs', async () => {
         const t = await subscriptionTenant();
         const late: Subscription[] = [];
