@@ -76,6 +76,19 @@ export function describeDirectDebitContract({ repos, uow, contention }: Contract
       expect((await repos().paymentMethods.findById(t.company.id, first.id))!.isDefault).to.equal(false);
     });
 
+    it('clears a default only for that user and company; with no default it is a no-op', async () => {
+      const t = await newTenant(repos(), { companies: 2 });
+      const mine = await repos().paymentMethods.insert(newMethod(t, 'u-1', { isDefault: true }));
+      const other = await repos().paymentMethods.insert(newMethod(t, 'u-2', { isDefault: true }));
+      const sibling = await repos().paymentMethods.insert(newMethod({ ...t, company: t.companies[1]! }, 'u-1', { isDefault: true }));
+      await repos().paymentMethods.clearDefault(t.company.id, 'u-3');
+      await repos().paymentMethods.clearDefault(t.company.id, 'u-1');
+      await repos().paymentMethods.clearDefault(t.company.id, 'u-1');
+      expect(await repos().paymentMethods.findById(t.company.id, mine.id)).to.deep.equal({ ...mine, isDefault: false });
+      expect(await repos().paymentMethods.findDefault(t.company.id, 'u-2')).to.deep.equal(other);
+      expect(await repos().paymentMethods.findDefault(t.companies[1]!.id, 'u-1')).to.deep.equal(sibling);
+    });
+
     it('deactivates a method: INACTIVE, no longer the default, and the user may get a new default', async () => {
       const t = await newTenant(repos());
       const closed = await repos().paymentMethods.insert(newMethod(t, 'u-1', { isDefault: true }));
@@ -305,6 +318,22 @@ export function describeDirectDebitContract({ repos, uow, contention }: Contract
       expect((await repos().outbox.pendingInGroup(group, 10)).map((e) => e.jobId)).to.deep.equal([a, b]);
       await repos().outbox.markDispatched([inGroup[0]!.id], T2);
       expect((await repos().outbox.pendingInGroup(group, 10)).map((e) => e.jobId)).to.deep.equal([b]);
+    });
+
+    it('hands pending entries oldest first, at most `limit`, each with its name, jobId and data, until dispatched', async () => {
+      const [a, b, c] = [`a-${uid()}`, `b-${uid()}`, `c-${uid()}`];
+      for (const jobId of [a, b, c]) await repos().outbox.add(job(jobId), T1);
+      const mine = async () => (await repos().outbox.pending(100_000)).filter((e) => [a, b, c].includes(e.jobId));
+      const listed = await mine();
+      expect(listed.map((e) => e.jobId)).to.deep.equal([a, b, c]);
+      expect(listed[1]).to.deep.equal({ id: listed[1]!.id, name: 'direct-debit.request-adhesion', jobId: b, data: { n: b } });
+      expect(listed[0]!.id).to.be.below(listed[1]!.id);
+      const all = await repos().outbox.pending(100_000);
+      expect(await repos().outbox.pending(2), 'a limit takes the oldest').to.deep.equal(all.slice(0, 2));
+      await repos().outbox.markDispatched([listed[0]!.id, listed[2]!.id], T2);
+      expect((await mine()).map((e) => e.jobId)).to.deep.equal([b]);
+      await repos().outbox.markDispatched([], T2);
+      expect((await mine()).map((e) => e.jobId)).to.deep.equal([b]);
     });
 
     it('never defers an entry already dispatched', async () => {

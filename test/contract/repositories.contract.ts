@@ -979,6 +979,15 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         expect(await find({ company: t.companies[1]! }, debt.externalRequestId)).to.equal(null);
       });
 
+      it("finds a debt by its internal number in its company only, as findByExternalRequestId reads it", async () => {
+        const t = await debtTenant({ companies: 2 });
+        const debt = await insertDebt(t, { productId: t.product.id });
+        expect(await repos().debts.findById(t.company.id, debt.id)).to.deep.equal(viewOf(debt, t.contact, t.product));
+        expect(await repos().debts.findById(t.company.id, debt.id)).to.deep.equal(await find(t, debt.externalRequestId));
+        expect(await repos().debts.findById(t.companies[1]!.id, debt.id), 'another company').to.equal(null);
+        expect(await repos().debts.findById(t.company.id, 2_000_000_000), 'unknown').to.equal(null);
+      });
+
       describe('insertMissing', () => {
         it('inserts the keys the company lacks in one call and leaves the existing ones as stored', async () => {
           const t = await debtTenant();
