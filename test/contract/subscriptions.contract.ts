@@ -458,6 +458,23 @@ export function describeSubscriptionsContract({ repos, uow, contention }: Contra
       expect(await uow().run((tx) => tx.debts.cancelUnpaidOfSubscription(subscription.id, T2))).to.deep.equal([]);
     });
 
+    it('cancels each unpaid debt once when two cancellations of the subscription run concurrently (the rows stay locked until the first commits)', async () => {
+      const { subscription, debts } = await withCycles();
+      const cancel = (tx: Repositories) => tx.debts.cancelUnpaidOfSubscription(subscription.id, T2);
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const cancelled = await cancel(tx);
+          await hold();
+          return cancelled;
+        },
+        cancel,
+      );
+      expect(outcome.first.map((d) => d.id)).to.deep.equal([debts.overdue.id, debts.pendingLate.id, debts.pending.id].sort((a, b) => a - b));
+      expect(outcome.second, 'the second finds none left: it never cancels a debt twice').to.deep.equal([]);
+    });
+
     it('gives the due dates that have a debt of the subscription that is not CANCELLED, each once', async () => {
       const { t, subscription, another, debts } = await withCycles();
       const live = await repos().debts.liveDueDatesOfSubscription(subscription.id);
