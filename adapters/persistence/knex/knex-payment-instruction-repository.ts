@@ -76,8 +76,7 @@ export class KnexPaymentInstructionRepository implements PaymentInstructionRepos
       .orderBy('expires_at')
       .orderBy('id')
       .limit(limit);
-    // Rows another transaction holds (a payment being applied) are skipped: the next run takes them if still due.
-    sqlDialect(this.db).lockRows(query, { skipLocked: true });
+    sqlDialect(this.db).lockRows(query);
     const ids = (await query).map((r: { id: number }) => Number(r.id));
     return this.transition(ids, { ...statusColumns('EXPIRED'), updated_at: toMillis(at) });
   }
