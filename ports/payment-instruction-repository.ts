@@ -38,7 +38,8 @@ export interface PaymentInstructionRepository {
   cancelPendingOfDebts(debtIds: number[], at: Date, keep?: number): Promise<PaymentInstructionView[]>;
   /**
    * Persists EXPIRED for up to `limit` of the organization's PENDING instructions whose
-   * expiresAt is at or before `now`, locking them (rows another transaction holds are skipped);
+   * expiresAt is at or before `now`, locking them for the caller's transaction (a row another
+   * transaction holds is waited for, and expired only if still PENDING once that one committed);
    * returns them as they now read.
    */
   markExpired(organizationId: number, now: Date, at: Date, limit: number): Promise<PaymentInstructionView[]>;

@@ -12,6 +12,7 @@ import type { Job } from '../../ports/job-queue';
 import type { Repositories } from '../../ports/unit-of-work';
 import { expectConflict, newContact, newDebt, newProduct, newTenant, T1, T2, type TenantFixture, uid } from './fixtures';
 import type { ContractContext } from './repositories.contract';
+import { contend, expectWaited } from './contention';
 
 function newMethod(t: TenantFixture, externalClientId: string, overrides: Partial<NewPaymentMethod> = {}): NewPaymentMethod {
   return {
@@ -48,7 +49,7 @@ async function autopayFixture(repos: Repositories) {
   return { t, contact, product, method, autopayDebt, enroll, attempt };
 }
 
-export function describeDirectDebitContract({ repos, uow }: ContractContext): void {
+export function describeDirectDebitContract({ repos, uow, contention }: ContractContext): void {
   describe('PaymentMethodRepository', () => {
     it('round-trips a reference, and lists a user\'s methods oldest first in its company only', async () => {
       const t = await newTenant(repos(), { companies: 2 });
@@ -73,6 +74,19 @@ export function describeDirectDebitContract({ repos, uow }: ContractContext): vo
       const next = await repos().paymentMethods.insert(newMethod(t, 'u-1', { isDefault: true }));
       expect(await repos().paymentMethods.findDefault(t.company.id, 'u-1')).to.deep.equal(next);
       expect((await repos().paymentMethods.findById(t.company.id, first.id))!.isDefault).to.equal(false);
+    });
+
+    it('clears a default only for that user and company; with no default it is a no-op', async () => {
+      const t = await newTenant(repos(), { companies: 2 });
+      const mine = await repos().paymentMethods.insert(newMethod(t, 'u-1', { isDefault: true }));
+      const other = await repos().paymentMethods.insert(newMethod(t, 'u-2', { isDefault: true }));
+      const sibling = await repos().paymentMethods.insert(newMethod({ ...t, company: t.companies[1]! }, 'u-1', { isDefault: true }));
+      await repos().paymentMethods.clearDefault(t.company.id, 'u-3');
+      await repos().paymentMethods.clearDefault(t.company.id, 'u-1');
+      await repos().paymentMethods.clearDefault(t.company.id, 'u-1');
+      expect(await repos().paymentMethods.findById(t.company.id, mine.id)).to.deep.equal({ ...mine, isDefault: false });
+      expect(await repos().paymentMethods.findDefault(t.company.id, 'u-2')).to.deep.equal(other);
+      expect(await repos().paymentMethods.findDefault(t.companies[1]!.id, 'u-1')).to.deep.equal(sibling);
     });
 
     it('deactivates a method: INACTIVE, no longer the default, and the user may get a new default', async () => {
@@ -122,6 +136,25 @@ export function describeDirectDebitContract({ repos, uow }: ContractContext): vo
       const cancelled = await repos().adhesions.setStatus(t.company.id, adhesion.id, 'INACTIVE', T2);
       expect(cancelled).to.deep.equal({ ...adhesion, status: 'INACTIVE', updatedAt: T2 });
       expect(await repos().adhesions.find(t.company.id, 'someone-else', product.id)).to.equal(null);
+    });
+  });
+
+  describe('AdhesionRepository: lock', () => {
+    it('holds a second lock until the first commits: it reads the status the first one set', async () => {
+      const { t, contact, product, enroll } = await autopayFixture(repos());
+      const adhesion = await enroll();
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const locked = (await tx.adhesions.lock(t.company.id, contact.externalClientId, product.id))!;
+          await hold();
+          return tx.adhesions.setStatus(t.company.id, locked.id, 'INACTIVE', T2);
+        },
+        (tx) => tx.adhesions.lock(t.company.id, contact.externalClientId, product.id),
+      );
+      expectWaited(outcome, contention());
+      expect(outcome.second).to.deep.equal({ ...adhesion, status: 'INACTIVE', updatedAt: T2 });
     });
   });
 
@@ -237,6 +270,34 @@ export function describeDirectDebitContract({ repos, uow }: ContractContext): vo
     });
   });
 
+  describe('DebitAttemptRepository: lockPending', () => {
+    it('of two workers settling one PENDING attempt, only the first gets it: the second waits, then finds it settled (null)', async () => {
+      const { t, method, autopayDebt } = await autopayFixture(repos());
+      const debt = await autopayDebt('settle', '2026-06-01');
+      const attempt = await repos().debitAttempts.insert({
+        organizationId: t.organization.id, companyId: t.company.id, code: `dda${uid()}`, debtId: debt.id, attemptNumber: 1, paymentMethodId: method.id,
+        amountCents: 10_000, status: 'PENDING', failureCode: null, retryOn: null, createdAt: T1, completedAt: null,
+      });
+      const settle = async (tx: Repositories, status: 'SUCCEEDED' | 'FAILED') => {
+        const locked = await tx.debitAttempts.lockPending(attempt.id);
+        return locked && tx.debitAttempts.complete(locked.id, status, status === 'FAILED' ? 'INSUFFICIENT_FUNDS' : null, T2);
+      };
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const locked = (await tx.debitAttempts.lockPending(attempt.id))!;
+          await hold();
+          return tx.debitAttempts.complete(locked.id, 'SUCCEEDED', null, T2);
+        },
+        (tx) => settle(tx, 'FAILED'),
+      );
+      expectWaited(outcome, contention());
+      expect(outcome.second, 'the second worker found nothing PENDING to settle').to.equal(null);
+      expect(await repos().debitAttempts.listByDebt(debt.id)).to.deep.equal([{ ...attempt, status: 'SUCCEEDED', completedAt: T2 }]);
+    });
+  });
+
   describe('JobOutbox: groups', () => {
     // Any payload round-trips (the outbox stores JSON); cast, since this one is not an adhesion request.
     const job = (jobId: string) => ({ name: 'direct-debit.request-adhesion', jobId, data: { n: jobId } }) as unknown as Required<Job>;
@@ -257,6 +318,22 @@ export function describeDirectDebitContract({ repos, uow }: ContractContext): vo
       expect((await repos().outbox.pendingInGroup(group, 10)).map((e) => e.jobId)).to.deep.equal([a, b]);
       await repos().outbox.markDispatched([inGroup[0]!.id], T2);
       expect((await repos().outbox.pendingInGroup(group, 10)).map((e) => e.jobId)).to.deep.equal([b]);
+    });
+
+    it('hands pending entries oldest first, at most `limit`, each with its name, jobId and data, until dispatched', async () => {
+      const [a, b, c] = [`a-${uid()}`, `b-${uid()}`, `c-${uid()}`];
+      for (const jobId of [a, b, c]) await repos().outbox.add(job(jobId), T1);
+      const mine = async () => (await repos().outbox.pending(100_000)).filter((e) => [a, b, c].includes(e.jobId));
+      const listed = await mine();
+      expect(listed.map((e) => e.jobId)).to.deep.equal([a, b, c]);
+      expect(listed[1]).to.deep.equal({ id: listed[1]!.id, name: 'direct-debit.request-adhesion', jobId: b, data: { n: b } });
+      expect(listed[0]!.id).to.be.below(listed[1]!.id);
+      const all = await repos().outbox.pending(100_000);
+      expect(await repos().outbox.pending(2), 'a limit takes the oldest').to.deep.equal(all.slice(0, 2));
+      await repos().outbox.markDispatched([listed[0]!.id, listed[2]!.id], T2);
+      expect((await mine()).map((e) => e.jobId)).to.deep.equal([b]);
+      await repos().outbox.markDispatched([], T2);
+      expect((await mine()).map((e) => e.jobId)).to.deep.equal([b]);
     });
 
     it('never defers an entry already dispatched', async () => {

@@ -11,6 +11,7 @@ import type { NewProviderNotification } from '../../ports/provider-notification-
 import type { NewUnappliedPayment } from '../../ports/unapplied-payment-repository';
 import { at, expectConflict, HOUR, newContact, newDebt, newTenant, T1, T2, type TenantFixture, uid } from './fixtures';
 import type { ContractContext } from './repositories.contract';
+import { contend, expectWaited } from './contention';
 
 function newInstruction(t: TenantFixture, debtId: number, overrides: Partial<NewPaymentInstruction> = {}): NewPaymentInstruction {
   const account = `646${uid()}${uid()}`.slice(0, 27);
@@ -46,7 +47,7 @@ function newNotification(overrides: Partial<NewProviderNotification> = {}): NewP
   };
 }
 
-export function describePaymentInstructionsContract({ repos, uow }: ContractContext): void {
+export function describePaymentInstructionsContract({ repos, uow, contention }: ContractContext): void {
   async function fixture(companies = 2) {
     const t = await newTenant(repos(), { companies });
     const contact = await repos().contacts.insert(newContact(t.organization.id));
@@ -140,6 +141,62 @@ export function describePaymentInstructionsContract({ repos, uow }: ContractCont
       expect((await repos().paymentInstructions.findByCode(t.company.id, instruction.code))!.amountReceivedCents).to.equal(800);
     });
 
+    it('markExpired waits for an instruction another transaction holds, and never expires one that transaction paid', async () => {
+      const { t, debt, contact } = await fixture();
+      const soon = new Date(T1.getTime() + HOUR);
+      const held = await repos().paymentInstructions.insert(newInstruction(t, debt.id, { expiresAt: soon }));
+      const other = await repos().paymentInstructions.insert(newInstruction(t, (await repos().debts.insert(newDebt({ ...t, contact }))).id, { expiresAt: soon }));
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const locked = (await tx.paymentInstructions.lockById(held.id))!;
+          await hold();
+          // Pay only what is still PENDING: should the two deadlock on InnoDB, the unit of work runs
+          // the payment again, and it then reads what markExpired committed.
+          if (locked.status !== 'PENDING') return null;
+          return tx.paymentInstructions.update(locked.id, { status: 'PAID', amountReceivedCents: locked.amountCents, paidAt: T2, updatedAt: T2 });
+        },
+        (tx) => tx.paymentInstructions.markExpired(t.organization.id, T2, T2, 10),
+      );
+      expectWaited(outcome, contention());
+      const stored = (await repos().paymentInstructions.findByCode(t.company.id, held.code))!;
+      if (outcome.first) {
+        expect(outcome.second.map((i) => [i.id, i.status]), 'only the instruction still PENDING').to.deep.equal([[other.id, 'EXPIRED']]);
+        expect(stored.status).to.equal('PAID');
+      } else {
+        expect(outcome.second.map((i) => i.id).sort((a, b) => a - b)).to.deep.equal([held.id, other.id].sort((a, b) => a - b));
+        expect(stored).to.deep.include({ status: 'EXPIRED', paidAt: null });
+      }
+    });
+
+    it('cancelPendingOfDebts and a concurrent payment holding the instruction serialize: one of them wins, neither overwrites the other', async () => {
+      const { t, debt } = await fixture();
+      const instruction = await repos().paymentInstructions.insert(newInstruction(t, debt.id));
+      // A payment: lock, and pay only what is still PENDING. (On InnoDB the two can deadlock, the
+      // payment through the primary key, the cancellation through the (debt, method) index; the
+      // unit of work then runs the loser again, which reads what the winner committed.)
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const locked = (await tx.paymentInstructions.lockById(instruction.id))!;
+          await hold();
+          if (locked.status !== 'PENDING') return null;
+          return tx.paymentInstructions.update(locked.id, { status: 'PAID', amountReceivedCents: locked.amountCents, paidAt: T2, updatedAt: T2 });
+        },
+        (tx) => tx.paymentInstructions.cancelPendingOfDebts([debt.id], T2),
+      );
+      const stored = (await repos().paymentInstructions.findByCode(t.company.id, instruction.code))!;
+      if (outcome.first) {
+        expect(outcome.second, 'paid first: the cancellation finds nothing PENDING').to.deep.equal([]);
+        expect(stored).to.deep.include({ status: 'PAID', paidAt: T2, amountReceivedCents: instruction.amountCents });
+      } else {
+        expect(outcome.second.map((i) => i.id), 'cancelled first: the payment found it CANCELLED').to.deep.equal([instruction.id]);
+        expect(stored).to.deep.include({ status: 'CANCELLED', paidAt: null, amountReceivedCents: 0 });
+      }
+    });
+
     it('rolls an instruction back with its transaction', async () => {
       const { t, debt } = await fixture();
       const instruction = newInstruction(t, debt.id);
@@ -221,6 +278,25 @@ export function describePaymentInstructionsContract({ repos, uow }: ContractCont
       expect(open.items.map((u) => u.id)).to.deep.equal([c.id, b.id, a.id]);
       expect(open.total).to.equal(3);
       expect((await repos().unappliedPayments.list(t.companies[1]!.id, {}, { page: 1, limit: 50 })).total).to.equal(0);
+    });
+
+    it('holds a second lockByCode until the first commits: it reads the resolution, so the money is never applied twice', async () => {
+      const { t, contact, make } = await withMoney();
+      const target = await repos().debts.insert(newDebt({ ...t, contact }));
+      const money = await repos().unappliedPayments.insert(make());
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const locked = (await tx.unappliedPayments.lockByCode(t.company.id, money.code))!;
+          await hold();
+          return tx.unappliedPayments.resolve(locked.id, { action: 'APPLIED', debtId: target.id, reference: null }, T2);
+        },
+        (tx) => tx.unappliedPayments.lockByCode(t.company.id, money.code),
+      );
+      expectWaited(outcome, contention());
+      expect(outcome.second).to.deep.equal(outcome.first);
+      expect(outcome.second).to.deep.include({ status: 'RESOLVED', resolvedAt: T2, resolutionDebtExternalRequestId: target.externalRequestId });
     });
 
     it('resolves one (applied to a debt, or refunded), claims it for a refund, and sums what is OPEN by currency', async () => {

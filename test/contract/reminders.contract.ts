@@ -7,8 +7,10 @@
 import { expect } from 'chai';
 import type { Reminder } from '../../internal/reminders/reminder';
 import type { NewReminder } from '../../ports/reminder-repository';
+import type { Repositories } from '../../ports/unit-of-work';
 import { HOUR, newContact, newDebt, newTenant, T1, T2, type TenantFixture, uid } from './fixtures';
 import type { ContractContext } from './repositories.contract';
+import { contend, expectWaited } from './contention';
 
 function newReminder(t: TenantFixture, debtId: number, overrides: Partial<NewReminder> = {}): NewReminder {
   return {
@@ -18,7 +20,7 @@ function newReminder(t: TenantFixture, debtId: number, overrides: Partial<NewRem
   };
 }
 
-export function describeRemindersContract({ repos, uow }: ContractContext): void {
+export function describeRemindersContract({ repos, uow, contention }: ContractContext): void {
   async function fixture() {
     const t = await newTenant(repos());
     const contact = await repos().contacts.insert(newContact(t.organization.id));
@@ -111,6 +113,72 @@ export function describeRemindersContract({ repos, uow }: ContractContext): void
       expect((await repos().reminders.findById(r.id))?.failureReason?.length).to.be.at.most(600);
       const counts = await repos().reminders.counts();
       expect(counts.find((c) => c.channel === 'email' && c.status === 'FAILED')?.count).to.be.at.least(1);
+    });
+  });
+
+  describe('ReminderRepository: listStale and counts', () => {
+    it('lists SCHEDULED and SENDING reminders whose lease ended at or before now, oldest lease first, at most `limit`', async () => {
+      const { t, debt } = await fixture();
+      const d = await debt();
+      // Leases in 1990, before every other test's: nothing else is stale at these instants.
+      const lease = (minute: number) => new Date(Date.UTC(1990, 0, 1, 0, minute));
+      const [late, early, sending, sent, failed] = (await repos().reminders.insertMissing([
+        newReminder(t, d.id, { channel: 'email', leaseUntil: lease(3) }),
+        newReminder(t, d.id, { channel: 'sms', leaseUntil: lease(1) }),
+        newReminder(t, d.id, { channel: 'whatsapp', status: 'SENDING', leaseUntil: lease(2) }),
+        newReminder(t, d.id, { channel: 'email', offsetDays: 1, status: 'SENT', sentAt: T1, leaseUntil: lease(0) }),
+        newReminder(t, d.id, { channel: 'sms', offsetDays: 1, status: 'FAILED', leaseUntil: lease(0) }),
+      ])) as [Reminder, Reminder, Reminder, Reminder, Reminder];
+      const stale = async (now: Date, limit = 100) => (await repos().reminders.listStale(now, limit)).map((r) => r.id);
+      expect(await stale(lease(3))).to.deep.equal([early.id, sending.id, late.id]);
+      expect(await stale(lease(2)), 'a lease ending exactly now is stale').to.deep.equal([early.id, sending.id]);
+      expect(await stale(lease(3), 2)).to.deep.equal([early.id, sending.id]);
+      expect(await stale(lease(0))).to.deep.equal([]);
+      expect(await stale(lease(3))).to.not.include.members([sent.id, failed.id]);
+      expect((await repos().reminders.listStale(lease(3), 1))[0]).to.deep.equal(early);
+    });
+
+    it('counts reminders by channel and status across companies', async () => {
+      const { t, debt } = await fixture();
+      const d = await debt();
+      const other = await fixture();
+      const e = await other.debt();
+      const count = async (channel: string, status: string) => (await repos().reminders.counts()).find((c) => c.channel === channel && c.status === status)?.count ?? 0;
+      const before = { smsScheduled: await count('sms', 'SCHEDULED'), smsSent: await count('sms', 'SENT') };
+      await repos().reminders.insertMissing([newReminder(t, d.id, { channel: 'sms' }), newReminder(other.t, e.id, { channel: 'sms' })]);
+      await repos().reminders.insertMissing([newReminder(t, d.id, { channel: 'sms', offsetDays: 2, status: 'SENT', sentAt: T2 })]);
+      expect(await count('sms', 'SCHEDULED')).to.equal(before.smsScheduled + 2);
+      expect(await count('sms', 'SENT')).to.equal(before.smsSent + 1);
+      for (const c of await repos().reminders.counts()) expect(c.count, `${c.channel}/${c.status}`).to.be.a('number').and.above(0);
+    });
+  });
+
+  describe('ReminderRepository: lockById', () => {
+    it('holds a second sender until the first commits: it reads SENDING, so a reminder is handed to one sender', async () => {
+      const { t, debt } = await fixture();
+      const d = await debt();
+      const [r] = (await repos().reminders.insertMissing([newReminder(t, d.id)])) as [Reminder];
+      // What a sender does: lock, and take the reminder only while it is SCHEDULED.
+      const take = async (tx: Repositories, recipient: string) => {
+        const locked = (await tx.reminders.lockById(r.id))!;
+        if (locked.status !== 'SCHEDULED') return { took: false, seen: locked };
+        await tx.reminders.update(r.id, { status: 'SENDING', attempts: locked.attempts + 1, recipient, updatedAt: T2 });
+        return { took: true, seen: locked };
+      };
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const locked = (await tx.reminders.lockById(r.id))!;
+          await hold();
+          return tx.reminders.update(locked.id, { status: 'SENDING', attempts: locked.attempts + 1, recipient: 'first@example.com', updatedAt: T2 });
+        },
+        (tx) => take(tx, 'second@example.com'),
+      );
+      expectWaited(outcome, contention());
+      expect(outcome.second.took, 'the second sender saw it taken').to.equal(false);
+      expect(outcome.second.seen).to.deep.include({ status: 'SENDING', attempts: 1, recipient: 'first@example.com' });
+      expect(await repos().reminders.findById(r.id)).to.deep.include({ status: 'SENDING', attempts: 1, recipient: 'first@example.com' });
     });
   });
 

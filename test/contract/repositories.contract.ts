@@ -22,6 +22,7 @@ import type { DebtFilter, DebtView, NewDebt } from '../../ports/debt-repository'
 import type { NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter } from '../../ports/payment-link-repository';
 import type { NewProduct } from '../../ports/product-repository';
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
+import { contend, type Contention, expectWaited } from './contention';
 
 import { describeDirectDebitContract } from './direct-debit.contract';
 import { describeEventLogContract } from './event-log.contract';
@@ -36,6 +37,8 @@ import { describeWebhooksContract } from './webhooks.contract';
 export interface ContractContext {
   repos(): Repositories;
   uow(): UnitOfWork;
+  /** How two of the adapter's units of work meet (for contend(), the concurrency cases). */
+  contention(): Contention;
 }
 
 /** Parts of the contract kept in files of their own (one per port area), run in every adapter's suite. */
@@ -56,6 +59,10 @@ export interface RepositoryHarness {
   uow: UnitOfWork;
   /** Takes a refresh token's family away, as rows written before families existed (migration 20261126100000) are. */
   dropRefreshTokenFamily(tokenHash: string): Promise<void>;
+  /** A second unit of work cannot start while another is open (memory, SQLite). */
+  singleWriter?: boolean;
+  /** How many of the store's transactions wait for a row lock right now, when the database can tell (see contention.ts). */
+  lockWaits?(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -70,6 +77,10 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
     let harness: RepositoryHarness | null = null;
     const repos = (): Repositories => harness!.repos;
     const uow = (): UnitOfWork => harness!.uow;
+    const contention = (): Contention => ({
+      singleWriter: harness!.singleWriter ?? false,
+      ...(harness!.lockWaits ? { lockWaits: () => harness!.lockWaits!() } : {}),
+    });
 
     before(async function () {
       harness = await openHarness();
@@ -147,6 +158,14 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
 
       it('returns null for an unknown company code', async () => {
         expect(await repos().tenancy.findCompanyByCode(`NONE-${uid()}`.toUpperCase())).to.equal(null);
+      });
+
+      it('finds a company by its internal id, as stored and as its settings now read; null for an unknown id', async () => {
+        const { company } = await newTenant(repos(), { companies: 2 });
+        expect(await repos().tenancy.findCompany(company.id)).to.deep.equal(company);
+        const updated = await repos().tenancy.updateCompanySettings(company.id, { directDebitEnabled: true, portalUrl: 'https://pay.example.com' });
+        expect(await repos().tenancy.findCompany(company.id)).to.deep.equal(updated);
+        expect(await repos().tenancy.findCompany(2_000_000_000)).to.equal(null);
       });
     });
 
@@ -1005,6 +1024,15 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         expect(await find({ company: t.companies[1]! }, debt.externalRequestId)).to.equal(null);
       });
 
+      it("finds a debt by its internal number in its company only, as findByExternalRequestId reads it", async () => {
+        const t = await debtTenant({ companies: 2 });
+        const debt = await insertDebt(t, { productId: t.product.id });
+        expect(await repos().debts.findById(t.company.id, debt.id)).to.deep.equal(viewOf(debt, t.contact, t.product));
+        expect(await repos().debts.findById(t.company.id, debt.id)).to.deep.equal(await find(t, debt.externalRequestId));
+        expect(await repos().debts.findById(t.companies[1]!.id, debt.id), 'another company').to.equal(null);
+        expect(await repos().debts.findById(t.company.id, 2_000_000_000), 'unknown').to.equal(null);
+      });
+
       describe('insertMissing', () => {
         it('inserts the keys the company lacks in one call and leaves the existing ones as stored', async () => {
           const t = await debtTenant();
@@ -1371,6 +1399,54 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect([...first, ...second].map((d) => d.externalRequestId).sort()).to.deep.equal(['l-1', 'l-2', 'l-3']);
         });
 
+        it('hands each due debt to exactly one of two concurrent runs (the rows stay locked until the first commits)', async () => {
+          const t = await debtTenant();
+          const due: Debt[] = [];
+          for (const key of ['c-1', 'c-2', 'c-3']) due.push(await insertDebt(t, { externalRequestId: key, dueDate: '2026-05-01' }));
+          const mark = (tx: Repositories) => tx.debts.markOverdue(t.organization.id, '2026-06-01', T2, 100);
+          const outcome = await contend(
+            uow(),
+            contention(),
+            async (tx, hold) => {
+              const marked = await mark(tx);
+              await hold();
+              return marked;
+            },
+            mark,
+          );
+          expect(outcome.first.map((d) => d.id), 'the first run takes every due debt').to.deep.equal(due.map((d) => d.id));
+          expect(outcome.second, 'the second finds none left: it never marks a debt twice').to.deep.equal([]);
+          for (const d of due) expect((await find(t, d.externalRequestId))!.status).to.equal('OVERDUE');
+        });
+
+        it('serializes with a concurrent payment holding the debt: one of them wins, neither overwrites the other', async () => {
+          const t = await debtTenant();
+          const debt = await insertDebt(t, { dueDate: '2026-05-01' });
+          // A payment: lock, and pay only what is still unpaid. (Should the two deadlock, the unit
+          // of work runs the loser again, which reads what the winner committed.)
+          const outcome = await contend(
+            uow(),
+            contention(),
+            async (tx, hold) => {
+              const locked = (await tx.debts.lockByExternalRequestId(t.company.id, debt.externalRequestId))!;
+              await hold();
+              if (locked.status !== 'PENDING') return locked.status;
+              await tx.debts.update(t.company.id, locked.id, { status: 'PAID', amountPaidCents: locked.amountCents, updatedAt: T2 });
+              return 'PAID';
+            },
+            (tx) => tx.debts.markOverdue(t.organization.id, '2026-06-01', T2, 100),
+          );
+          const stored = (await find(t, debt.externalRequestId))!;
+          if (outcome.first === 'PAID') {
+            expect(outcome.second, 'paid first: markOverdue finds it no longer PENDING').to.deep.equal([]);
+            expect(stored).to.deep.include({ status: 'PAID', amountPaidCents: debt.amountCents });
+          } else {
+            expect(outcome.first, 'marked first: the payment reads OVERDUE').to.equal('OVERDUE');
+            expect(outcome.second.map((d) => d.id)).to.deep.equal([debt.id]);
+            expect(stored).to.deep.include({ status: 'OVERDUE', amountPaidCents: 0 });
+          }
+        });
+
         it("leaves other organizations' debts alone", async () => {
           const mine = await debtTenant();
           const other = await debtTenant();
@@ -1565,6 +1641,42 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         });
       });
 
+      describe('lockById', () => {
+        it('reads the link inside a unit of work, like findById, in its company only', async () => {
+          const t = await linkTenant({ companies: 2 });
+          const link = await insertLink(t, { productId: t.product.id });
+          const seen = await uow().run(async (tx) => ({
+            mine: await tx.paymentLinks.lockById(t.company.id, link.id),
+            unknown: await tx.paymentLinks.lockById(t.company.id, 2_000_000_000),
+            foreign: await tx.paymentLinks.lockById(t.companies[1]!.id, link.id),
+          }));
+          expect(seen).to.deep.equal({ mine: linkViewOf(link, t.product), unknown: null, foreign: null });
+          expect(seen.mine).to.deep.equal(await repos().paymentLinks.findById(t.company.id, link.id));
+        });
+
+        it('holds a second locker until the first commits: it reads the first one\'s write (no lost update)', async () => {
+          const t = await linkTenant();
+          const link = await insertLink(t, { singleUse: false });
+          const pay = async (tx: Repositories) => {
+            const locked = (await tx.paymentLinks.lockById(t.company.id, link.id))!;
+            return { seen: locked.paymentsCount, after: await tx.paymentLinks.update(t.company.id, locked.id, { paymentsCount: locked.paymentsCount + 1, updatedAt: T2 }) };
+          };
+          const outcome = await contend(
+            uow(),
+            contention(),
+            async (tx, hold) => {
+              const locked = (await tx.paymentLinks.lockById(t.company.id, link.id))!;
+              await hold();
+              return tx.paymentLinks.update(t.company.id, locked.id, { paymentsCount: locked.paymentsCount + 1, updatedAt: T2 });
+            },
+            pay,
+          );
+          expectWaited(outcome, contention());
+          expect(outcome.second.seen, 'the second locker reads the first one\'s committed count').to.equal(1);
+          expect((await findLink(t, link.code))!.paymentsCount).to.equal(2);
+        });
+      });
+
       describe('update', () => {
         it('changes only the fields given, stamps updatedAt and returns the view', async () => {
           const t = await linkTenant();
@@ -1748,6 +1860,53 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect((await repos().paymentLinks.markExpired(t.organization.id, T2, 2)).map((l) => l.code)).to.deep.equal([links[2]!.code]);
         });
 
+        it('hands each expired link to exactly one of two concurrent runs (the rows stay locked until the first commits)', async () => {
+          const t = await linkTenant();
+          const links = await seedLinks(t, [
+            ['c-1', { expiresAt: T1 }],
+            ['c-2', { expiresAt: T1 }],
+          ]);
+          const expire = (tx: Repositories) => tx.paymentLinks.markExpired(t.organization.id, T2, 100);
+          const outcome = await contend(
+            uow(),
+            contention(),
+            async (tx, hold) => {
+              const marked = await expire(tx);
+              await hold();
+              return marked;
+            },
+            expire,
+          );
+          expect(outcome.first.map((l) => l.code)).to.deep.equal(links.map((l) => l.code));
+          expect(outcome.second, 'the second finds none left: it never expires a link twice').to.deep.equal([]);
+        });
+
+        it('serializes with a concurrent payment holding the link: one of them wins, neither overwrites the other', async () => {
+          const t = await linkTenant();
+          const link = await insertLink(t, { expiresAt: T1 });
+          const outcome = await contend(
+            uow(),
+            contention(),
+            async (tx, hold) => {
+              const locked = (await tx.paymentLinks.lockByCode(t.company.id, link.code))!;
+              await hold();
+              if (locked.status !== 'ACTIVE') return locked.status;
+              await tx.paymentLinks.update(t.company.id, locked.id, { status: 'PAID', paymentsCount: 1, updatedAt: T2 });
+              return 'PAID';
+            },
+            (tx) => tx.paymentLinks.markExpired(t.organization.id, T2, 100),
+          );
+          const stored = (await findLink(t, link.code))!;
+          if (outcome.first === 'PAID') {
+            expect(outcome.second, 'paid first: markExpired finds it no longer ACTIVE').to.deep.equal([]);
+            expect(stored).to.deep.include({ status: 'PAID', paymentsCount: 1 });
+          } else {
+            expect(outcome.first, 'expired first: the payment reads EXPIRED').to.equal('EXPIRED');
+            expect(outcome.second.map((l) => l.code)).to.deep.equal([link.code]);
+            expect(stored).to.deep.include({ status: 'EXPIRED', paymentsCount: 0 });
+          }
+        });
+
         it("leaves other organizations' links alone", async () => {
           const mine = await linkTenant();
           const other = await linkTenant();
@@ -1887,6 +2046,6 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
       });
     });
 
-    for (const part of CONTRACT_PARTS) part({ repos, uow });
+    for (const part of CONTRACT_PARTS) part({ repos, uow, contention });
   });
 }

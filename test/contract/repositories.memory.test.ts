@@ -9,6 +9,7 @@ describeRepositoryContract('memory', async () => {
   return {
     repos: memoryRepositories(store, events),
     uow: new MemoryUnitOfWork(store, events),
+    singleWriter: true,
     async dropRefreshTokenFamily(tokenHash) {
       for (const token of store.tables.refreshTokens) if (token.tokenHash === tokenHash) token.familyId = null;
     },

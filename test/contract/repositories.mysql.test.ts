@@ -24,6 +24,16 @@ describeRepositoryContract('mysql', async () => {
     async dropRefreshTokenFamily(tokenHash) {
       await db('refresh_tokens').where({ token_hash: tokenHash }).update({ family_id: null });
     },
+    // InnoDB's transactions of this test database waiting for a row lock (other databases on the
+    // server are other test files' and other runs').
+    async lockWaits() {
+      const [rows] = await db.raw(
+        `SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t
+           JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
+          WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()`,
+      );
+      return Number(rows[0].n);
+    },
     async close() {
       await db.destroy();
       await database.drop();

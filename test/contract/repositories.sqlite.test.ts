@@ -13,6 +13,8 @@ describeRepositoryContract('sqlite', async () => {
   return {
     repos: knexRepositories(db, { events: testEventWriting(), secrets: testSecretBox() }),
     uow: new KnexUnitOfWork(db, { events: testEventWriting(), secrets: testSecretBox() }),
+    // One connection: a second unit of work waits for the first to end.
+    singleWriter: true,
     async dropRefreshTokenFamily(tokenHash) {
       await db('refresh_tokens').where({ token_hash: tokenHash }).update({ family_id: null });
     },

@@ -12,6 +12,8 @@ import type { Subscription, SubscriptionStatus } from '../../internal/subscripti
 import type { NewSubscription, SubscriptionView } from '../../ports/subscription-repository';
 import { at, expectConflict, newContact, newDebt, newProduct, newTenant, PAGE, rejectionOf, T1, T2, type TenantFixture, uid, viewOf } from './fixtures';
 import type { ContractContext } from './repositories.contract';
+import type { Repositories } from '../../ports/unit-of-work';
+import { contend, expectWaited } from './contention';
 
 interface SubscriptionFixture extends TenantFixture {
   contact: Contact;
@@ -57,7 +59,7 @@ function subscriptionViewOf(s: Subscription, contact: Contact, product: Product)
   };
 }
 
-export function describeSubscriptionsContract({ repos, uow }: ContractContext): void {
+export function describeSubscriptionsContract({ repos, uow, contention }: ContractContext): void {
   async function subscriptionTenant(options: { companies?: number } = {}): Promise<SubscriptionFixture> {
     const tenant = await newTenant(repos(), options);
     const contact = await repos().contacts.insert(newContact(tenant.organization.id));
@@ -284,6 +286,75 @@ export function describeSubscriptionsContract({ repos, uow }: ContractContext): 
       });
     });
 
+    describe('concurrency', () => {
+      it('holds a second lockByCode until the first commits: it reads the first one\'s write (no lost update)', async () => {
+        const t = await subscriptionTenant();
+        const s = await insert(t);
+        const resume = async (tx: Repositories) => {
+          const locked = (await tx.subscriptions.lockByCode(t.company.id, s.code))!;
+          return { seen: locked.resumeCount, after: await tx.subscriptions.update(t.company.id, locked.id, { resumeCount: locked.resumeCount + 1, updatedAt: T2 }) };
+        };
+        const outcome = await contend(
+          uow(),
+          contention(),
+          async (tx, hold) => {
+            const locked = (await tx.subscriptions.lockByCode(t.company.id, s.code))!;
+            await hold();
+            return tx.subscriptions.update(t.company.id, locked.id, { resumeCount: locked.resumeCount + 1, status: 'PAUSED', updatedAt: T2 });
+          },
+          resume,
+        );
+        expectWaited(outcome, contention());
+        expect(outcome.second.seen, 'the second locker reads the first one\'s committed count').to.equal(1);
+        expect(outcome.second.after).to.deep.include({ resumeCount: 2, status: 'PAUSED' });
+      });
+
+      it('markEnded serializes with a concurrent cancellation holding the subscription: one of them wins, neither overwrites the other', async () => {
+        const t = await subscriptionTenant();
+        const s = await insert(t, { lastDueDate: '2026-01-15' });
+        const outcome = await contend(
+          uow(),
+          contention(),
+          async (tx, hold) => {
+            const locked = (await tx.subscriptions.lockByCode(t.company.id, s.code))!;
+            await hold();
+            if (locked.status !== 'ACTIVE') return locked.status;
+            await tx.subscriptions.update(t.company.id, locked.id, { status: 'CANCELLED', updatedAt: T2 });
+            return 'CANCELLED';
+          },
+          (tx) => tx.subscriptions.markEnded(t.organization.id, '2026-06-01', T2, 100),
+        );
+        const stored = (await repos().subscriptions.findById(s.id))!;
+        if (outcome.first === 'CANCELLED') {
+          expect(outcome.second, 'cancelled first: markEnded finds it no longer ACTIVE').to.deep.equal([]);
+          expect(stored.status).to.equal('CANCELLED');
+        } else {
+          expect(outcome.first, 'ended first: the cancellation reads ENDED').to.equal('ENDED');
+          expect(outcome.second.map((x) => x.id)).to.deep.equal([s.id]);
+          expect(stored.status).to.equal('ENDED');
+        }
+      });
+
+      it('hands each subscription past its last cycle to exactly one of two concurrent markEnded runs', async () => {
+        const t = await subscriptionTenant();
+        const late: Subscription[] = [];
+        for (const key of ['c-1', 'c-2', 'c-3']) late.push(await insert(t, { externalSubscriptionId: key, lastDueDate: '2026-01-15' }));
+        const end = (tx: Repositories) => tx.subscriptions.markEnded(t.organization.id, '2026-06-01', T2, 100);
+        const outcome = await contend(
+          uow(),
+          contention(),
+          async (tx, hold) => {
+            const ended = await end(tx);
+            await hold();
+            return ended;
+          },
+          end,
+        );
+        expect(outcome.first.map((s) => s.id).sort((a, b) => a - b)).to.deep.equal(late.map((s) => s.id));
+        expect(outcome.second, 'the second finds none left: it never ends a subscription twice').to.deep.equal([]);
+      });
+    });
+
     describe('list', () => {
       async function listed(t: SubscriptionFixture) {
         const otherContact = await repos().contacts.insert(newContact(t.organization.id));
@@ -388,6 +459,23 @@ export function describeSubscriptionsContract({ repos, uow }: ContractContext): 
       // The unfiltered total (SQL: the debt tally) no longer counts them.
       const live = Object.values(debts).filter((d) => d.status !== 'CANCELLED').length - expected.length;
       expect((await repos().debts.list(t.company.id, { today: '2026-06-01' }, { page: 1, limit: 50 })).total).to.equal(live);
+    });
+
+    it('cancels each unpaid debt once when two cancellations of the subscription run concurrently (the rows stay locked until the first commits)', async () => {
+      const { subscription, debts } = await withCycles();
+      const cancel = (tx: Repositories) => tx.debts.cancelUnpaidOfSubscription(subscription.id, T2);
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const cancelled = await cancel(tx);
+          await hold();
+          return cancelled;
+        },
+        cancel,
+      );
+      expect(outcome.first.map((d) => d.id)).to.deep.equal([debts.overdue.id, debts.pendingLate.id, debts.pending.id].sort((a, b) => a - b));
+      expect(outcome.second, 'the second finds none left: it never cancels a debt twice').to.deep.equal([]);
     });
 
     it('gives the due dates that have a debt of the subscription that is not CANCELLED, each once', async () => {

@@ -11,6 +11,7 @@ import type { NewWebhookEndpoint } from '../../ports/webhook-endpoint-repository
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 import { newProduct, newTenant, PAGE, productEvent, T1, type TenantFixture, uid } from './fixtures';
 import type { ContractContext } from './repositories.contract';
+import { contend, expectDidNotWait, expectWaited } from './contention';
 
 let year = 2400;
 /** A time window earlier than every window handed out before it. */
@@ -49,7 +50,7 @@ async function eventFixture(repos: Repositories, uow: UnitOfWork, count = 2) {
   return { t, products, events };
 }
 
-export function describeWebhooksContract({ repos, uow }: ContractContext): void {
+export function describeWebhooksContract({ repos, uow, contention }: ContractContext): void {
   describe('EventLog: what the fan-out reads', () => {
     it('lastId, headersAfter (ascending, limited), headersIn (ranges), findById', async () => {
       const before = await repos().events.lastId();
@@ -130,6 +131,24 @@ export function describeWebhooksContract({ repos, uow }: ContractContext): void 
       expect(await repos().webhookEndpoints.findByCode(t.company.id, e.code)).to.deep.equal(immediate);
     });
 
+    it('holds a second lockByCode until the first commits: it reads the first one\'s change (a rotation is never lost)', async () => {
+      const t = await newTenant(repos());
+      const stored = await repos().webhookEndpoints.insert(endpointInput(t));
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const locked = (await tx.webhookEndpoints.lockByCode(t.company.id, stored.code))!;
+          await hold();
+          return tx.webhookEndpoints.update(t.company.id, locked.id, { secret: 'whsec_rotated', previousSecret: locked.secret, previousSecretExpiresAt: T1, updatedAt: T1 });
+        },
+        (tx) => tx.webhookEndpoints.lockByCode(t.company.id, stored.code),
+      );
+      expectWaited(outcome, contention());
+      expect(outcome.second).to.deep.equal(outcome.first);
+      expect(outcome.second).to.deep.include({ secret: 'whsec_rotated', previousSecret: stored.secret });
+    });
+
     it('lists live endpoints newest first with paging; enabledOfCompanies returns the enabled live ones of those companies', async () => {
       const t = await newTenant(repos(), { companies: 2 });
       const a = await repos().webhookEndpoints.insert(endpointInput(t));
@@ -202,6 +221,28 @@ export function describeWebhooksContract({ repos, uow }: ContractContext): void 
         [events[1]!.id, 'tok-c'],
         [events[2]!.id, 'tok-c'],
       ]);
+    });
+
+    it('hands each due delivery to exactly one of two concurrent claimDue calls', async () => {
+      const { events, make, start, mine } = await deliveryFixture(4);
+      // Four events about two products: two heads of their resource are due.
+      await repos().webhookDeliveries.insertMissing([make(0), make(1), make(2), make(3)]);
+      const lease = plus(start, 60 * SECOND);
+      const claim = (tx: Repositories, token: string) => tx.webhookDeliveries.claimDue(start, lease, token, 10);
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          const claimed = await claim(tx, 'tok-first');
+          await hold();
+          return claimed;
+        },
+        (tx) => claim(tx, 'tok-second'),
+      );
+      expect(outcome.first.map((d) => d.eventRowId).sort((a, b) => a - b)).to.deep.equal([events[0]!.id, events[1]!.id]);
+      expect(outcome.second, 'nothing is claimed twice').to.deep.equal([]);
+      const tokens = (await mine()).map((d) => [d.eventRowId, d.leaseToken]);
+      expect(tokens).to.deep.equal([[events[0]!.id, 'tok-first'], [events[1]!.id, 'tok-first'], [events[2]!.id, null], [events[3]!.id, null]]);
     });
 
     it('records an attempt under its claim only; claimNextOf then hands the next of the resource', async () => {
@@ -344,30 +385,26 @@ export function describeWebhooksContract({ repos, uow }: ContractContext): void 
       await uow().run((tx) => tx.webhookDeliveries.saveCursor(original!, T1));
     });
 
-    it('a transaction never reads the cursor another one holds: it waits for its commit (single writer) or skips (null)', async () => {
+    it('a transaction never reads the cursor another one holds: it skips (null) without waiting, or runs after its commit (single writer)', async () => {
       const original = (await uow().run((tx) => tx.webhookDeliveries.lockCursor()))!;
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
-      const first = uow().run(async (tx) => {
-        await tx.webhookDeliveries.lockCursor();
-        locked();
-        await held;
-        await tx.webhookDeliveries.saveCursor({ lastRowId: original.lastRowId + 1, gaps: [] }, T1);
-      });
-      await isLocked;
-      const second = uow().run((tx) => tx.webhookDeliveries.lockCursor());
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      release();
-      await first;
-      const seen = await second;
-      expect(seen === null || seen.lastRowId === original.lastRowId + 1, JSON.stringify(seen)).to.equal(true);
-      await uow().run((tx) => tx.webhookDeliveries.saveCursor(original, T1));
+      const moved = { lastRowId: original.lastRowId + 1, gaps: [] };
+      try {
+        const outcome = await contend(
+          uow(),
+          contention(),
+          async (tx, hold) => {
+            await tx.webhookDeliveries.lockCursor();
+            await hold();
+            await tx.webhookDeliveries.saveCursor(moved, T1);
+          },
+          (tx) => tx.webhookDeliveries.lockCursor(),
+        );
+        expectDidNotWait(outcome, contention());
+        if (contention().singleWriter) expect(outcome.second, 'read after the first committed').to.deep.equal(moved);
+        else expect(outcome.second, 'skipped while the first held it').to.equal(null);
+      } finally {
+        await uow().run((tx) => tx.webhookDeliveries.saveCursor(original, T1));
+      }
     });
   });
 }
