@@ -15,6 +15,7 @@ import { durations, metricsOnApiPort } from '../../cmd/shared/config';
 import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../cmd/shared/webhook-dispatcher';
 import { processMetrics } from '../../cmd/shared/observability';
+import { checkDebtTallies } from './debt-tally-check';
 import { createTestDatabase, type DatabaseKind, deleteRedisKeys, mysqlAvailable, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
 import { conformanceMiddleware } from './openapi-conformance';
 import { SwitchableJobQueue } from './switchable-queue';
@@ -226,6 +227,8 @@ export async function startApi(
       await worker?.stop();
       await infra.bullmqQueue?.queue.obliterate({ force: true }).catch(() => undefined);
       if (options.worker) await deleteRedisKeys(TEST_REDIS_URL, `${queuePrefix}:rate-limit:*`);
+      // Whatever the suite did to the debts, their tally still equals COUNT(*).
+      if (infra.db) await checkDebtTallies(infra.db);
       await infra.close();
       await database.drop();
     },
