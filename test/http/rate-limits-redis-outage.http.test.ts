@@ -11,7 +11,7 @@ import pino from 'pino';
 import supertest from 'supertest';
 import { createHttpServer } from '../../adapters/http/server';
 import { RedisTokenBucket } from '../../adapters/rate-limit/redis-token-bucket';
-import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
+import { type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
 import { processMetrics } from '../../cmd/shared/observability';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
 import { type Application, buildApplication } from '../../internal/application';
@@ -41,7 +41,7 @@ describe('rate limits when Redis goes away [sqlite + private redis]', function (
     database = await createTestDatabase('sqlite');
     infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: 'unused', jwtSecret: JWT_TEST_SECRET, secretsKeys: TEST_SECRETS_KEYS, appEnv: 'development', migrate: true, publicBaseUrl: 'http://localhost:3000' });
     app = buildApplication(infra.ports);
-    bindInProcessJobs(infra, jobHandlers(app));
+    await infra.jobs.consumer.start(jobHandlers(app), []);
     limiter = new RedisTokenBucket(redis.url, { prefix: 'outage', backoffMs: 100 });
     const logs = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -49,7 +49,7 @@ describe('rate limits when Redis goes away [sqlite + private redis]', function (
         done();
       },
     });
-    const metrics = processMetrics('api', infra, app, { runsJobs: !!infra.inProcessQueue });
+    const metrics = processMetrics('api', infra, app, { runsJobs: !!infra.jobs.inProcess });
     const koa = createHttpServer({
       app,
       ids: infra.ports.ids,
