@@ -46,7 +46,9 @@ export interface ApiProcessOptions {
   webhookDispatcher?: boolean;
   /** Wraps the producer the application enqueues on (tests: a queue that can be made unreachable). */
   wrapQueue?: (queue: JobQueue) => JobQueue;
-  /** The hosted pages' per-address limiter (default: the API keys' one, `infra.rateLimiter`) and limits (default: the production ones). */
+  /** The token buckets of API keys, /auth and (unless `pages` names another) the hosted pages; default `infra.rateLimiter`. */
+  rateLimiter?: RateLimiter;
+  /** The hosted pages' per-address limiter (default: the API keys' one) and limits (default: the production ones). */
   pages?: { rateLimiter?: RateLimiter; lookupLimit?: RateLimitPolicy; identifierLookupLimit?: RateLimitPolicy };
   /** /auth's buckets and hashing bound (default: the server's DEFAULT_AUTH_LIMITS). */
   authLimits?: Partial<AuthLimits>;
@@ -109,6 +111,7 @@ export async function startApiProcess(config: ApiProcessConfig, options: ApiProc
   const demo = options.demoTenant && config.appEnv !== 'production' ? await app.commands.bootstrapDemoTenant.execute() : null;
 
   const readiness = new ReadinessDrain();
+  const rateLimiter = options.rateLimiter ?? infra.rateLimiter;
   const sandbox = config.appEnv !== 'production';
   const koa = createHttpServer({
     app,
@@ -124,13 +127,13 @@ export async function startApiProcess(config: ApiProcessConfig, options: ApiProc
       portal: infra.paymentPortal,
       signer: infra.pageSigner,
       // The same token buckets as the API keys' (Redis with REDIS_URL: shared by every API process).
-      rateLimiter: options.pages?.rateLimiter ?? infra.rateLimiter,
+      rateLimiter: options.pages?.rateLimiter ?? rateLimiter,
       lookupLimit: options.pages?.lookupLimit,
       identifierLookupLimit: options.pages?.identifierLookupLimit,
       sandbox,
     },
     rateLimit: {
-      limiter: infra.rateLimiter,
+      limiter: rateLimiter,
       defaults: config.rateLimitCapacity > 0 ? { capacity: config.rateLimitCapacity, refillPerSecond: config.rateLimitRefillPerSecond } : null,
     },
     metrics: { registry: metrics, token: config.metricsToken, onApiPort: metricsOnApiPort(config) },
