@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { FinishedJob, JobObserver } from '../queue/job-observer';
+import type { FinishedJob, JobObserver } from '../../ports/job-consumer';
 
 export type ProcessKind = 'api' | 'worker';
 

@@ -1,7 +1,8 @@
 import type { Application } from '../../internal/application';
 import type { Job, JobHandlers, JobName, SweepJobName } from '../../ports/job-queue';
+import type { JobSchedule } from '../../ports/job-consumer';
 
-/** Job name → use case, shared by the BullMQ workers and the in-process queue. */
+/** Job name → use case, shared by both JobConsumer adapters (the BullMQ workers and the in-process queue). */
 export function jobHandlers(app: Application): JobHandlers {
   return {
     'tenancy.purge-expired-refresh-tokens': () => app.jobs.purgeExpiredRefreshTokens.execute(),
@@ -27,8 +28,8 @@ export const OUTBOX_DISPATCH_EVERY_MS = 2000;
 /** How often the reminder scheduler looks for due steps (indexed reads per enabled policy and step). */
 export const REMINDERS_SCHEDULE_EVERY_MS = 3000;
 
-/** Repeating jobs the workers schedule. */
-export const SCHEDULES: { name: SweepJobName; everyMs: number }[] = [
+/** Repeating jobs the consumers schedule (`JobConsumer.start(handlers, SCHEDULES)`). */
+export const SCHEDULES: readonly JobSchedule[] = [
   { name: 'tenancy.purge-expired-refresh-tokens', everyMs: 60 * 60 * 1000 },
   // Reads apply the overdue rule themselves; this keeps the stored status true within minutes.
   { name: 'debts.mark-overdue', everyMs: 5 * 60 * 1000 },

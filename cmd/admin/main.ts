@@ -1,5 +1,5 @@
 import { runAdminCommand } from '../../adapters/cli/admin-commands';
-import { bindInProcessJobs, openInfrastructure } from '../shared/infrastructure';
+import { openInfrastructure } from '../shared/infrastructure';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
 import { buildApplication } from '../../internal/application';
 import { loadConfig, publicBaseUrlOf } from '../shared/config';
@@ -10,7 +10,7 @@ async function main(): Promise<number> {
   const infra = await openInfrastructure({ ...config, publicBaseUrl: publicBaseUrlOf(config), redisUrl: null, migrate: true });
   try {
     const app = buildApplication(infra.ports);
-    bindInProcessJobs(infra, jobHandlers(app));
+    await infra.jobs.consumer.start(jobHandlers(app), []);
     const result = await runAdminCommand(app, process.argv.slice(2), { operator: config.adminOperator, portal: infra.paymentPortal });
     process.stdout.write(result.stdout.endsWith('\n') ? result.stdout : result.stdout + '\n');
     return result.exitCode;

@@ -18,7 +18,8 @@ import { AesGcmSecretBox } from '../../adapters/security/aes-gcm-secret-box';
 import { CredentialCache } from '../../adapters/persistence/credential-cache';
 import { MemoryStore } from '../../adapters/persistence/memory/memory-store';
 import { MemoryUnitOfWork, memoryRepositories } from '../../adapters/persistence/memory/memory-unit-of-work';
-import { BullmqJobQueue } from '../../adapters/queue/bullmq/bullmq-job-queue';
+import { BullmqJobQueue, type BullmqQueueAccess } from '../../adapters/queue/bullmq/bullmq-job-queue';
+import { BullmqJobConsumer } from '../../adapters/queue/bullmq/bullmq-job-consumer';
 import { InProcessJobQueue } from '../../adapters/queue/in-process/in-process-job-queue';
 import { JwtTokenService } from '../../adapters/security/jwt-token-service';
 import { ScryptPasswordHasher } from '../../adapters/security/scrypt-password-hasher';
@@ -28,7 +29,8 @@ import { NetworkUrlPolicy } from '../../adapters/webhooks/network-url-policy';
 import { DEFAULT_RETRY_DELAYS_MS } from '../../internal/webhooks/retry-schedule';
 import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
 import { RedisTokenBucket } from '../../adapters/rate-limit/redis-token-bucket';
-import type { JobHandlers } from '../../ports/job-queue';
+import type { JobQueue } from '../../ports/job-queue';
+import type { JobConsumer } from '../../ports/job-consumer';
 import type { MessageSenders } from '../../ports/message-sender';
 import type { Repositories } from '../../ports/unit-of-work';
 import type { Clock } from '../../ports/clock';
@@ -46,9 +48,8 @@ import type { SecretBox } from '../../ports/secret-box';
 export interface Infrastructure {
   ports: CorePorts;
   db: Knex | null;
-  /** Set when jobs run in this process (no REDIS_URL): the handlers are bound once the app exists. */
-  inProcessQueue: InProcessJobQueue | null;
-  bullmqQueue: BullmqJobQueue | null;
+  /** The consumer side of the job queue (the producer is `ports.queue`), and what only one adapter has. */
+  jobs: InfrastructureJobs;
   readinessChecks: ReadinessCheck[];
   /** The hosted pages every paymentUrl points at (HTTP answers and events render with it). */
   paymentPortal: HostedPaymentPortal;
@@ -61,6 +62,23 @@ export interface Infrastructure {
   /** The replica routing and its lag monitor, with DATABASE_READ_URL. */
   replica: ReplicaReadRouting | null;
   close(): Promise<void>;
+}
+
+/**
+ * Jobs, by port: the consumer runs them in whichever process starts it (`start(handlers,
+ * schedules)`, once the application exists). Two narrow capabilities name what one adapter alone
+ * has, for the few callers that need it.
+ */
+export interface InfrastructureJobs {
+  consumer: JobConsumer;
+  /**
+   * Set when jobs run in this process (no REDIS_URL: producer and consumer are one in-process
+   * queue, and run nothing until the consumer is started). `drain()` resolves once every job
+   * enqueued so far, and every job those enqueued, has run (tests, the admin CLI).
+   */
+  inProcess: { drain(): Promise<void> } | null;
+  /** Set with REDIS_URL: the BullMQ Queue (the queue console; tests inspecting job states) and the waiting age (metrics). */
+  bullmq: BullmqQueueAccess | null;
 }
 
 export interface InfrastructureOptions extends Partial<ChannelSettings> {
@@ -80,6 +98,8 @@ export interface InfrastructureOptions extends Partial<ChannelSettings> {
   readReplica?: { url: string; maxLagSeconds: number; readYourWritesMs: number } | null;
   /** How long a facade credential lookup is reused in this process (0 disables the cache). */
   credentialCacheMs?: number;
+  /** WORKER_CONCURRENCY: jobs the BullMQ consumer of this process runs at once, once started (default 8). */
+  workerConcurrency?: number;
   /** Waits between failed webhook attempts (WEBHOOK_RETRY_DELAYS); the three-day default otherwise. */
   webhookRetryDelaysMs?: readonly number[];
   /** WEBHOOK_ALLOW_PRIVATE_URLS: webhook urls may reach loopback and private addresses (default: refused). */
@@ -101,10 +121,9 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const credentialCache = new CredentialCache(options.credentialCacheMs ?? DEFAULT_CREDENTIAL_CACHE_MS);
   const secrets = new AesGcmSecretBox(options.secretsKeys);
   if (options.migrate) await migrateDatabase(db, secrets);
-  const bullmqQueue = options.redisUrl ? new BullmqJobQueue(options.redisUrl, options.queuePrefix) : null;
-  const inProcessQueue = bullmqQueue ? null : new InProcessJobQueue();
+  const jobQueue = openJobQueue(options);
   const readinessChecks: ReadinessCheck[] = [{ name: 'database', check: async () => void (await db.raw('select 1')) }];
-  if (bullmqQueue) readinessChecks.push({ name: 'redis', check: () => bullmqQueue.ping() });
+  if (jobQueue.ping) readinessChecks.push({ name: 'redis', check: jobQueue.ping });
   const common = commonPorts(options);
   const pageSigner = pageSignerOf(options);
   const paymentPortal = new HostedPaymentPortal(options.publicBaseUrl, pageSigner);
@@ -120,13 +139,12 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
       uow: new KnexUnitOfWork(db, repositoryOptions),
       repos,
       ...common,
-      queue: (bullmqQueue ?? inProcessQueue)!,
+      queue: jobQueue.producer,
       senders,
       reminderLinks: paymentPortal,
     },
     db,
-    inProcessQueue,
-    bullmqQueue,
+    jobs: jobQueue.jobs,
     readinessChecks,
     paymentPortal,
     pageSigner,
@@ -134,8 +152,7 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     readRouter: replica ?? PRIMARY_ONLY,
     replica,
     async close() {
-      await inProcessQueue?.close();
-      await bullmqQueue?.close();
+      await jobQueue.close();
       await rateLimiter.close();
       await replica?.close();
       await senders.close();
@@ -173,8 +190,7 @@ export function memoryInfrastructure(
       reminderLinks: paymentPortal,
     },
     db: null,
-    inProcessQueue,
-    bullmqQueue: null,
+    jobs: { consumer: inProcessQueue, inProcess: inProcessQueue, bullmq: null },
     readinessChecks: [],
     paymentPortal,
     pageSigner,
@@ -182,6 +198,33 @@ export function memoryInfrastructure(
     readRouter: PRIMARY_ONLY,
     replica: null,
     close: () => inProcessQueue.close(),
+  };
+}
+
+/**
+ * BullMQ with REDIS_URL (the consumer opens its worker connection only when started), else the
+ * in-process queue, producer and consumer at once.
+ */
+function openJobQueue(options: Pick<InfrastructureOptions, 'redisUrl' | 'queuePrefix' | 'workerConcurrency'>): {
+  producer: JobQueue;
+  jobs: InfrastructureJobs;
+  ping: (() => Promise<void>) | null;
+  close(): Promise<void>;
+} {
+  if (!options.redisUrl) {
+    const queue = new InProcessJobQueue();
+    return { producer: queue, jobs: { consumer: queue, inProcess: queue, bullmq: null }, ping: null, close: () => queue.close() };
+  }
+  const producer = new BullmqJobQueue(options.redisUrl, options.queuePrefix);
+  const consumer = new BullmqJobConsumer({ redisUrl: options.redisUrl, prefix: options.queuePrefix, concurrency: options.workerConcurrency ?? 8, queue: producer.queue });
+  return {
+    producer,
+    jobs: { consumer, inProcess: null, bullmq: producer },
+    ping: () => producer.ping(),
+    async close() {
+      await consumer.close();
+      await producer.close();
+    },
   };
 }
 
@@ -236,10 +279,6 @@ function channelSettingsOf(options: Partial<ChannelSettings>): ChannelSettings |
     whatsappProvider: options.whatsappProvider ?? 'sandbox',
     twilio: options.twilio ?? null,
   };
-}
-
-export function bindInProcessJobs(infra: Infrastructure, handlers: JobHandlers): void {
-  infra.inProcessQueue?.bind(handlers);
 }
 
 function commonPorts(options: {

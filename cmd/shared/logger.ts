@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import type { JobObserver } from '../../ports/job-consumer';
 
 /**
  * Structured JSON logs on stdout (one line per event), or stderr for the CLI. Writes are
@@ -24,4 +25,14 @@ export const REDACT: pino.redactOptions = {
 
 export function flushLogs(logger: Logger): Promise<void> {
   return new Promise((resolve) => logger.flush(() => resolve()));
+}
+
+/** One log line per job attempt that ends: `job completed` with its result, `job failed` with the error. */
+export function jobLog(logger: Logger): JobObserver {
+  return {
+    jobFinished(job) {
+      if (job.outcome === 'completed') logger.info({ jobId: job.jobId, name: job.name, result: job.result }, 'job completed');
+      else logger.warn({ jobId: job.jobId, name: job.name, attempts: job.attempts, err: job.error }, 'job failed');
+    },
+  };
 }

@@ -13,13 +13,10 @@ import { QUEUE_CONSOLE_PATH, queueConsole } from '../../adapters/queue/bullmq/qu
 import type { Config } from './config';
 import type { Infrastructure } from './infrastructure';
 
-/** BullMQ states reported as queue depth (completed ones are history, not depth). */
-const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed'] as const;
-
 /**
  * The metrics of an api or worker process over its infrastructure: process metrics, the
- * database pool, the queue's depth, and the jobs the in-process queue runs. Job attempts on
- * BullMQ workers are reported by the worker pool (its `observer` option). Processes that run
+ * database pool, the queue's depth (JobConsumer.counts) and age (BullMQ), and every job attempt
+ * the consumer runs in this process (none until it is started). Processes that run
  * jobs (`runsJobs`: workers, the API without Redis or with RUN_WORKERS) deliver the webhooks and
  * report their outcomes.
  */
@@ -30,21 +27,17 @@ export function processMetrics(
   options: { runsJobs: boolean; onReplicaChange?: (state: ReplicaState) => void },
 ): Metrics {
   const metrics = new Metrics(kind);
-  const { db, bullmqQueue, inProcessQueue, replica } = infra;
+  const { db, jobs, replica } = infra;
   if (replica) {
     const routing = readRoutingMetrics({ state: () => replica.replicaState() });
     metrics.register(routing.collector);
     replica.observe({ read: routing.read, replicaChanged: (state) => options.onReplicaChange?.(state) });
   }
   if (db) metrics.watchPool('main', () => knexPoolState(db));
-  if (bullmqQueue) {
-    metrics.watchQueue(QUEUE_NAME, () => bullmqQueue.queue.getJobCounts(...QUEUE_STATES));
-    metrics.register(queueAgeMetrics(QUEUE_NAME, () => bullmqQueue.oldestWaitingDueAt()));
-  }
-  if (inProcessQueue) {
-    metrics.watchQueue(QUEUE_NAME, async () => inProcessQueue.counts());
-    inProcessQueue.observe(metrics);
-  }
+  metrics.watchQueue(QUEUE_NAME, () => jobs.consumer.counts());
+  jobs.consumer.observe(metrics);
+  const bullmq = jobs.bullmq;
+  if (bullmq) metrics.register(queueAgeMetrics(QUEUE_NAME, () => bullmq.oldestWaitingDueAt()));
   // The outbox is written by the API and dispatched by every process: each reports it (max rule).
   if (db) metrics.register(outboxMetrics(() => outboxBacklog(db)));
   if (options.runsJobs) metrics.register(webhookDeliveryMetrics(() => app.queries.webhookDeliveryStats.execute()));
@@ -61,11 +54,11 @@ export function processMetrics(
  */
 export function queueConsoleMount(
   config: Pick<Config, 'metricsToken' | 'metricsPort' | 'queueConsoleWrite'>,
-  infra: Pick<Infrastructure, 'bullmqQueue'>,
+  infra: Pick<Infrastructure, 'jobs'>,
 ): { mount?: { prefix: string; handler: ReturnType<typeof queueConsole> }; mode: 'read-only' | 'read-write' | null; why?: string } {
   if (config.metricsPort === null) return { mode: null };
-  if (!infra.bullmqQueue) return { mode: null };
+  if (!infra.jobs.bullmq) return { mode: null };
   if (!config.metricsToken) return { mode: null, why: 'the queue console at /queues needs METRICS_TOKEN; not served' };
-  const handler = queueConsole([infra.bullmqQueue.queue], { token: config.metricsToken, writable: config.queueConsoleWrite });
+  const handler = queueConsole([infra.jobs.bullmq.queue], { token: config.metricsToken, writable: config.queueConsoleWrite });
   return { mount: { prefix: QUEUE_CONSOLE_PATH, handler }, mode: config.queueConsoleWrite ? 'read-write' : 'read-only' };
 }

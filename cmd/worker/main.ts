@@ -1,12 +1,11 @@
 import { startMetricsServer } from '../../adapters/metrics/metrics-server';
-import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
 import { jobHandlers, OUTBOX_DISPATCH_EVERY_MS, SCHEDULES } from '../../adapters/queue/job-handlers';
 import { buildApplication } from '../../internal/application';
 import { loadConfig, publicBaseUrlOf } from '../shared/config';
 import { openInfrastructure } from '../shared/infrastructure';
 import { onShutdown } from '../shared/lifecycle';
 import { processMetrics, queueConsoleMount } from '../shared/observability';
-import { createLogger } from '../shared/logger';
+import { createLogger, jobLog } from '../shared/logger';
 import { startWebhookDispatcher } from '../shared/webhook-dispatcher';
 
 /** A worker process: BullMQ consumers and schedulers over the same core. Run as many as needed. */
@@ -17,16 +16,9 @@ async function main(): Promise<void> {
   const infra = await openInfrastructure({ ...config, publicBaseUrl: publicBaseUrlOf(config), migrate: false });
   const app = buildApplication(infra.ports);
   const metrics = processMetrics('worker', infra, app, { runsJobs: true });
-  const pool = new BullmqWorkerPool(jobHandlers(app), {
-    redisUrl: config.redisUrl,
-    prefix: config.queuePrefix,
-    concurrency: config.workerConcurrency,
-    schedules: SCHEDULES,
-    onCompleted: (job, result) => logger.info({ jobId: job.id, name: job.name, result }, 'job completed'),
-    onFailed: (job, error) => logger.warn({ jobId: job?.id, name: job?.name, attempts: job?.attemptsMade, err: error }, 'job failed'),
-    observer: metrics,
-  });
-  await pool.start();
+  const { consumer } = infra.jobs;
+  consumer.observe(jobLog(logger));
+  await consumer.start(jobHandlers(app), SCHEDULES);
   const dispatcher = setInterval(
     () => void app.jobs.dispatchOutbox.execute().catch((err) => logger.warn({ err }, 'outbox dispatch failed')),
     OUTBOX_DISPATCH_EVERY_MS,
@@ -45,7 +37,7 @@ async function main(): Promise<void> {
     [
       { name: 'outbox dispatcher', run: async () => clearInterval(dispatcher) },
       { name: 'webhook dispatcher', run: () => webhooks.stop() },
-      { name: 'workers', run: () => pool.close() },
+      { name: 'workers', run: () => consumer.close() },
       { name: 'infrastructure', run: () => infra.close() },
       { name: 'metrics', run: async () => metricsServer?.close() },
     ],

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { BullmqJobQueue } from '../../adapters/queue/bullmq/bullmq-job-queue';
-import { BullmqWorkerPool } from '../../adapters/queue/bullmq/bullmq-worker-pool';
+import { BullmqJobConsumer } from '../../adapters/queue/bullmq/bullmq-job-consumer';
 import { ConflictError } from '../../internal/shared/errors';
 import type { JobHandlers } from '../../ports/job-queue';
 import { redisAvailable, TEST_REDIS_URL } from '../support/databases';
@@ -13,17 +13,17 @@ import { describeJobQueueContract } from './job-queue.contract';
 const RUN_PREFIX = `test-${crypto.randomBytes(4).toString('hex')}`;
 let queues = 0;
 
-/** Producer and consumer on a prefix of their own, one job at a time, 50 ms first backoff. */
-async function openBullmq(handlers: JobHandlers) {
+/** Producer and consumer (not started) on a prefix of their own, one job at a time, 50 ms first backoff. */
+async function openBullmq() {
   const prefix = `${RUN_PREFIX}-${++queues}`;
   const producer = new BullmqJobQueue(TEST_REDIS_URL, prefix, { backoffDelayMs: 50 });
-  const pool = new BullmqWorkerPool(handlers, { redisUrl: TEST_REDIS_URL, prefix, concurrency: 1, schedules: [] });
-  await pool.start();
+  const consumer = new BullmqJobConsumer({ redisUrl: TEST_REDIS_URL, prefix, concurrency: 1, queue: producer.queue });
   return {
     producer,
     queue: producer,
+    consumer,
     async close() {
-      await pool.close();
+      await consumer.close();
       await producer.queue.obliterate({ force: true });
       await producer.close();
     },
@@ -49,12 +49,13 @@ describe('job queue [bullmq] specifics', function () {
   });
 
   it('fails a job for good on a DomainError: state failed after one attempt', async () => {
-    const harness = await openBullmq({
-      'tenancy.purge-expired-refresh-tokens': async () => {
-        throw new ConflictError('The product name is taken');
-      },
-    } as unknown as JobHandlers);
+    const harness = await openBullmq();
     try {
+      await harness.consumer.start({
+        'tenancy.purge-expired-refresh-tokens': async () => {
+          throw new ConflictError('The product name is taken');
+        },
+      } as unknown as JobHandlers, []);
       await harness.queue.enqueue({ name: 'tenancy.purge-expired-refresh-tokens', data: {}, jobId: 'domain-1' });
       await waitFor(async () => (await harness.producer.queue.getJobState('domain-1')) === 'failed', 'the job to fail');
       const job = (await harness.producer.queue.getJob('domain-1'))!; // read after the state: final

@@ -1,18 +1,22 @@
 /**
  * The job queue contract: one suite, run against the in-process queue and BullMQ through the
- * JobQueue port (producer) and the adapter's consumer. Entry files: job-queue.<adapter>.test.ts.
+ * JobQueue port (producer) and the JobConsumer port. Entry files: job-queue.<adapter>.test.ts.
  * Not a spec itself (it does not match test/**\/*.test.ts).
  *
- * Every test opens its own queue (for BullMQ, a prefix of its own) with the handlers it needs.
+ * Every test opens its own queue (for BullMQ, a prefix of its own) and starts its consumer with
+ * the handlers it needs.
  */
 import { expect } from 'chai';
 import { ConflictError } from '../../internal/shared/errors';
 import type { Job, JobHandlers, JobQueue } from '../../ports/job-queue';
+import type { FinishedJob, JobConsumer } from '../../ports/job-consumer';
 
 export interface QueueHarness {
   /** The producer side, as the application sees it. */
   queue: JobQueue;
-  /** Stops the consumers (resolving once the active job has finished) and releases everything. */
+  /** The consumer side, not started yet. */
+  consumer: JobConsumer;
+  /** Closes the consumer (resolving once the active job has finished) and releases everything. */
   close(): Promise<void>;
 }
 
@@ -20,10 +24,10 @@ export interface JobQueueAdapter {
   /** False skips the suite (its server is absent). */
   available?(): Promise<boolean>;
   /**
-   * A producer and running consumers over a queue of their own, with these handlers. Transient
-   * failures must be retried at least twice (three attempts), quickly.
+   * A producer and a consumer over a queue of their own. Transient failures must be retried at
+   * least twice (three attempts), quickly; the consumer runs at least one job at a time.
    */
-  open(handlers: JobHandlers): Promise<QueueHarness>;
+  open(): Promise<QueueHarness>;
 }
 
 // The port knows one job name today; tests tell their jobs apart by data.
@@ -45,11 +49,27 @@ export function describeJobQueueContract(adapterName: string, adapter: JobQueueA
     this.timeout(20_000);
     const opened: { harness: QueueHarness; closed: boolean }[] = [];
 
-    /** Opens a queue whose single handler is `handle`; afterEach closes it if the test did not. */
-    async function open(handle: (data: Data) => Promise<unknown>) {
-      const entry = { harness: await adapter.open({ [JOB]: handle } as unknown as JobHandlers), closed: false };
+    /** Opens a queue; afterEach closes it if the test did not. */
+    async function openQueue(): Promise<QueueHarness> {
+      const entry = { harness: await adapter.open(), closed: false };
       opened.push(entry);
       return {
+        queue: entry.harness.queue,
+        consumer: entry.harness.consumer,
+        close: async () => {
+          entry.closed = true;
+          await entry.harness.close();
+        },
+      };
+    }
+
+    /** Opens a queue whose consumer runs `handle` for every job; afterEach closes it if the test did not. */
+    async function open(handle: (data: Data) => Promise<unknown>) {
+      const entry = { harness: await adapter.open(), closed: false };
+      opened.push(entry);
+      await entry.harness.consumer.start({ [JOB]: handle } as unknown as JobHandlers, []);
+      return {
+        consumer: entry.harness.consumer,
         // Any payload: the queue carries what it is given (the real producers are typed by JobPayloads).
         enqueue: (data: Data, jobId?: string) => entry.harness.queue.enqueue({ name: JOB, data, ...(jobId ? { jobId } : {}) } as unknown as Job),
         close: async () => {
@@ -149,6 +169,83 @@ export function describeJobQueueContract(adapterName: string, adapter: JobQueueA
       await q.close();
       events.push('closed');
       expect(events).to.deep.equal(['started', 'finished', 'closed']);
+    });
+
+    it('hands each handler the payload its producer typed for that name', async () => {
+      const seen: string[] = [];
+      const h = await openQueue();
+      // Typed by JobPayloads: `data` is { reminderId } here and { deliveryId, leaseToken } there.
+      const handlers: Pick<JobHandlers, 'reminders.send' | 'webhooks.deliver'> = {
+        'reminders.send': async (data) => void seen.push(`reminder ${data.reminderId}`),
+        'webhooks.deliver': async (data) => void seen.push(`delivery ${data.deliveryId} ${data.leaseToken}`),
+      };
+      await h.consumer.start(handlers as JobHandlers, []);
+      await h.queue.enqueue({ name: 'reminders.send', data: { reminderId: 7 } });
+      await h.queue.enqueue({ name: 'webhooks.deliver', data: { deliveryId: 9, leaseToken: 'lease-1' } });
+      await waitFor(() => seen.length >= 2, 'both jobs');
+      await h.close();
+      expect(seen.sort()).to.deep.equal(['delivery 9 lease-1', 'reminder 7']);
+    });
+
+    it('counts the jobs pending (waiting or active), and none once they completed', async () => {
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const started: unknown[] = [];
+      const finished: unknown[] = [];
+      const q = await open(async (data) => {
+        started.push(data.n);
+        await gate;
+        finished.push(data.n);
+      });
+      await q.enqueue({ n: 1 });
+      await waitFor(() => started.length === 1, 'the first job to start');
+      await q.enqueue({ n: 2 });
+      // One job at a time leaves the second waiting; more at once run it: two pending either way.
+      const during = await q.consumer.counts();
+      expect(during.active).to.be.at.least(1);
+      expect(during.waiting + during.active).to.equal(2);
+      release();
+      await waitFor(() => finished.length === 2, 'both jobs to finish');
+      const deadline = Date.now() + 5000;
+      let after = await q.consumer.counts();
+      while ((after.waiting !== 0 || after.active !== 0) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        after = await q.consumer.counts();
+      }
+      expect({ waiting: after.waiting, active: after.active }).to.deep.equal({ waiting: 0, active: 0 });
+      await q.close();
+    });
+
+    it('reports every attempt that ends to its observers, with the job id, result and error', async () => {
+      const seen: FinishedJob[] = [];
+      let calls = 0;
+      const h = await openQueue();
+      h.consumer.observe({ jobFinished: (job) => seen.push(job) });
+      await h.consumer.start({ [JOB]: async () => (++calls === 1 ? Promise.reject(new Error('transient')) : { purged: 2 }) } as unknown as JobHandlers, []);
+      const jobId = `observed-${uid()}`;
+      await h.queue.enqueue({ name: JOB, data: {}, jobId });
+      await waitFor(() => seen.some((job) => job.outcome === 'completed'), 'the completed attempt');
+      await h.close();
+      expect(seen.map((job) => [job.name, job.jobId, job.outcome])).to.deep.equal([
+        [JOB, jobId, 'failed'],
+        [JOB, jobId, 'completed'],
+      ]);
+      expect((seen[0]!.error as Error).message).to.equal('transient');
+      expect(seen[1]!.result).to.deep.equal({ purged: 2 });
+      expect(seen.every((job) => job.queue === 'collections' && job.runSeconds >= 0)).to.equal(true);
+    });
+
+    it('runs no job once its consumer is closed', async () => {
+      const tags: unknown[] = [];
+      const q = await open(async (data) => void tags.push(data.tag));
+      await q.enqueue({ tag: 'before' });
+      await waitFor(() => tags.includes('before'), 'the job before close');
+      await q.consumer.close();
+      // The in-process queue, producer and consumer at once, refuses the job; BullMQ keeps it for another consumer.
+      await q.enqueue({ tag: 'after' }).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await q.close();
+      expect(tags).to.deep.equal(['before']);
     });
   });
 }

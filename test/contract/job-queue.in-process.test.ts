@@ -3,9 +3,8 @@ import { describeJobQueueContract } from './job-queue.contract';
 
 // The queue the embedded default runs on, with its shipped options (three attempts).
 describeJobQueueContract('in-process', {
-  async open(handlers) {
+  async open() {
     const queue = new InProcessJobQueue();
-    queue.bind(handlers);
-    return { queue, close: () => queue.close() };
+    return { queue, consumer: queue, close: () => queue.close() };
   },
 });

@@ -73,7 +73,7 @@ describeEachDatabase(
       expect(sampleValue(text, 'cf_db_pool_connections', { pool: 'main', state: 'max' })).to.equal(api().kind === 'sqlite' ? 1 : 10);
 
       const queueStates = samples(text, 'cf_queue_jobs', { queue: 'collections' }).map((s) => s.labels.state).sort();
-      if (api().infra.inProcessQueue) {
+      if (api().infra.jobs.inProcess) {
         expect(queueStates).to.deep.equal(['active', 'waiting']);
         // The in-process queue ran the generation here; the BullMQ leg's worker process reports its own.
         const runs = samples(text, 'cf_job_duration_seconds_count', { queue: 'collections', job: 'subscriptions.generate-cycles', outcome: 'completed' });

@@ -4,17 +4,14 @@
  * limiting resumes once Redis is back. A private redis-server plays the Redis that goes away.
  */
 import crypto from 'node:crypto';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
 import supertest from 'supertest';
-import { createHttpServer } from '../../adapters/http/server';
 import { RedisTokenBucket } from '../../adapters/rate-limit/redis-token-bucket';
-import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
-import { processMetrics } from '../../cmd/shared/observability';
-import { jobHandlers } from '../../adapters/queue/job-handlers';
-import { type Application, buildApplication } from '../../internal/application';
+import { type ApiProcess, startApiProcess } from '../../cmd/shared/api-process';
+import type { Application } from '../../internal/application';
 import { createTestDatabase, redisAvailable, type TestDatabase } from '../support/databases';
 import { JWT_TEST_SECRET } from '../support/harness';
 import { expectError, expectOk } from '../support/http-expect';
@@ -26,11 +23,11 @@ describe('rate limits when Redis goes away [sqlite + private redis]', function (
   this.timeout(30_000);
   let redis: PrivateRedis | null = null;
   let database: TestDatabase | null = null;
-  let infra: Infrastructure | null = null;
+  let api: ApiProcess | null = null;
   let limiter: RedisTokenBucket | null = null;
   let server: Server | null = null;
   let app: Application;
-  let http: supertest.Agent;
+  let agent: supertest.Agent;
   const logLines: Record<string, unknown>[] = [];
   let headers: Record<string, string> = {};
   let loginAgain: () => supertest.Test;
@@ -39,9 +36,6 @@ describe('rate limits when Redis goes away [sqlite + private redis]', function (
     if (!(await redisAvailable())) this.skip();
     redis = await startPrivateRedis();
     database = await createTestDatabase('sqlite');
-    infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: null, queuePrefix: 'unused', jwtSecret: JWT_TEST_SECRET, secretsKeys: TEST_SECRETS_KEYS, appEnv: 'development', migrate: true, publicBaseUrl: 'http://localhost:3000' });
-    app = buildApplication(infra.ports);
-    bindInProcessJobs(infra, jobHandlers(app));
     limiter = new RedisTokenBucket(redis.url, { prefix: 'outage', backoffMs: 100 });
     const logs = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -49,24 +43,24 @@ describe('rate limits when Redis goes away [sqlite + private redis]', function (
         done();
       },
     });
-    const metrics = processMetrics('api', infra, app, { runsJobs: !!infra.inProcessQueue });
-    const koa = createHttpServer({
-      app,
-      ids: infra.ports.ids,
-      logger: pino({ level: 'warn' }, logs),
-      publicBaseUrl: 'http://localhost:3000',
-      paymentPortal: infra.paymentPortal,
-      testHelpers: true,
-      readinessChecks: [],
-      rateLimit: { limiter, defaults: { capacity: 2, refillPerSecond: 0.01 } },
-      metrics: { registry: metrics, token: null },
-    });
-    server = koa.listen(0, '127.0.0.1');
+    // The API process as `npm start` composes it, its rate limiter on the Redis that goes away.
+    api = await startApiProcess(
+      {
+        databaseUrl: database.url, redisUrl: null, queuePrefix: 'unused', jwtSecret: JWT_TEST_SECRET, secretsKeys: TEST_SECRETS_KEYS, appEnv: 'development',
+        migrateOnStart: true, publicBaseUrl: 'http://localhost:3000', runWorkers: false, webhookDispatchEveryMs: 1000,
+        rateLimitCapacity: 2, rateLimitRefillPerSecond: 0.01, metricsToken: null, trustProxyHops: 0,
+      },
+      { logger: pino({ level: 'warn' }, logs), rateLimiter: limiter, periodicJobs: false, webhookDispatcher: false },
+    );
+    app = api.app;
+    server = http.createServer();
+    api.serve(server);
+    server.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server!.once('listening', () => resolve()));
-    http = supertest.agent(server);
+    agent = supertest.agent(server);
     const suffix = crypto.randomBytes(4).toString('hex');
     const created = await app.commands.createClient.execute({ organization: `Org ${suffix}`, username: `user_${suffix}`, password: 'outage-password', companies: [], settings: {} });
-    loginAgain = () => http.post('/auth/login').set('x-api-key', created.loginApiKey).send({ clientUsername: created.clientUsername, password: 'outage-password' });
+    loginAgain = () => agent.post('/auth/login').set('x-api-key', created.loginApiKey).send({ clientUsername: created.clientUsername, password: 'outage-password' });
     const login = await loginAgain();
     headers = { 'x-api-key': created.apiKey, 'x-authorization-token': login.body.accessToken };
   });
@@ -74,22 +68,22 @@ describe('rate limits when Redis goes away [sqlite + private redis]', function (
   after(async () => {
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await limiter?.close();
-    await infra?.close();
+    await api?.close();
     await database?.drop();
     await redis?.stop();
   });
 
-  const failures = async () => sampleValue((await http.get('/metrics')).text, 'cf_rate_limiter_failures_total');
+  const failures = async () => sampleValue((await agent.get('/metrics')).text, 'cf_rate_limiter_failures_total');
 
   it('limits while Redis answers, lets requests through without headers while it is away, and limits again once it is back', async () => {
-    expect(rateLimitOf(await http.get('/contacts').set(headers))).to.equal('2/1');
-    expect(rateLimitOf(await http.get('/contacts').set(headers))).to.equal('2/0');
-    expectError(await http.get('/contacts').set(headers), 429, 'RATE_LIMITED');
+    expect(rateLimitOf(await agent.get('/contacts').set(headers))).to.equal('2/1');
+    expect(rateLimitOf(await agent.get('/contacts').set(headers))).to.equal('2/0');
+    expectError(await agent.get('/contacts').set(headers), 429, 'RATE_LIMITED');
     expect(await failures()).to.equal(0);
 
     await redis!.stop();
     for (let i = 0; i < 5; i++) {
-      const res = await http.get('/contacts').set(headers);
+      const res = await agent.get('/contacts').set(headers);
       expectOk(res);
       expect(res.headers).to.not.have.property('ratelimit-limit');
     }
@@ -106,7 +100,7 @@ describe('rate limits when Redis goes away [sqlite + private redis]', function (
     await redis!.restart();
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const res = await http.get('/contacts').set(headers);
+      const res = await agent.get('/contacts').set(headers);
       if (res.headers['ratelimit-limit']) {
         // The restarted Redis is empty: the key's bucket starts full.
         expect(rateLimitOf(res)).to.equal('2/1');

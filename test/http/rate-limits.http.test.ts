@@ -60,7 +60,7 @@ describeEachDatabase(
         expect(rateLimitHeaders(missing).limit).to.equal(TEST_RATE_LIMIT.capacity);
 
         // With REDIS_URL the bucket is in Redis, under the queue prefix, per organization and key.
-        const bullmq = api().infra.bullmqQueue;
+        const bullmq = api().infra.jobs.bullmq;
         if (bullmq) {
           const redis = new Redis(TEST_REDIS_URL);
           try {

@@ -326,14 +326,14 @@ describe('cash and transfer: a worker SIGKILLed while expiring instructions [mys
     const blocker = await admin.db.transaction();
     await blocker('payment_instructions').where({ code: tenants[1]!.codes[2] }).forUpdate().select('id');
     const worker = await startWorker();
-    await api.infra.bullmqQueue!.enqueue({ name: 'payment-instructions.expire', data: {}, jobId: 'expire-crash' });
+    await api.infra.ports.queue.enqueue({ name: 'payment-instructions.expire', data: {}, jobId: 'expire-crash' });
     await admin.waitForStatement('select `id` from `payment_instructions`');
     await waitFor(async () => (await statuses(tenants[0]!.codes)).every((s) => s === 'EXPIRED'), 'the first organization\'s vouchers EXPIRED', { timeoutMs: 15_000 });
     await worker.crash();
     // Half-way: the first organization's committed, the second's rolled back with the dead connection, the third's untouched.
     tally.record(JSON.stringify(await statuses(tenants[1]!.codes)) === JSON.stringify(['PENDING', 'PENDING', 'PENDING', 'PENDING']) ? null : 'the second organization was not rolled back');
     tally.record((await statuses(tenants[2]!.codes)).every((s) => s === 'PENDING') ? null : 'the third organization was expired before the crash');
-    const queue = api.infra.bullmqQueue!.queue;
+    const queue = api.infra.jobs.bullmq!.queue;
     const active = (await queue.getActive()).map((job) => job.id!);
     tally.record(active.length > 0 ? null : 'no job was running in the dead worker');
     await blocker.rollback();

@@ -133,7 +133,7 @@ describe('Redis stopped during API traffic [mysql + private redis + worker proce
       if (Number(left[0]!.n) !== 0) queued.fail(`${left[0]!.n} outbox entries still pending after Redis came back`);
       // The workers' scheduled jobs (overdue, expiry, debit execution) are registered again.
       const schedulers = await waitFor(async () => {
-        const list = await api.infra.bullmqQueue!.queue.getJobSchedulers();
+        const list = await api.infra.jobs.bullmq!.queue.getJobSchedulers();
         return list.length >= 4 ? list : null;
       }, 'the job schedulers after the restart', { timeoutMs: 30_000 }).catch(() => []);
       queued.record(schedulers.length >= 4 ? null : `${schedulers.length} job schedulers registered after Redis came back empty`);

@@ -16,7 +16,7 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
-import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
+import { type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
 import { type Application, buildApplication } from '../../internal/application';
 import { mysqlAvailable, redisAvailable, TEST_REDIS_URL } from '../support/databases';
 import { waitFor } from '../support/child-process';
@@ -46,7 +46,7 @@ describe('payment reminders: exactly once or SKIPPED [mysql]', function () {
     });
     const queue = new SwitchableJobQueue(infra.ports.queue);
     const app = buildApplication({ ...infra.ports, queue });
-    bindInProcessJobs(infra, jobHandlers(app));
+    await infra.jobs.consumer.start(jobHandlers(app), []);
     other = { infra, app, queue };
   });
 
@@ -97,7 +97,7 @@ describe('payment reminders: exactly once or SKIPPED [mysql]', function () {
     api.queue.down = false;
     other.queue.down = false;
     await Promise.all([api.app.jobs.dispatchOutbox.execute(1000), other.app.jobs.dispatchOutbox.execute(1000)]);
-    await Promise.all([api.drainJobs(), other.infra.inProcessQueue!.drain()]);
+    await Promise.all([api.drainJobs(), other.infra.jobs.inProcess!.drain()]);
     // A job replayed after its message went out changes nothing.
     for (const r of rows.slice(-10)) await other.app.jobs.sendReminder.execute({ reminderId: Number(r.id) });
 

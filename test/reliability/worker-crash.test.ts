@@ -144,7 +144,7 @@ function debitExecution(): CrashScenario {
       // Three minutes later on the organization's clock, the next run completes the PENDING
       // attempt again with its idempotency key.
       expectOk(await api.http.put('/test-helpers/clock').set(tenant.headers).send({ now: '2024-03-05T12:03:00Z' }));
-      await api.infra.bullmqQueue!.enqueue({ name: 'direct-debit.execute-due', data: {}, jobId: `recover-${crypto.randomBytes(4).toString('hex')}` });
+      await api.infra.ports.queue.enqueue({ name: 'direct-debit.execute-due', data: {}, jobId: `recover-${crypto.randomBytes(4).toString('hex')}` });
       for (const key of autopay) {
         await waitFor(async () => (await row(db, key)).status === 'PAID', `${key} PAID`, { timeoutMs: 30_000 });
         const debt = await row(db, key);
@@ -262,7 +262,7 @@ describe('worker SIGKILLed mid-job, then restarted [mysql + redis + worker proce
       const { worker, release } = await scenario.holdMidJob(world!, tally);
       await worker.crash();
       await scenario.checkHalfDone(world!, tally);
-      const queue = api.infra.bullmqQueue!.queue;
+      const queue = api.infra.jobs.bullmq!.queue;
       const active = (await queue.getActive()).map((job) => job.id!);
       expect(active, 'jobs the dead worker was running').to.not.be.empty;
       await release();

@@ -3,18 +3,14 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import supertest from 'supertest';
-import { answerParserErrorsInEnvelope } from '../../adapters/http/parser-errors';
-import { createHttpServer } from '../../adapters/http/server';
 import type { AuthLimits } from '../../adapters/http/middleware/login-throttle';
 import { InProcessTokenBucket } from '../../adapters/rate-limit/in-process-token-bucket';
 import type { RateLimitPolicy } from '../../ports/rate-limiter';
-import { jobHandlers } from '../../adapters/queue/job-handlers';
-import { type Application, buildApplication } from '../../internal/application';
+import type { Application } from '../../internal/application';
 import type { CompanySettings } from '../../internal/tenancy/company';
-import { durations, metricsOnApiPort } from '../../cmd/shared/config';
-import { bindInProcessJobs, type Infrastructure, openInfrastructure } from '../../cmd/shared/infrastructure';
-import { startWebhookDispatcher, type WebhookDispatcher } from '../../cmd/shared/webhook-dispatcher';
-import { processMetrics } from '../../cmd/shared/observability';
+import { durations } from '../../cmd/shared/config';
+import type { Infrastructure } from '../../cmd/shared/infrastructure';
+import { startApiProcess } from '../../cmd/shared/api-process';
 import { checkDebtTallies } from './debt-tally-check';
 import { createTestDatabase, type DatabaseKind, deleteRedisKeys, mysqlAvailable, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
 import { conformanceMiddleware } from './openapi-conformance';
@@ -123,48 +119,48 @@ export async function startApi(
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const baseUrl = options.realBaseUrl ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : 'http://localhost:3000';
   const queuePrefix = `test-${crypto.randomBytes(4).toString('hex')}`;
-  const allowPrivateWebhookUrls = options.allowPrivateWebhookUrls ?? (options.appEnv ?? 'development') !== 'production';
-  const infra = await openInfrastructure({
-    databaseUrl: database.url,
-    redisUrl,
-    queuePrefix,
-    jwtSecret: JWT_TEST_SECRET,
-    secretsKeys: TEST_SECRETS_KEYS,
-    appEnv: options.appEnv ?? 'development',
-    migrate: true,
-    publicBaseUrl: baseUrl,
-    webhookRetryDelaysMs: options.webhooks && durations(options.webhooks.retryDelays, 'retryDelays'),
-    allowPrivateWebhookUrls,
-  });
-  const queue = new SwitchableJobQueue(infra.ports.queue);
-  const app = buildApplication({ ...infra.ports, queue });
-  bindInProcessJobs(infra, jobHandlers(app));
-  const metrics = processMetrics('api', infra, app, { runsJobs: !!infra.inProcessQueue });
-  const koa = createHttpServer({
-    app,
-    ids: infra.ports.ids,
-    logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    publicBaseUrl: baseUrl,
-    paymentPortal: infra.paymentPortal,
-    testHelpers: (options.appEnv ?? 'development') !== 'production',
-    readinessChecks: infra.readinessChecks,
-    pages: {
-      portal: infra.paymentPortal,
-      signer: infra.pageSigner,
-      rateLimiter: new InProcessTokenBucket(),
-      lookupLimit: options.pageLookupLimit,
-      identifierLookupLimit: options.identifierLookupLimit,
-      sandbox: (options.appEnv ?? 'development') !== 'production',
+  const appEnv = options.appEnv ?? 'development';
+  const allowPrivateWebhookUrls = options.allowPrivateWebhookUrls ?? appEnv !== 'production';
+  const rateLimitDefaults = options.rateLimitDefaults === undefined ? TEST_RATE_LIMIT : options.rateLimitDefaults;
+  // The API process as `npm start` composes it (cmd/shared/api-process.ts), with the test's settings.
+  const queue = new SwitchableJobQueue();
+  const api = await startApiProcess(
+    {
+      databaseUrl: database.url,
+      redisUrl,
+      queuePrefix,
+      jwtSecret: JWT_TEST_SECRET,
+      secretsKeys: TEST_SECRETS_KEYS,
+      appEnv,
+      migrateOnStart: true,
+      publicBaseUrl: baseUrl,
+      webhookRetryDelaysMs: options.webhooks && durations(options.webhooks.retryDelays, 'retryDelays'),
+      allowPrivateWebhookUrls,
+      // With `worker`, the worker process runs the jobs (and the webhook dispatch); else this one does.
+      runWorkers: false,
+      webhookDispatchEveryMs: options.webhooks?.dispatchEveryMs ?? 1000,
+      rateLimitCapacity: rateLimitDefaults?.capacity ?? 0,
+      rateLimitRefillPerSecond: rateLimitDefaults?.refillPerSecond ?? 1,
+      metricsToken: options.metricsToken ?? null,
+      trustProxyHops: options.trustProxyHops ?? 1,
     },
-    rateLimit: { limiter: infra.rateLimiter, defaults: options.rateLimitDefaults === undefined ? TEST_RATE_LIMIT : options.rateLimitDefaults },
-    metrics: { registry: metrics, token: options.metricsToken ?? null, onApiPort: metricsOnApiPort({ appEnv: options.appEnv ?? 'development', metricsToken: options.metricsToken ?? null }) },
-    trustProxyHops: options.trustProxyHops ?? 1,
-    authLimits: options.authLimits,
-  });
-  // Every answer is held to /openapi.json (test/support/openapi-conformance.ts).
-  koa.middleware.unshift(conformanceMiddleware({ testHelpers: (options.appEnv ?? 'development') !== 'production' }));
-  server.on('request', koa.callback());
-  answerParserErrorsInEnvelope(server, infra.ports.ids);
+    {
+      logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      // Tests run the outbox dispatch and the sweeps when they mean to; webhooks go out on their own only when asked.
+      periodicJobs: false,
+      webhookDispatcher: !!options.webhooks,
+      wrapQueue: (inner) => {
+        queue.inner = inner;
+        return queue;
+      },
+      pages: { rateLimiter: new InProcessTokenBucket(), lookupLimit: options.pageLookupLimit, identifierLookupLimit: options.identifierLookupLimit },
+      authLimits: options.authLimits,
+      // Every answer is held to /openapi.json (test/support/openapi-conformance.ts).
+      outerMiddleware: [conformanceMiddleware({ testHelpers: appEnv !== 'production' })],
+    },
+  );
+  const { infra, app } = api;
+  api.serve(server);
   const agent = supertest.agent(server);
   // With `worker`, jobs go through BullMQ on Redis to the real worker entrypoint, a process of its own.
   const webhookEnv: Record<string, string> = {
@@ -174,8 +170,6 @@ export async function startApi(
   const worker: WorkerProcess | null = options.worker
     ? await startWorkerProcess({ DATABASE_URL: database.url, REDIS_URL: redisUrl!, QUEUE_PREFIX: queuePrefix, JWT_SECRET: JWT_TEST_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, ...webhookEnv })
     : null;
-  // Without a worker process the jobs run here, and so does the webhook dispatch (as in `npm start`).
-  const webhooks: WebhookDispatcher | null = options.webhooks && !options.worker ? startWebhookDispatcher(app, { everyMs: options.webhooks.dispatchEveryMs }) : null;
 
   return {
     kind,
@@ -218,18 +212,17 @@ export async function startApi(
       };
     },
     async drainJobs() {
-      if (infra.inProcessQueue) return infra.inProcessQueue.drain();
+      if (infra.jobs.inProcess) return infra.jobs.inProcess.drain();
       await waitForIdleQueue(infra, worker);
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await webhooks?.stop();
       await worker?.stop();
-      await infra.bullmqQueue?.queue.obliterate({ force: true }).catch(() => undefined);
+      await infra.jobs.bullmq?.queue.obliterate({ force: true }).catch(() => undefined);
       if (options.worker) await deleteRedisKeys(TEST_REDIS_URL, `${queuePrefix}:rate-limit:*`);
       // Whatever the suite did to the debts, their tally still equals COUNT(*).
       if (infra.db) await checkDebtTallies(infra.db);
-      await infra.close();
+      await api.close();
       await database.drop();
     },
   };
@@ -282,7 +275,8 @@ export function describeEachDatabase(
 async function waitForIdleQueue(infra: Infrastructure, worker: WorkerProcess | null): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const counts = await infra.bullmqQueue!.queue.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children');
+    const { waiting, active, prioritized, 'waiting-children': waitingChildren } = await infra.jobs.consumer.counts();
+    const counts = { waiting, active, prioritized, 'waiting-children': waitingChildren };
     const pending = await infra.ports.repos.outbox.pending(1);
     if (Object.values(counts).every((n) => n === 0) && pending.length === 0) return;
     worker?.assertAlive();

@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import { FixedClock } from '../../adapters/clock/fixed-clock';
 import { jobHandlers } from '../../adapters/queue/job-handlers';
-import { bindInProcessJobs, type Infrastructure, memoryInfrastructure } from '../../cmd/shared/infrastructure';
+import { type Infrastructure, memoryInfrastructure } from '../../cmd/shared/infrastructure';
 import { type Application, buildApplication, type CorePorts } from '../../internal/application';
 import type { TenantScope } from '../../internal/shared/tenant-scope';
 import type { CompanySettings } from '../../internal/tenancy/company';
+import type { JobQueue } from '../../ports/job-queue';
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 
 export interface MemoryWorld {
@@ -24,15 +25,18 @@ export interface MemoryWorld {
 
 /**
  * The whole application over memory adapters, with time held at `start` until a test moves it.
- * `ports` replaces adapters (a failing queue, a recording gateway); jobs run in-process once
- * enqueued (`infra.inProcessQueue.drain()` waits for them).
+ * `ports` replaces adapters (a recording gateway), `wrapQueue` wraps the producer the application
+ * enqueues on (a queue that can be made unreachable), as startApiProcess's; jobs run in-process once
+ * enqueued (`infra.jobs.inProcess.drain()` waits for them).
  */
-export function memoryWorld(start: Date, options: { ports?: Partial<CorePorts> } = {}): MemoryWorld {
+export function memoryWorld(start: Date, options: { ports?: Partial<CorePorts>; wrapQueue?: (queue: JobQueue) => JobQueue } = {}): MemoryWorld {
   const clock = new FixedClock(start);
   const infra = memoryInfrastructure({ clock });
   infra.ports = { ...infra.ports, ...options.ports };
+  if (options.wrapQueue) infra.ports.queue = options.wrapQueue(infra.ports.queue);
   const app = buildApplication(infra.ports);
-  bindInProcessJobs(infra, jobHandlers(app));
+  // The in-process consumer binds its handlers before start() returns: jobs run from now on.
+  void infra.jobs.consumer.start(jobHandlers(app), []);
   const { repos } = infra.ports;
   return {
     infra,

@@ -93,7 +93,7 @@ describe('subscription cycle generation on the worker process [mysql + redis]', 
     }
     // With a REDIS_URL the ports' queue is BullMQ: the enqueue after commit goes to Redis.
     infra = await openInfrastructure({ databaseUrl: database.url, redisUrl: TEST_REDIS_URL, queuePrefix: prefix, jwtSecret: JWT_TEST_SECRET, secretsKeys: TEST_SECRETS_KEYS, appEnv: 'development', migrate: false, publicBaseUrl: 'http://localhost:3000' });
-    expect(infra.bullmqQueue).to.not.equal(null);
+    expect(infra.jobs.bullmq).to.not.equal(null);
     app = buildApplication(infra.ports);
     const suffix = crypto.randomBytes(4).toString('hex');
     const created = await app.commands.createClient.execute({ organization: `Org ${suffix}`, username: `user_${suffix}`, password: 'password-123', companies: [], settings: {} });
@@ -112,7 +112,7 @@ describe('subscription cycle generation on the worker process [mysql + redis]', 
   after(async () => {
     for (const worker of workers) killIfAlive(worker);
     await Promise.all(workers.map((w) => w.exited));
-    if (infra?.bullmqQueue) await infra.bullmqQueue.queue.obliterate({ force: true });
+    if (infra?.jobs.bullmq) await infra.jobs.bullmq.queue.obliterate({ force: true });
     await infra?.close();
     await database?.drop();
   });
@@ -120,7 +120,7 @@ describe('subscription cycle generation on the worker process [mysql + redis]', 
   it('generates all 520 cycles of a subscription created before any worker ran, once the worker starts', async () => {
     const subscription = await subscribe('early-bird');
     const jobId = generationJob(subscription, 0, null).jobId;
-    expect(await infra!.bullmqQueue!.queue.getJobState(jobId)).to.equal('waiting');
+    expect(await infra!.jobs.bullmq!.queue.getJobState(jobId)).to.equal('waiting');
     expect(await count(subscription.id)).to.equal(0);
 
     const worker = await startWorker();
@@ -160,7 +160,7 @@ describe('subscription cycle generation on the worker process [mysql + redis]', 
 
       const atCrash = await count(subscription.id);
       expect(atCrash, 'debts when the worker died').to.be.above(0).and.below(CYCLES);
-      const queue = infra!.bullmqQueue!.queue;
+      const queue = infra!.jobs.bullmq!.queue;
       expect(await queue.getJobState(jobId), 'the job when the worker died').to.equal('active');
       await blocker.rollback();
 

@@ -3,7 +3,7 @@ import { Counter, Gauge } from 'prom-client';
 import { Metrics } from '../../adapters/metrics/metrics';
 import { startMetricsServer } from '../../adapters/metrics/metrics-server';
 import { InProcessJobQueue } from '../../adapters/queue/in-process/in-process-job-queue';
-import type { FinishedJob } from '../../adapters/queue/job-observer';
+import type { FinishedJob } from '../../ports/job-consumer';
 import { DomainError } from '../../internal/shared/errors';
 import type { JobHandlers } from '../../ports/job-queue';
 import { samples, sampleValue } from '../support/prometheus';
@@ -35,7 +35,7 @@ describe('Metrics (the per-process registry)', () => {
 
   it('times job attempts by queue, name and outcome, and the wait of first attempts only', async () => {
     const metrics = new Metrics('worker');
-    const job = (outcome: FinishedJob['outcome'], waitSeconds: number | null): FinishedJob => ({ queue: 'collections', name: 'debts.mark-overdue', outcome, runSeconds: 0.2, waitSeconds });
+    const job = (outcome: FinishedJob['outcome'], waitSeconds: number | null): FinishedJob => ({ queue: 'collections', name: 'debts.mark-overdue', jobId: null, outcome, attempts: 1, runSeconds: 0.2, waitSeconds });
     metrics.jobFinished(job('failed', 0.5));
     metrics.jobFinished(job('completed', null));
     const { body } = await metrics.render();
@@ -81,7 +81,7 @@ describe('InProcessJobQueue observation', () => {
     let calls = 0;
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    queue.bind({
+    await queue.start({
       'debts.mark-overdue': async () => {
         if (++calls === 1) throw new Error('transient');
         await gate;
@@ -91,16 +91,16 @@ describe('InProcessJobQueue observation', () => {
           readonly code = 'BUSINESS_RULE_VIOLATION';
         })('never');
       },
-    } as unknown as JobHandlers);
+    } as unknown as JobHandlers, []);
     queue.observe({ jobFinished: (job) => seen.push(job) });
     await queue.enqueue({ name: 'debts.mark-overdue', data: {} });
-    expect(queue.counts()).to.deep.equal({ waiting: 1, active: 0 });
+    expect(await queue.counts()).to.deep.equal({ waiting: 1, active: 0 });
     while (calls < 2) await new Promise((resolve) => setImmediate(resolve));
-    expect(queue.counts()).to.deep.equal({ waiting: 0, active: 1 });
+    expect(await queue.counts()).to.deep.equal({ waiting: 0, active: 1 });
     release();
     await queue.enqueue({ name: 'payment-links.mark-expired', data: {} });
     await queue.drain();
-    expect(queue.counts()).to.deep.equal({ waiting: 0, active: 0 });
+    expect(await queue.counts()).to.deep.equal({ waiting: 0, active: 0 });
     expect(seen.map((j) => [j.name, j.outcome, j.waitSeconds === null])).to.deep.equal([
       ['debts.mark-overdue', 'failed', false],
       ['debts.mark-overdue', 'completed', true],

@@ -21,10 +21,21 @@ const ENQUEUE_CONNECT_DEADLINE_MS = 2000;
 const ENQUEUE_DEADLINE_MS = 5000;
 
 /**
+ * What only the BullMQ queue has, named for the few that need it: the library's Queue (the
+ * bull-board console; tests that inspect job states or obliterate their queue) and the age of
+ * the oldest waiting job (a metric). Everything else goes through JobQueue and JobConsumer.
+ */
+export interface BullmqQueueAccess {
+  readonly queue: Queue;
+  /** When the oldest waiting job became due (added, or its delay ended), epoch ms; null when none waits. */
+  oldestWaitingDueAt(): Promise<number | null>;
+}
+
+/**
  * Producer side of BullMQ. Fail fast: with the offline queue off and bounded waits, an
  * unreachable Redis rejects `enqueue` within seconds instead of parking the request.
  */
-export class BullmqJobQueue implements JobQueue {
+export class BullmqJobQueue implements JobQueue, BullmqQueueAccess {
   private readonly connection: RedisConnection;
   readonly queue: Queue;
 

@@ -71,8 +71,13 @@ export async function directDebitWorld(
 ): Promise<DirectDebitWorld> {
   const gateway = new RecordingGateway(gatewayOptions);
   const queue = new SwitchableJobQueue();
-  const w = memoryWorld(T0, { ports: { directDebit: gateway, queue } });
-  queue.inner = w.infra.inProcessQueue!;
+  const w = memoryWorld(T0, {
+    ports: { directDebit: gateway },
+    wrapQueue: (inner) => {
+      queue.inner = inner;
+      return queue;
+    },
+  });
   return build(w, queue, gateway, settings);
 }
 
@@ -89,7 +94,7 @@ async function build(w: MemoryWorld, queue: SwitchableJobQueue, gateway: Recordi
     gateway,
     scope,
     product,
-    drain: () => w.infra.inProcessQueue!.drain(),
+    drain: () => w.infra.jobs.inProcess!.drain(),
     register: (user, type = 'BANK_ACCOUNT', isDefault) => w.app.commands.registerPaymentMethod.execute({ externalClientId: user, type, isDefault }, scope),
     createDebt: (key, overrides = {}) => createDebtOf(w, scope, product, key, overrides),
     debt: (key) => w.repos.debts.findByExternalRequestId(scope.company.id, key),

@@ -224,7 +224,7 @@ describe('events: subscriptions (memory)', () => {
         },
         base.scope,
       );
-    const generate = () => base.w.infra.inProcessQueue!.drain();
+    const generate = () => base.w.infra.jobs.inProcess!.drain();
     return { ...base, create, generate };
   }
 

@@ -48,7 +48,7 @@ describe('reminder use cases (memory)', () => {
       dueDate: '2031-06-15', evaluateAutopay: false, ...overrides,
     } as DebtDraft, key, scope)).debt;
   const remindersOf = (debtId: number) => world.repos.reminders.listOfDebt(scope.company.id, debtId);
-  const drain = () => world.infra.inProcessQueue!.drain();
+  const drain = () => world.infra.jobs.inProcess!.drain();
 
   it('two schedulers racing insert each reminder once and the channel gets each message once', async () => {
     const debts = await Promise.all(['a', 'b', 'c'].map((k) => newDebt(k)));

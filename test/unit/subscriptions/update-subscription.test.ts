@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { FixedClock } from '../../../adapters/clock/fixed-clock';
 import { jobHandlers } from '../../../adapters/queue/job-handlers';
-import { bindInProcessJobs, type Infrastructure, memoryInfrastructure } from '../../../cmd/shared/infrastructure';
+import { type Infrastructure, memoryInfrastructure } from '../../../cmd/shared/infrastructure';
 import { type Application, buildApplication } from '../../../internal/application';
 import { DispatchOutbox } from '../../../internal/shared/jobs/dispatch-outbox';
 import { ConflictError } from '../../../internal/shared/errors';
@@ -69,13 +69,13 @@ async function world(): Promise<World> {
   const app = buildApplication(infra.ports);
   const handlers = jobHandlers(app);
   let runs = 0;
-  bindInProcessJobs(infra, {
+  await infra.jobs.consumer.start({
     ...handlers,
     [GENERATE]: (data) => {
       runs++;
       return handlers[GENERATE](data);
     },
-  });
+  }, []);
   const { repos } = infra.ports;
   const suffix = crypto.randomBytes(4).toString('hex');
   const created = await app.commands.createClient.execute({
@@ -120,7 +120,7 @@ describe('UpdateSubscription with a failing DebtRepository (memory)', () => {
   beforeEach(async () => {
     w = await world();
     sub = await w.app.commands.createSubscription.execute(input('gym', 5), w.scope);
-    await w.infra.inProcessQueue!.drain();
+    await w.infra.jobs.inProcess!.drain();
     cycles = await w.infra.ports.repos.debts.openOfSubscription(sub.id);
     expect(cycles.map((d) => d.externalRequestId)).to.deep.equal([0, 1, 2, 3, 4].map((n) => cycleRequestId('gym', n)));
   });
@@ -225,7 +225,7 @@ describe('CreateSubscription with a JobQueue that rejects (memory)', () => {
     expect(entries.map(({ id: _id, ...job }) => job)).to.deep.equal([
       { name: GENERATE, jobId: `sub-${sub.code}-generate-0`, data: { subscriptionId: sub.id, resume: 0, fromDate: null } },
     ]);
-    await w.infra.inProcessQueue!.drain();
+    await w.infra.jobs.inProcess!.drain();
     expect(w.runs()).to.equal(0);
     expect(await generated()).to.deep.equal([]);
   });
@@ -241,7 +241,7 @@ describe('CreateSubscription with a JobQueue that rejects (memory)', () => {
 
   it('hands the job to a working queue on the next dispatch, which generates every cycle once', async () => {
     expect(await w.app.jobs.dispatchOutbox.execute()).to.deep.equal({ dispatched: 1 });
-    await w.infra.inProcessQueue!.drain();
+    await w.infra.jobs.inProcess!.drain();
     expect(w.runs()).to.equal(1);
     expect(await pending()).to.deep.equal([]);
     expect(await generated()).to.deep.equal([0, 1, 2].map((n) => cycleRequestId('gym', n)));
@@ -253,7 +253,7 @@ describe('CreateSubscription with a JobQueue that rejects (memory)', () => {
     expect(await w.app.jobs.dispatchOutbox.execute()).to.deep.equal({ dispatched: 0 });
     // An entry handed over twice (dispatched, then the mark lost) keeps its jobId.
     await w.infra.ports.queue.enqueue(jobOf(entry!));
-    await w.infra.inProcessQueue!.drain();
+    await w.infra.jobs.inProcess!.drain();
     expect(w.runs()).to.equal(1);
     expect(await generated()).to.have.length(3);
   });

@@ -60,7 +60,7 @@ async function world(options: { retryDelaysMs?: number[]; queue?: JobQueue } = {
   /** One dispatch (fan-out, hand-over) and every delivery job it started. */
   const dispatch = async () => {
     const run = await w.app.jobs.dispatchWebhooks.execute();
-    await w.infra.inProcessQueue!.drain();
+    await w.infra.jobs.inProcess!.drain();
     return run;
   };
   const event = async (type: string, s: TenantScope = scope) =>
