@@ -32,8 +32,11 @@ export interface SqlDialect {
   tableOptions(table: Knex.CreateTableBuilder): void;
   /** SQL joining string expressions (each a column or a `?` placeholder) end to end. */
   concat(...parts: string[]): string;
-  /** The rows the last INSERT, UPDATE or DELETE of this transaction's connection changed. */
-  rowsChanged(trx: Knex.Transaction): Promise<number>;
+  /**
+   * INSERTs `rows`, skipping those whose `conflict` key is taken, and answers how many it inserted
+   * (in `trx`: the count is the connection's own).
+   */
+  insertSkippingTaken(trx: Knex.Transaction, table: string, rows: Record<string, unknown>[], conflict: string[]): Promise<number>;
 }
 
 const MYSQL: SqlDialect = {
@@ -51,9 +54,10 @@ const MYSQL: SqlDialect = {
     table.collate('utf8mb4_bin');
   },
   concat: (...parts) => `CONCAT(${parts.join(', ')})`,
-  rowsChanged: async (trx) => {
-    const [rows] = (await trx.raw('SELECT ROW_COUNT() AS n')) as [{ n: number | string }[]];
-    return Number(rows[0]!.n);
+  insertSkippingTaken: async (trx, table, rows, conflict) => {
+    await trx(table).insert(rows).onConflict(conflict).ignore();
+    const [changed] = (await trx.raw('SELECT ROW_COUNT() AS n')) as [{ n: number | string }[]];
+    return Number(changed[0]!.n);
   },
 };
 
@@ -68,9 +72,10 @@ const SQLITE: SqlDialect = {
   // SQLite compares TEXT exactly (BINARY) by default.
   tableOptions: () => undefined,
   concat: (...parts) => parts.join(' || '),
-  rowsChanged: async (trx) => {
-    const rows = (await trx.raw('SELECT changes() AS n')) as { n: number }[];
-    return Number(rows[0]!.n);
+  insertSkippingTaken: async (trx, table, rows, conflict) => {
+    await trx(table).insert(rows).onConflict(conflict).ignore();
+    const changed = (await trx.raw('SELECT changes() AS n')) as { n: number }[];
+    return Number(changed[0]!.n);
   },
 };
 

@@ -72,8 +72,8 @@ export class KnexDebtRepository implements DebtRepository {
         groups.set(key, [...(groups.get(key) ?? []), row]);
       }
       for (const rows of groups.values()) {
-        await trx('debts').insert(rows).onConflict(['company_id', 'external_request_id']).ignore();
-        if (isLive(rows[0]!.status)) await addToTally(trx, rows[0]!.company_id, await sqlDialect(trx).rowsChanged(trx));
+        const inserted = await sqlDialect(trx).insertSkippingTaken(trx, 'debts', rows, ['company_id', 'external_request_id']);
+        if (isLive(rows[0]!.status)) await addToTally(trx, rows[0]!.company_id, inserted);
       }
     });
   }
