@@ -1,4 +1,6 @@
-# One image for both processes: `npm start` (api) and `npm run worker`.
+# One image for both processes: the API (the default command) and the worker
+# (`node --import tsx cmd/worker/main.ts`). Node runs the entrypoint itself, with tsx as its
+# loader: SIGTERM reaches the process's own graceful shutdown, with no wrapper in between.
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
@@ -16,4 +18,4 @@ COPY ports ./ports
 COPY adapters ./adapters
 USER node
 EXPOSE 3000
-CMD ["npm", "start"]
+CMD ["node", "--import", "tsx", "cmd/api/main.ts"]

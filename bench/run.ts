@@ -40,7 +40,9 @@ import type { Context, Scenario } from './scenarios/types';
 const ROOT = path.resolve(__dirname, '..');
 const MYSQL_URL = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+/** Node with tsx as its loader: how `npm start` and `npm run worker` run the entrypoints. */
+const NODE = process.execPath;
+const tsx = (entry: string) => ['--import', 'tsx', entry];
 const DOC = path.join(ROOT, 'docs/performance.md');
 
 async function main(): Promise<number> {
@@ -105,15 +107,15 @@ async function main(): Promise<number> {
         name: 'api',
         // BENCH_CPU_PROFILE_DIR=<dir>: the API runs under `node --cpu-prof`, its profile written there on exit.
         ...(process.env.BENCH_CPU_PROFILE_DIR
-          ? { command: process.execPath, args: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`, '--import', 'tsx', 'cmd/api/main.ts'] }
-          : { command: TSX, args: ['cmd/api/main.ts'] }),
+          ? { command: NODE, args: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`, ...tsx('cmd/api/main.ts')] }
+          : { command: NODE, args: tsx('cmd/api/main.ts') }),
         cwd: ROOT,
         // The API alone also gets the CPU probe (bench/lib/cpu-probe.cjs) for the profile pass.
         env: childEnv({ ...appEnv, NODE_OPTIONS: `${appEnv.NODE_OPTIONS ?? ''} ${cpuProbe.require}`.trim(), ...cpuProbe.env }),
         ready: (stdout) => demoCredentials(stdout) !== null || /already has tenants/.test(stdout),
       }),
-      startService({ name: 'koa-json', command: TSX, args: ['bench/baselines/koa-json.ts'], cwd: ROOT, env: childEnv({}) }),
-      startService({ name: 'koa-insert', command: TSX, args: ['bench/baselines/koa-insert.ts'], cwd: ROOT, env: childEnv({ DATABASE_URL: db.url }) }),
+      startService({ name: 'koa-json', command: NODE, args: tsx('bench/baselines/koa-json.ts'), cwd: ROOT, env: childEnv({}) }),
+      startService({ name: 'koa-insert', command: NODE, args: tsx('bench/baselines/koa-insert.ts'), cwd: ROOT, env: childEnv({ DATABASE_URL: db.url }) }),
     ]);
     const demo = demoCredentials(api.stdout());
     if (!demo) throw new Error(`the API printed no demo credentials on the empty database:\n${api.stdout()}`);
@@ -186,8 +188,8 @@ async function main(): Promise<number> {
     const startWorker = async (name: string, env: Record<string, string> = {}): Promise<Service> => {
       const worker = await startService({
         name,
-        command: TSX,
-        args: ['cmd/worker/main.ts'],
+        command: NODE,
+        args: tsx('cmd/worker/main.ts'),
         cwd: ROOT,
         env: childEnv({ ...appEnv, LOG_LEVEL: 'info', ...env }),
         listens: false,

@@ -31,8 +31,10 @@ export const CONFIG_KEYS = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'RUN_WO
 export function startProcess(entry: string, env: Record<string, string>): Proc {
   const base = { ...process.env };
   for (const key of CONFIG_KEYS) delete base[key];
-  // Its own process group, so a kill of -pid ends tsx and the node process it runs together.
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [entry], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Node itself with tsx as its loader, as `npm start` and `npm run worker` run: no wrapper
+  // process between a signal and the entrypoint's handlers. Its own process group, so a kill of
+  // -pid ends anything it started too.
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
