@@ -4,7 +4,7 @@ import type { Currency } from '../../../internal/shared/currency';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
 import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-repository';
-import { sqlDialect } from './dialect';
+import { insertedId, sqlDialect } from './dialect';
 import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
@@ -25,7 +25,7 @@ export class KnexDebtRepository implements DebtRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(debt: NewDebt): Promise<Debt> {
-    const [id] = await translatingDuplicates('Debt', () => this.db('debts').insert(toRow(debt)));
+    const id = await translatingDuplicates(this.db, 'Debt', (db) => insertedId(db, 'debts', toRow(debt)));
     return { ...debt, id: Number(id) };
   }
 
@@ -35,13 +35,10 @@ export class KnexDebtRepository implements DebtRepository {
     // One multi-row INSERT, rows in key order so that two statements with overlapping keys lock
     // them in the same order (one then fails on the duplicate instead of both deadlocking).
     const sorted = [...debts].sort((a, b) => (a.externalRequestId < b.externalRequestId ? -1 : a.externalRequestId > b.externalRequestId ? 1 : 0));
-    const [reported] = await translatingDuplicates('Debt', () => this.db('debts').insert(sorted.map(toRow)));
+    const inserted = await translatingDuplicates(this.db, 'Debt', (db) => sqlDialect(db).insertedIds(db, db('debts').insert(sorted.map(toRow)), sorted.length));
     const ids = new Map<string, number>();
-    const dialect = sqlDialect(this.db);
-    const step = await dialect.consecutiveIdStep(this.db);
-    if (step !== null) {
-      const first = dialect.firstInsertedId(Number(reported), sorted.length, step);
-      sorted.forEach((debt, i) => ids.set(debt.externalRequestId, first + i * step));
+    if (inserted !== null) {
+      sorted.forEach((debt, i) => ids.set(debt.externalRequestId, inserted[i]!));
     } else {
       const rows: { id: number; external_request_id: string }[] = await this.db('debts')
         .where('company_id', debts[0]!.companyId)
