@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import type { Knex } from 'knex';
 import { ATTEMPT_ERRORS } from '../../internal/webhooks/attempt-error';
 import { type ApiHarness, startApi, type Tenant } from '../support/harness';
-import { DATABASE_KINDS, mysqlAvailable } from '../support/databases';
+import { DATABASE_KINDS, databaseAvailable } from '../support/databases';
 import { expectOk } from '../support/http-expect';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { envelopeProblem, send } from './support/http';
@@ -69,7 +69,7 @@ for (const kind of DATABASE_KINDS) {
 
     before(async function () {
       this.timeout(60_000);
-      if (kind === 'mysql' && !(await mysqlAvailable())) this.skip();
+      if (!(await databaseAvailable(kind))) this.skip();
       receiver = await startWebhookReceiver();
       guarded = await startApi(kind, { allowPrivateWebhookUrls: false, webhooks: { retryDelays: RETRY_DELAYS, dispatchEveryMs: 100 } });
       local = await startApi(kind, { allowPrivateWebhookUrls: true, webhooks: { retryDelays: RETRY_DELAYS, dispatchEveryMs: 100 } });
