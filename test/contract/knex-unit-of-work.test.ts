@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { DEADLOCK_ATTEMPTS, KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
 import type { Repositories } from '../../ports/unit-of-work';
-import { ConflictError } from '../../internal/shared/errors';
+import { ConflictError, InvalidRequestError } from '../../internal/shared/errors';
 import { createTestDatabase, databaseAvailable, DATABASE_KINDS, type TestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
 import { newContact, newDebt, newProduct, newTenant, rejectionOf, type DebtFixture } from './fixtures';
@@ -91,6 +91,16 @@ for (const kind of DATABASE_KINDS) {
       });
       for (const debt of written) expect((await repos.debts.findByExternalRequestId(t.company.id, debt.externalRequestId))?.id).to.equal(debt.id);
     });
+
+    if (kind === 'postgres') {
+      it('refuses text holding U+0000 as the request\'s fault (InvalidRequestError), in and out of transactions, before PostgreSQL sees it', async () => {
+        const t = await newTenant(repos);
+        const nul = { ...newContact(t.organization.id), name: 'a\u0000b' };
+        expect(await rejectionOf(repos.contacts.insert(nul))).to.be.instanceOf(InvalidRequestError);
+        expect(await rejectionOf(repos.contacts.findByExternalClientId(t.organization.id, 'x\u0000'))).to.be.instanceOf(InvalidRequestError);
+        expect(await rejectionOf(uow.run((tx) => tx.contacts.insert(nul)))).to.be.instanceOf(InvalidRequestError);
+      });
+    }
 
     if (kind !== 'sqlite') {
       it('lets both of two transactions that lock two rows in opposite orders commit', async () => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
+import { InvalidRequestError } from '../../../internal/shared/errors';
 import { migrationSource } from './migrations';
 
 /**
@@ -34,7 +35,7 @@ export function openKnex(databaseUrl: string, options: { poolMax?: number } = {}
   }
   if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
     return knex({
-      client: 'pg',
+      client: NulRefusingPgClient as unknown as typeof Knex.Client,
       connection: { connectionString: databaseUrl, types: POSTGRES_TYPES } as Knex.PgConnectionConfig,
       // PostgreSQL's default isolation is READ COMMITTED already (as the MySQL sessions set it).
       pool: { min: 0, max: options.poolMax ?? 10 },
@@ -80,6 +81,26 @@ const POSTGRES_TYPES = {
     return pg.types.getTypeParser(oid, format);
   },
 };
+
+/**
+ * Knex's PostgreSQL client, refusing a string holding U+0000 before it is sent: PostgreSQL's text
+ * cannot hold that character (MySQL and SQLite store it), and the statement would fail there
+ * ("invalid byte sequence for encoding UTF8: 0x00"). The value is the request's fault: a 400
+ * INVALID_REQUEST (where MySQL would store it or find nothing). A subclass, so that the clients
+ * of transactions (made from its prototype) refuse it as well; sqlDialect knows it by its
+ * driverName, pg.
+ */
+// Knex publishes no types for its dialect classes.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const KnexPgClient = require('knex/lib/dialects/postgres') as new (config: Knex.Config) => { prepBindings(bindings: unknown[] | undefined): unknown[] | undefined };
+class NulRefusingPgClient extends KnexPgClient {
+  override prepBindings(bindings: unknown[] | undefined): unknown[] | undefined {
+    if (bindings?.some((value) => typeof value === 'string' && value.includes('\u0000'))) {
+      throw new InvalidRequestError('Text may not contain the NUL character (U+0000) on this server (PostgreSQL cannot store it)');
+    }
+    return super.prepBindings(bindings);
+  }
+}
 
 /**
  * The SQLite file holds every tenant's data and the sealed webhook secrets: its directory is

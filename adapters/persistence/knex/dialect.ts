@@ -126,7 +126,9 @@ const DIALECTS: Readonly<Record<string, SqlDialect>> = { mysql2: MYSQL, 'better-
 
 /** The dialect of a Knex instance or transaction; throws for a client no dialect is written for. */
 export function sqlDialect(db: Knex | Knex.Transaction): SqlDialect {
-  const client = String(db.client.config.client);
+  // The client as configured by name, or a subclass of a Knex client (openKnex's PostgreSQL one): its driverName.
+  const configured: unknown = db.client.config.client;
+  const client = typeof configured === 'string' ? configured : String((db.client as { driverName?: string }).driverName);
   const dialect = DIALECTS[client];
   if (!dialect) throw new Error(`No SQL dialect for the Knex client "${client}" (adapters/persistence/knex/dialect.ts)`);
   return dialect;
