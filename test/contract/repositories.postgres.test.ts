@@ -1,14 +1,14 @@
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
-import { createTestDatabase, postgresAvailable } from '../support/databases';
+import { createTestDatabase, databaseAvailable } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
 import { describeRepositoryContract } from './repositories.contract';
 import { testSecretBox } from '../support/secrets';
 
 // A fresh `test_<random>` database, migrated, dropped afterwards. Skips without a PostgreSQL server,
-// except under CI=true, where postgresAvailable() throws instead.
+// except under CI=true, where it throws instead; and when TEST_DATABASES leaves postgres out.
 describeRepositoryContract('postgres', async () => {
-  if (!(await postgresAvailable())) return null;
+  if (!(await databaseAvailable('postgres'))) return null;
   const database = await createTestDatabase('postgres');
   const db = openKnex(database.url);
   try {
