@@ -134,12 +134,6 @@ export function sqlDialect(db: Knex | Knex.Transaction): SqlDialect {
   return dialect;
 }
 
-/**
- * MySQL/MariaDB numbers the rows of a "simple insert" consecutively under innodb_autoinc_lock_mode
- * 0 or 1 (MariaDB's default is 1), spaced by auto_increment_increment; MySQL 8's default, 2
- * (interleaved), promises no such thing. Asked once per database server, the settings being
- * read-only.
- */
 function idsFrom(first: number, rows: number, step: number): number[] {
   return Array.from({ length: rows }, (_, i) => first + i * step);
 }
@@ -185,6 +179,12 @@ async function postgresReplicaStatus(replica: Knex): Promise<ReplicaStatus> {
   return { kind: 'replicating', lagSeconds: Math.max(0, Math.floor(Number(status.lag))) };
 }
 
+/**
+ * MySQL/MariaDB numbers the rows of a "simple insert" consecutively under innodb_autoinc_lock_mode
+ * 0 or 1 (MariaDB's default is 1), spaced by auto_increment_increment; MySQL 8's default, 2
+ * (interleaved), promises no such thing. Asked once per database server, the settings being
+ * read-only.
+ */
 function mysqlConsecutiveIdStep(db: Knex | Knex.Transaction): Promise<number | null> {
   const config = db.client.config as object;
   let step = ID_STEPS.get(config);
