@@ -205,10 +205,13 @@ export function durations(text: string, name: string): number[] {
   });
 }
 
-/** A replica only for a MySQL/MariaDB primary, and on the same engine. */
+/** A replica only for a MySQL/MariaDB or PostgreSQL primary, and on the same engine. */
 function databaseReadUrl(value: string | undefined, databaseUrl: string): string | null {
   if (!value) return null;
-  if (!value.startsWith('mysql://') || !databaseUrl.startsWith('mysql://')) throw new Error('DATABASE_READ_URL needs mysql:// URLs for it and DATABASE_URL (a MariaDB/MySQL replica)');
+  const engine = (url: string) => (url.startsWith('mysql://') ? 'mysql' : url.startsWith('postgres://') || url.startsWith('postgresql://') ? 'postgres' : null);
+  if (engine(value) === null || engine(value) !== engine(databaseUrl)) {
+    throw new Error('DATABASE_READ_URL needs mysql:// URLs for it and DATABASE_URL (a MariaDB/MySQL replica), or postgres:// URLs for both (a PostgreSQL standby)');
+  }
   return value;
 }
 

@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { DEADLOCK_ATTEMPTS, KnexUnitOfWork, knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
 import type { Repositories } from '../../ports/unit-of-work';
-import { createTestDatabase, mysqlAvailable, type DatabaseKind, type TestDatabase } from '../support/databases';
+import { ConflictError, InvalidRequestError } from '../../internal/shared/errors';
+import { createTestDatabase, databaseAvailable, DATABASE_KINDS, type TestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
 import { newContact, newDebt, newProduct, newTenant, rejectionOf, type DebtFixture } from './fixtures';
 import { testSecretBox } from '../support/secrets';
@@ -11,7 +12,7 @@ import { testSecretBox } from '../support/secrets';
 /** The error MySQL/MariaDB raises on the victim of a deadlock, as mysql2 reports it. */
 const deadlock = (): Error => Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 });
 
-for (const kind of ['sqlite', 'mysql'] as DatabaseKind[]) {
+for (const kind of DATABASE_KINDS) {
   describe(`KnexUnitOfWork [${kind}]`, function () {
     let database: TestDatabase | null = null;
     let db: Knex;
@@ -19,7 +20,7 @@ for (const kind of ['sqlite', 'mysql'] as DatabaseKind[]) {
     let repos: Repositories;
 
     before(async function () {
-      if (kind === 'mysql' && !(await mysqlAvailable())) this.skip();
+      if (!(await databaseAvailable(kind))) this.skip();
       database = await createTestDatabase(kind);
       db = openKnex(database.url);
       await migrateLatest(db);
@@ -76,11 +77,37 @@ for (const kind of ['sqlite', 'mysql'] as DatabaseKind[]) {
       expect(error).to.equal(failure);
     });
 
-    if (kind === 'mysql') {
+    it('goes on after a duplicate key it handled inside the transaction, and commits what it wrote before and after', async () => {
+      // PostgreSQL aborts a transaction at its first failed statement: the write that failed ran
+      // in a savepoint, so the rest of the transaction still works.
+      const t = await debtTenant();
+      const taken = await repos.debts.insert(newDebt(t));
+      const written = await uow.run(async (tx) => {
+        const before = await tx.debts.insert(newDebt(t));
+        const conflict = await rejectionOf(tx.debts.insert(newDebt(t, { externalRequestId: taken.externalRequestId })));
+        expect(conflict).to.be.instanceOf(ConflictError);
+        const after = await tx.debts.insert(newDebt(t));
+        return [before, after];
+      });
+      for (const debt of written) expect((await repos.debts.findByExternalRequestId(t.company.id, debt.externalRequestId))?.id).to.equal(debt.id);
+    });
+
+    if (kind === 'postgres') {
+      it('refuses text holding U+0000 as the request\'s fault (InvalidRequestError), in and out of transactions, before PostgreSQL sees it', async () => {
+        const t = await newTenant(repos);
+        const nul = { ...newContact(t.organization.id), name: 'a\u0000b' };
+        expect(await rejectionOf(repos.contacts.insert(nul))).to.be.instanceOf(InvalidRequestError);
+        expect(await rejectionOf(repos.contacts.findByExternalClientId(t.organization.id, 'x\u0000'))).to.be.instanceOf(InvalidRequestError);
+        expect(await rejectionOf(uow.run((tx) => tx.contacts.insert(nul)))).to.be.instanceOf(InvalidRequestError);
+      });
+    }
+
+    if (kind !== 'sqlite') {
       it('lets both of two transactions that lock two rows in opposite orders commit', async () => {
         const t = await debtTenant();
         const [a, b] = [await repos.debts.insert(newDebt(t)), await repos.debts.insert(newDebt(t))];
-        // Each holds its first row before either asks for its second: InnoDB must kill one.
+        // Each holds its first row before either asks for its second: InnoDB (or PostgreSQL's
+        // deadlock detector, after deadlock_timeout) must kill one.
         let holding = 0;
         let bothHolding!: () => void;
         const barrier = new Promise<void>((resolve) => (bothHolding = resolve));

@@ -12,7 +12,7 @@ import { newDelivery } from '../../internal/webhooks/delivery';
 import type { SecretBox } from '../../ports/secret-box';
 import type { Repositories } from '../../ports/unit-of-work';
 import type { NewWebhookEndpoint } from '../../ports/webhook-endpoint-repository';
-import { createTestDatabase, type DatabaseKind, DATABASE_KINDS, mysqlAvailable, type TestDatabase } from '../support/databases';
+import { createTestDatabase, DATABASE_KINDS, databaseAvailable, type TestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
 import { newProduct, newTenant, productEvent, T1, type TenantFixture, uid } from './fixtures';
 
@@ -36,7 +36,7 @@ for (const kind of DATABASE_KINDS) {
     const reposWith = (box: SecretBox): Repositories => knexRepositories(db, { events: testEventWriting(), secrets: box });
 
     before(async function () {
-      if (kind === ('mysql' as DatabaseKind) && !(await mysqlAvailable())) this.skip();
+      if (!(await databaseAvailable(kind))) this.skip();
       database = await createTestDatabase(kind);
       db = openKnex(database.url);
       await migrateLatest(db);

@@ -12,7 +12,7 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
 import { SANDBOX_CARDS } from '../../adapters/gateways/sandbox-payment-processor';
-import { DATABASE_KINDS, mysqlAvailable } from '../support/databases';
+import { DATABASE_KINDS, databaseAvailable } from '../support/databases';
 import { type ApiHarness, randomAddress, startApi, type Tenant } from '../support/harness';
 import { expectOk } from '../support/http-expect';
 import { pageClient } from '../support/pages';
@@ -30,7 +30,7 @@ for (const kind of DATABASE_KINDS) {
     let receiver: WebhookReceiver;
 
     before(async function () {
-      if (kind === 'mysql' && !(await mysqlAvailable())) this.skip();
+      if (!(await databaseAvailable(kind))) this.skip();
       const memory = new Writable({
         write(chunk: Buffer, _encoding, done) {
           for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(line);

@@ -26,7 +26,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { DATABASE_KINDS, type DatabaseKind, mysqlAvailable } from '../support/databases';
+import { DATABASE_KINDS, type DatabaseKind, databaseAvailable } from '../support/databases';
 import { type ApiHarness, randomAddress, startApi, type Tenant } from '../support/harness';
 import { expectOk } from '../support/http-expect';
 import { textOf } from '../support/pages';
@@ -205,7 +205,7 @@ for (const kind of DATABASE_KINDS) {
 
     before(async function () {
       this.timeout(60_000);
-      if (kind === 'mysql' && !(await mysqlAvailable())) this.skip();
+      if (!(await databaseAvailable(kind))) this.skip();
       const memory = new Writable({
         write(chunk: Buffer, _encoding, done) {
           for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(line);

@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import type { Knex } from 'knex';
 import { ATTEMPT_ERRORS } from '../../internal/webhooks/attempt-error';
 import { type ApiHarness, startApi, type Tenant } from '../support/harness';
-import { DATABASE_KINDS, mysqlAvailable } from '../support/databases';
+import { DATABASE_KINDS, type DatabaseKind, databaseAvailable } from '../support/databases';
 import { expectOk } from '../support/http-expect';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { envelopeProblem, send } from './support/http';
@@ -69,7 +69,7 @@ for (const kind of DATABASE_KINDS) {
 
     before(async function () {
       this.timeout(60_000);
-      if (kind === 'mysql' && !(await mysqlAvailable())) this.skip();
+      if (!(await databaseAvailable(kind))) this.skip();
       receiver = await startWebhookReceiver();
       guarded = await startApi(kind, { allowPrivateWebhookUrls: false, webhooks: { retryDelays: RETRY_DELAYS, dispatchEveryMs: 100 } });
       local = await startApi(kind, { allowPrivateWebhookUrls: true, webhooks: { retryDelays: RETRY_DELAYS, dispatchEveryMs: 100 } });
@@ -209,7 +209,7 @@ for (const kind of DATABASE_KINDS) {
         }
       }
       // The whole database, not only the column: no plaintext secret anywhere.
-      const stored = kind === 'sqlite' ? sqliteBytes(api.databaseUrl) : await mysqlDump(db);
+      const stored = kind === 'sqlite' ? sqliteBytes(api.databaseUrl) : await databaseDump(db, kind);
       for (const secret of secrets) tally.record(stored.includes(secret) ? `the plaintext of a secret (${secret.slice(0, 10)}…) is in the database` : null);
       tally.record(stored.includes('whsec_') ? 'a whsec_ plaintext is in the database' : null);
       if (kind === 'sqlite') {
@@ -287,9 +287,12 @@ function sqliteBytes(databaseUrl: string): string {
   return [file, `${file}-wal`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f).toString('latin1')).join('\n');
 }
 
-/** Every row of every table of the MySQL database, as text. */
-async function mysqlDump(db: Knex): Promise<string> {
-  const [tables] = (await db.raw('SHOW TABLES')) as [Record<string, string>[]];
+/** Every row of every table of the MySQL or PostgreSQL database, as text. */
+async function databaseDump(db: Knex, kind: DatabaseKind): Promise<string> {
+  const tables =
+    kind === 'postgres'
+      ? ((await db.raw("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")) as { rows: Record<string, string>[] }).rows
+      : ((await db.raw('SHOW TABLES')) as [Record<string, string>[]])[0];
   const parts: string[] = [];
   for (const row of tables) {
     const table = Object.values(row)[0]!;

@@ -12,7 +12,7 @@ import { durations } from '../../cmd/shared/config';
 import type { Infrastructure } from '../../cmd/shared/infrastructure';
 import { startApiProcess } from '../../cmd/shared/api-process';
 import { checkDebtTallies } from './debt-tally-check';
-import { createTestDatabase, type DatabaseKind, deleteRedisKeys, mysqlAvailable, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
+import { createTestDatabase, databaseAvailable, type DatabaseKind, deleteRedisKeys, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
 import { conformanceMiddleware } from './openapi-conformance';
 import { SwitchableJobQueue } from './switchable-queue';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
@@ -73,7 +73,7 @@ export interface ApiHarness {
 }
 
 /**
- * The whole API over a fresh database of its own (SQLite file or a `test_…` MySQL database),
+ * The whole API over a fresh database of its own (SQLite file or a `test_…` MySQL or PostgreSQL database),
  * migrated, listening on an ephemeral port. One per test file.
  */
 export async function startApi(
@@ -235,8 +235,9 @@ export function randomAddress(): string {
 }
 
 /**
- * Declares the same HTTP suite once per database: the embedded SQLite default and MySQL
- * (MariaDB here). The MySQL leg skips when no server answers, except under CI=true.
+ * Declares the same HTTP suite once per database: the embedded SQLite default, MySQL (MariaDB
+ * here) and PostgreSQL. The MySQL and PostgreSQL legs skip when no server answers, except under
+ * CI=true. The worker-process leg runs on MySQL only.
  */
 export function describeEachDatabase(
   title: string,
@@ -246,6 +247,7 @@ export function describeEachDatabase(
   const legs: { label: string; kind: DatabaseKind; worker: boolean }[] = [
     { label: 'sqlite', kind: 'sqlite', worker: false },
     { label: 'mysql', kind: 'mysql', worker: false },
+    { label: 'postgres', kind: 'postgres', worker: false },
     ...(options.withWorker ? [{ label: 'mysql + redis + worker process', kind: 'mysql' as const, worker: true }] : []),
   ];
   for (const { label, kind, worker } of legs) {
@@ -254,7 +256,7 @@ export function describeEachDatabase(
       let harness: ApiHarness | null = null;
       before(async function () {
         this.timeout(60_000);
-        if (kind === 'mysql' && !(await mysqlAvailable())) this.skip();
+        if (!(await databaseAvailable(kind))) this.skip();
         if (worker && !(await redisAvailable())) this.skip();
         harness = await startApi(kind, { worker, webhooks: options.webhooks });
       });

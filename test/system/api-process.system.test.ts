@@ -1,7 +1,7 @@
 /**
  * The real API entrypoint (cmd/api/main.ts) as a separate process: the embedded default on a
- * SQLite file (demo banner, login, a contact, graceful stop, restart), then on MySQL with Redis
- * beside a worker process.
+ * SQLite file (demo banner, login, a contact, graceful stop, restart), then on MySQL and on
+ * PostgreSQL with Redis beside a worker process.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { BullmqJobQueue } from '../../adapters/queue/bullmq/bullmq-job-queue';
 import { exitCodeWithin, killIfAlive, type LogLine, type Proc, startProcess, waitFor } from '../support/child-process';
-import { createTestDatabase, mysqlAvailable, redisAvailable, type TestDatabase, TEST_REDIS_URL } from '../support/databases';
+import { createTestDatabase, databaseAvailable, type DatabaseKind, redisAvailable, type TestDatabase, TEST_REDIS_URL } from '../support/databases';
 import { JWT_TEST_SECRET } from '../support/harness';
 
 /** How long each wait on a child process here may take. */
@@ -19,6 +19,21 @@ const API_WAIT_MS = 20_000;
 async function stopGracefully(proc: Proc): Promise<void> {
   proc.child.kill('SIGTERM');
   expect(await exitCodeWithin(proc, 15_000), proc.output()).to.equal(0);
+}
+
+/** Until `count` is above zero and has not changed for 500 ms (at most 10 s). */
+async function settled(count: () => number, proc: Proc): Promise<void> {
+  let last = -1;
+  let since = Date.now();
+  await waitFor(
+    () => {
+      const now = count();
+      if (now !== last) [last, since] = [now, Date.now()];
+      return now > 0 && Date.now() - since >= 500;
+    },
+    'the first scheduled jobs to complete',
+    { proc, timeoutMs: 10_000 },
+  );
 }
 
 /** Every process started here; after() ends those still alive. */
@@ -129,47 +144,53 @@ describe('api process', function () {
     });
   });
 
-  describe('on MySQL with Redis, beside a worker process', () => {
-    const prefix = `test-${crypto.randomBytes(4).toString('hex')}`;
-    let database: TestDatabase | null = null;
-    let dir = '';
+  for (const kind of ['mysql', 'postgres'] as DatabaseKind[]) {
+    describe(`on ${kind === 'mysql' ? 'MySQL' : 'PostgreSQL'} with Redis, beside a worker process`, () => {
+      const prefix = `test-${crypto.randomBytes(4).toString('hex')}`;
+      let database: TestDatabase | null = null;
+      let dir = '';
 
-    before(async function () {
-      if (!(await mysqlAvailable()) || !(await redisAvailable())) this.skip();
-      database = await createTestDatabase('mysql');
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cf-api-process-'));
-    });
-    after(async () => {
-      started.forEach(killIfAlive);
-      if (database) {
-        const queue = new BullmqJobQueue(TEST_REDIS_URL, prefix);
-        await queue.queue.obliterate({ force: true });
-        await queue.close();
-        await database.drop();
-      }
-      if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    });
-
-    it('GET /health/ready reports database and redis ok', async () => {
-      const env = { DATABASE_URL: database!.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, JWT_SECRET: JWT_TEST_SECRET, DATA_DIR: dir };
-      const { proc: api, port, listening } = await startApi(env); // migrates the database on start
-      expect(listening).to.include({ database: 'mysql', queue: 'bullmq' });
-      const worker = startProcess('cmd/worker/main.ts', { ...env, LOG_LEVEL: 'info' });
-      started.push(worker);
-      await waitFor(() => worker.logs().find((l) => l.msg === 'worker ready'), '"worker ready"', { proc: worker, timeoutMs: API_WAIT_MS });
-
-      const ready = await call(port, 'GET', '/health/ready');
-      expect(ready.status, JSON.stringify(ready.body)).to.equal(200);
-      expect(ready.body.data).to.deep.equal({
-        status: 'ok',
-        checks: [
-          { name: 'database', status: 'ok' },
-          { name: 'redis', status: 'ok' },
-        ],
+      before(async function () {
+        if (!(await databaseAvailable(kind)) || !(await redisAvailable())) this.skip();
+        database = await createTestDatabase(kind);
+        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cf-api-process-'));
       });
-      expect(ready.body.requestId).to.match(/^req_[A-Za-z0-9]+$/);
+      after(async () => {
+        started.forEach(killIfAlive);
+        if (database) {
+          const queue = new BullmqJobQueue(TEST_REDIS_URL, prefix);
+          await queue.queue.obliterate({ force: true });
+          await queue.close();
+          await database.drop();
+        }
+        if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      });
 
-      await Promise.all([stopGracefully(api), stopGracefully(worker)]);
+      it('GET /health/ready reports database and redis ok', async () => {
+        const env = { DATABASE_URL: database!.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, JWT_SECRET: JWT_TEST_SECRET, DATA_DIR: dir };
+        const { proc: api, port, listening } = await startApi(env); // migrates the database on start
+        expect(listening).to.include({ database: kind, queue: 'bullmq' });
+        const worker = startProcess('cmd/worker/main.ts', { ...env, LOG_LEVEL: 'info' });
+        started.push(worker);
+        await waitFor(() => worker.logs().find((l) => l.msg === 'worker ready'), '"worker ready"', { proc: worker, timeoutMs: API_WAIT_MS });
+        // The worker runs its scheduled jobs at once: let that first burst end, so that the SIGTERM
+        // below reaches a process whose event loop answers tsx's signal relay in time (tsx kills a
+        // child that does not acknowledge a relayed signal within 30 ms, exit 143).
+        await settled(() => worker.logs().filter((l) => l.msg === 'job completed').length, worker);
+
+        const ready = await call(port, 'GET', '/health/ready');
+        expect(ready.status, JSON.stringify(ready.body)).to.equal(200);
+        expect(ready.body.data).to.deep.equal({
+          status: 'ok',
+          checks: [
+            { name: 'database', status: 'ok' },
+            { name: 'redis', status: 'ok' },
+          ],
+        });
+        expect(ready.body.requestId).to.match(/^req_[A-Za-z0-9]+$/);
+
+        await Promise.all([stopGracefully(api), stopGracefully(worker)]);
+      });
     });
-  });
+  }
 });

@@ -105,12 +105,14 @@ describe('config', () => {
   });
 
   describe('DATABASE_READ_URL and REDIS_CLUSTER_NODES', () => {
-    it('takes a replica only beside a MySQL primary, with its lag and read-your-writes settings', () => {
+    it('takes a replica only beside a MySQL or PostgreSQL primary of the same engine, with its lag and read-your-writes settings', () => {
       expect(loadConfig(base).databaseReadUrl).to.equal(null);
       const config = loadConfig({ ...base, DATABASE_URL: 'mysql://app@primary/c', DATABASE_READ_URL: 'mysql://app@replica/c', REPLICA_MAX_LAG_SECONDS: '10', READ_YOUR_WRITES_MS: '3000' });
       expect(config).to.include({ databaseReadUrl: 'mysql://app@replica/c', replicaMaxLagSeconds: 10, readYourWritesMs: 3000 });
       expect(loadConfig(base)).to.include({ replicaMaxLagSeconds: 5, readYourWritesMs: 5000 });
       expect(() => loadConfig({ ...base, DATABASE_READ_URL: 'mysql://app@replica/c' })).to.throw(/DATABASE_READ_URL needs mysql:\/\//);
+      expect(loadConfig({ ...base, DATABASE_URL: 'postgres://app@primary/c', DATABASE_READ_URL: 'postgresql://app@standby/c' }).databaseReadUrl).to.equal('postgresql://app@standby/c');
+      expect(() => loadConfig({ ...base, DATABASE_URL: 'postgres://app@primary/c', DATABASE_READ_URL: 'mysql://app@replica/c' })).to.throw(/same|postgres:\/\//);
     });
 
     it('REDIS_CLUSTER_NODES becomes the cluster target, never beside REDIS_URL', () => {

@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
+import pg from 'pg';
+import { InvalidRequestError } from '../../../internal/shared/errors';
 import { migrationSource } from './migrations';
 
 /**
- * One Knex instance for `mysql://…` (mysql2) or `sqlite:<path>` (better-sqlite3). Everything
- * above this file is one code path for both.
+ * One Knex instance for `mysql://…` (mysql2), `postgres://…` or `postgresql://…` (node-postgres),
+ * or `sqlite:<path>` (better-sqlite3). Everything above this file is one code path for all three
+ * (what differs lives in dialect.ts).
  */
 export function openKnex(databaseUrl: string, options: { poolMax?: number } = {}): Knex {
   if (databaseUrl.startsWith('mysql://')) {
@@ -30,6 +33,14 @@ export function openKnex(databaseUrl: string, options: { poolMax?: number } = {}
       },
     });
   }
+  if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
+    return knex({
+      client: NulRefusingPgClient as unknown as typeof Knex.Client,
+      connection: { connectionString: databaseUrl, types: POSTGRES_TYPES } as Knex.PgConnectionConfig,
+      // PostgreSQL's default isolation is READ COMMITTED already (as the MySQL sessions set it).
+      pool: { min: 0, max: options.poolMax ?? 10 },
+    });
+  }
   if (databaseUrl.startsWith('sqlite:')) {
     const file = databaseUrl.slice('sqlite:'.length);
     if (file !== ':memory:') ownerOnlyDatabaseFile(file);
@@ -51,7 +62,44 @@ export function openKnex(databaseUrl: string, options: { poolMax?: number } = {}
       },
     });
   }
-  throw new Error(`Unsupported DATABASE_URL ${databaseUrl}: use mysql://… or sqlite:<path>`);
+  throw new Error(`Unsupported DATABASE_URL ${databaseUrl}: use mysql://…, postgres://… or sqlite:<path>`);
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/**
+ * node-postgres answers BIGINT (int8: ids of BIGINT columns, epoch-millisecond instants, cents,
+ * COUNT(*)) and NUMERIC (SUM of a BIGINT) as strings, lest a value beyond 2^53 lose precision.
+ * Every such value here is far below 2^53, and the repositories expect numbers as the other
+ * drivers give them: these connections parse both, without changing node-postgres's parsers for
+ * the rest of the process.
+ */
+const POSTGRES_TYPES = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8 || oid === NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/**
+ * Knex's PostgreSQL client, refusing a string holding U+0000 before it is sent: PostgreSQL's text
+ * cannot hold that character (MySQL and SQLite store it), and the statement would fail there
+ * ("invalid byte sequence for encoding UTF8: 0x00"). The value is the request's fault: a 400
+ * INVALID_REQUEST (where MySQL would store it or find nothing). A subclass, so that the clients
+ * of transactions (made from its prototype) refuse it as well; sqlDialect knows it by its
+ * driverName, pg.
+ */
+// Knex publishes no types for its dialect classes.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const KnexPgClient = require('knex/lib/dialects/postgres') as new (config: Knex.Config) => { prepBindings(bindings: unknown[] | undefined): unknown[] | undefined };
+class NulRefusingPgClient extends KnexPgClient {
+  override prepBindings(bindings: unknown[] | undefined): unknown[] | undefined {
+    if (bindings?.some((value) => typeof value === 'string' && value.includes('\u0000'))) {
+      throw new InvalidRequestError('Text may not contain the NUL character (U+0000) on this server (PostgreSQL cannot store it)');
+    }
+    return super.prepBindings(bindings);
+  }
 }
 
 /**

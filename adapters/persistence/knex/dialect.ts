@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
 
-export type Dialect = 'mysql' | 'sqlite';
+export type Dialect = 'mysql' | 'sqlite' | 'postgres';
+
+/** What a replica says of its replication (SqlDialect.replicaStatus). */
+export type ReplicaStatus =
+  | { kind: 'not-a-replica'; detail: string }
+  | { kind: 'stopped'; detail: string }
+  | { kind: 'replicating'; lagSeconds: number };
 
 /**
  * Everything the Knex repositories and migrations do differently per database, in one place.
@@ -16,18 +22,31 @@ export interface SqlDialect {
    * single writer: the transaction itself is the lock, and the query is left as it is.
    */
   lockRows(query: Knex.QueryBuilder, options?: { skipLocked?: boolean }): Knex.QueryBuilder;
+  /** Runs a one-row INSERT and answers the new row's id (MySQL and SQLite report it; PostgreSQL is asked with RETURNING). */
+  insertedId(insert: Knex.QueryBuilder): Promise<number>;
   /**
-   * The id step between the rows of one multi-row INSERT when they are sure to be consecutive,
-   * or null when they may not be (then the ids are read back).
+   * Runs a multi-row INSERT of `rows` rows and answers their ids in the order of the rows, or null
+   * when the driver cannot tell them (then the caller reads them back by key).
    */
-  consecutiveIdStep(db: Knex | Knex.Transaction): Promise<number | null>;
-  /** The first row's id of a multi-row INSERT of `rows` rows, from the id the driver reported. */
-  firstInsertedId(reported: number, rows: number, step: number): number;
+  insertedIds(db: Knex | Knex.Transaction, insert: Knex.QueryBuilder, rows: number): Promise<number[] | null>;
+  /**
+   * Whether a failed statement aborts the whole transaction (PostgreSQL: every later statement
+   * fails until ROLLBACK), so a write whose failure the caller handles and carries on from must
+   * run in a savepoint (see guardedWrite). MySQL and SQLite undo only the failed statement.
+   */
+  failedStatementAbortsTransaction: boolean;
+  /** Whether VARCHAR(n) widths are enforced (SQLite ignores them): a wider value needs the column widened. */
+  enforcesStringWidths: boolean;
   /**
    * `table` for a FROM whose ORDER BY the primary key would serve badly (a newest-first page of
    * one organization): the planner is told to use the organization's index instead.
    */
   orderedByOwnIndex(db: Knex | Knex.Transaction, table: string): string | Knex.Raw;
+  /**
+   * An ORDER BY item on a nullable column that sorts NULL as the lowest value, as MySQL and SQLite
+   * do (first ascending, last descending); PostgreSQL sorts NULL highest unless told.
+   */
+  nullsLowest(column: string, order: 'asc' | 'desc'): { column: string; order: 'asc' | 'desc'; nulls?: 'first' | 'last' };
   /** CREATE TABLE options: engine, character set, and a binary collation (keys compare exactly). */
   tableOptions(table: Knex.CreateTableBuilder): void;
   /** SQL joining string expressions (each a column or a `?` placeholder) end to end. */
@@ -37,17 +56,26 @@ export interface SqlDialect {
    * (in `trx`: the count is the connection's own).
    */
   insertSkippingTaken(trx: Knex.Transaction, table: string, rows: Record<string, unknown>[], conflict: string[]): Promise<number>;
+  /** Where a replica stands: replicating and how far behind, stopped, or not a replica at all. */
+  replicaStatus(replica: Knex): Promise<ReplicaStatus>;
 }
 
 const MYSQL: SqlDialect = {
   name: 'mysql',
   lockRows: (query, options) => (options?.skipLocked ? query.forUpdate().skipLocked() : query.forUpdate()),
-  consecutiveIdStep: mysqlConsecutiveIdStep,
-  // MySQL reports the first row's id.
-  firstInsertedId: (reported) => reported,
+  insertedId: async (insert) => Number((await insert)[0]),
+  // MySQL reports the first row's id; the others follow it when the ids are consecutive.
+  insertedIds: async (db, insert, rows) => {
+    const [reported] = await insert;
+    const step = await mysqlConsecutiveIdStep(db);
+    return step === null ? null : idsFrom(Number(reported), rows, step);
+  },
+  failedStatementAbortsTransaction: false,
+  enforcesStringWidths: true,
   // MariaDB/MySQL would read "newest first" along the primary key, through every organization's
   // rows, until the page is full: the organization's index gives the same order over its rows only.
   orderedByOwnIndex: (db, table) => db.raw('?? IGNORE INDEX FOR ORDER BY (PRIMARY)', [table]),
+  nullsLowest: (column, order) => ({ column, order }),
   tableOptions: (table) => {
     table.engine('InnoDB');
     table.charset('utf8mb4');
@@ -59,16 +87,23 @@ const MYSQL: SqlDialect = {
     const [changed] = (await trx.raw('SELECT ROW_COUNT() AS n')) as [{ n: number | string }[]];
     return Number(changed[0]!.n);
   },
+  replicaStatus: mysqlReplicaStatus,
 };
 
 const SQLITE: SqlDialect = {
   name: 'sqlite',
   lockRows: (query) => query,
-  // One writer: the rows of one INSERT are numbered one after the other.
-  consecutiveIdStep: async () => 1,
-  // SQLite reports the last row's id.
-  firstInsertedId: (reported, rows, step) => reported - (rows - 1) * step,
+  insertedId: async (insert) => Number((await insert)[0]),
+  // One writer: the rows of one INSERT are numbered one after the other, and SQLite reports the
+  // last row's id.
+  insertedIds: async (_db, insert, rows) => {
+    const [reported] = await insert;
+    return idsFrom(Number(reported) - (rows - 1), rows, 1);
+  },
+  failedStatementAbortsTransaction: false,
+  enforcesStringWidths: false,
   orderedByOwnIndex: (_db, table) => table,
+  nullsLowest: (column, order) => ({ column, order }),
   // SQLite compares TEXT exactly (BINARY) by default.
   tableOptions: () => undefined,
   concat: (...parts) => parts.join(' || '),
@@ -77,16 +112,88 @@ const SQLITE: SqlDialect = {
     const changed = (await trx.raw('SELECT changes() AS n')) as { n: number }[];
     return Number(changed[0]!.n);
   },
+  replicaStatus: async () => ({ kind: 'not-a-replica', detail: 'SQLite has no replicas' }),
 };
 
-const DIALECTS: Readonly<Record<string, SqlDialect>> = { mysql2: MYSQL, 'better-sqlite3': SQLITE };
+const POSTGRES: SqlDialect = {
+  name: 'postgres',
+  lockRows: (query, options) => (options?.skipLocked ? query.forUpdate().skipLocked() : query.forUpdate()),
+  // node-postgres reports no ids: RETURNING lists them, in the order of the VALUES rows.
+  insertedId: async (insert) => {
+    const [row] = (await insert.returning('id')) as { id: number | string }[];
+    return Number(row!.id);
+  },
+  insertedIds: async (_db, insert) => ((await insert.returning('id')) as { id: number | string }[]).map((r) => Number(r.id)),
+  failedStatementAbortsTransaction: true,
+  enforcesStringWidths: true,
+  // The planner picks the organization's index for a newest-first page without being told.
+  orderedByOwnIndex: (_db, table) => table,
+  nullsLowest: (column, order) => ({ column, order, nulls: order === 'desc' ? 'last' : 'first' }),
+  // Every table of the database shares its encoding and collation (create it UTF8, and with a
+  // deterministic collation such as C so keys compare and sort exactly).
+  tableOptions: () => undefined,
+  // A bare `?` has no type for PostgreSQL to resolve `||` with: it is said to be text.
+  concat: (...parts) => parts.map((p) => (p === '?' ? 'CAST(? AS TEXT)' : p)).join(' || '),
+  // RETURNING lists exactly the rows the statement inserted.
+  insertSkippingTaken: async (trx, table, rows, conflict) => ((await trx(table).insert(rows).onConflict(conflict).ignore().returning(conflict)) as unknown[]).length,
+  replicaStatus: postgresReplicaStatus,
+};
+
+const DIALECTS: Readonly<Record<string, SqlDialect>> = { mysql2: MYSQL, 'better-sqlite3': SQLITE, pg: POSTGRES };
 
 /** The dialect of a Knex instance or transaction; throws for a client no dialect is written for. */
 export function sqlDialect(db: Knex | Knex.Transaction): SqlDialect {
-  const client = String(db.client.config.client);
+  // The client as configured by name, or a subclass of a Knex client (openKnex's PostgreSQL one): its driverName.
+  const configured: unknown = db.client.config.client;
+  const client = typeof configured === 'string' ? configured : String((db.client as { driverName?: string }).driverName);
   const dialect = DIALECTS[client];
   if (!dialect) throw new Error(`No SQL dialect for the Knex client "${client}" (adapters/persistence/knex/dialect.ts)`);
   return dialect;
+}
+
+function idsFrom(first: number, rows: number, step: number): number[] {
+  return Array.from({ length: rows }, (_, i) => first + i * step);
+}
+
+/**
+ * Runs a write whose failure the caller may handle and carry on from (a duplicate key turned into
+ * a ConflictError, then the winner read): inside a transaction on a database where a failed
+ * statement aborts the transaction (PostgreSQL), it runs in a savepoint that the failure rolls
+ * back alone. Elsewhere, and outside transactions, it runs as it is.
+ */
+export function guardedWrite<T>(db: Knex | Knex.Transaction, write: (db: Knex | Knex.Transaction) => Promise<T>): Promise<T> {
+  if (!(db as Knex.Transaction).isTransaction || !sqlDialect(db).failedStatementAbortsTransaction) return write(db);
+  return db.transaction((savepoint) => write(savepoint));
+}
+
+/** SHOW SLAVE STATUS: empty on a server that is not a replica. */
+async function mysqlReplicaStatus(replica: Knex): Promise<ReplicaStatus> {
+  const [rows] = (await replica.raw('SHOW SLAVE STATUS')) as [Record<string, unknown>[]];
+  const status = rows[0];
+  if (!status) return { kind: 'not-a-replica', detail: 'SHOW SLAVE STATUS is empty' };
+  if (status.Slave_IO_Running !== 'Yes' || status.Slave_SQL_Running !== 'Yes' || status.Seconds_Behind_Master == null) {
+    return { kind: 'stopped', detail: `IO ${status.Slave_IO_Running}, SQL ${status.Slave_SQL_Running}` };
+  }
+  return { kind: 'replicating', lagSeconds: Number(status.Seconds_Behind_Master) };
+}
+
+/**
+ * A standby answers pg_is_in_recovery(); its lag is the age of the last transaction it replayed
+ * (pg_last_xact_replay_timestamp()), or 0 when it has replayed everything it received (an idle
+ * primary sends nothing, and the last replayed transaction only grows older). No WAL receiver
+ * (streaming stopped) is a stopped replica.
+ */
+async function postgresReplicaStatus(replica: Knex): Promise<ReplicaStatus> {
+  const { rows } = (await replica.raw(
+    `SELECT pg_is_in_recovery() AS standby,
+            (SELECT status FROM pg_stat_wal_receiver LIMIT 1) AS receiver,
+            CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0
+                 ELSE EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()) END AS lag`,
+  )) as { rows: { standby: boolean; receiver: string | null; lag: number | string | null }[] };
+  const status = rows[0]!;
+  if (!status.standby) return { kind: 'not-a-replica', detail: 'pg_is_in_recovery() is false' };
+  if (status.receiver !== 'streaming' || status.lag === null) return { kind: 'stopped', detail: `WAL receiver ${status.receiver ?? 'absent'}` };
+  return { kind: 'replicating', lagSeconds: Math.max(0, Math.floor(Number(status.lag))) };
 }
 
 /**
@@ -111,3 +218,8 @@ function mysqlConsecutiveIdStep(db: Knex | Knex.Transaction): Promise<number | n
 }
 
 const ID_STEPS = new WeakMap<object, Promise<number | null>>();
+
+/** Inserts one row into `table` and answers its id, as the database's dialect recovers it. */
+export function insertedId(db: Knex | Knex.Transaction, table: string, row: Record<string, unknown>): Promise<number> {
+  return sqlDialect(db).insertedId(db(table).insert(row));
+}

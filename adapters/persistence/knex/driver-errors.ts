@@ -1,24 +1,34 @@
+import type { Knex } from 'knex';
 import { ConflictError } from '../../../internal/shared/errors';
+import { guardedWrite } from './dialect';
 
-/** True for a unique-key violation on MySQL/MariaDB (ER_DUP_ENTRY) or SQLite. */
+/**
+ * True for a unique-key violation: MySQL/MariaDB (ER_DUP_ENTRY), SQLite, or PostgreSQL
+ * (SQLSTATE 23505, unique_violation).
+ */
 export function isDuplicateKey(error: unknown): boolean {
   const e = error as { code?: string; errno?: number };
-  return e?.code === 'ER_DUP_ENTRY' || e?.errno === 1062 || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return e?.code === 'ER_DUP_ENTRY' || e?.errno === 1062 || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.code === '23505';
 }
 
 /**
- * True when MySQL/MariaDB chose this transaction as a deadlock victim (ER_LOCK_DEADLOCK): InnoDB
- * has rolled the whole transaction back, so running it again from the start is safe.
+ * True when the database rolled this transaction back whole and running it again from the start
+ * is safe: MySQL/MariaDB chose it as a deadlock victim (ER_LOCK_DEADLOCK), or PostgreSQL did
+ * (40P01, deadlock_detected) or could not serialize it (40001, serialization_failure).
  */
 export function isDeadlock(error: unknown): boolean {
   const e = error as { code?: string; errno?: number };
-  return e?.code === 'ER_LOCK_DEADLOCK' || e?.errno === 1213;
+  return e?.code === 'ER_LOCK_DEADLOCK' || e?.errno === 1213 || e?.code === '40P01' || e?.code === '40001';
 }
 
-/** Runs an insert or update, turning a duplicate key into the domain's ConflictError. */
-export async function translatingDuplicates<T>(what: string, write: () => Promise<T>): Promise<T> {
+/**
+ * Runs an insert or update on `db`, turning a duplicate key into the domain's ConflictError. The
+ * write gets the Knex to run on: inside a transaction on PostgreSQL, a savepoint (guardedWrite),
+ * so a caller that handles the conflict can go on with the transaction.
+ */
+export async function translatingDuplicates<T>(db: Knex | Knex.Transaction, what: string, write: (db: Knex | Knex.Transaction) => Promise<T>): Promise<T> {
   try {
-    return await write();
+    return await guardedWrite(db, write);
   } catch (error) {
     if (isDuplicateKey(error)) throw new ConflictError(`${what} already exists`);
     throw error;

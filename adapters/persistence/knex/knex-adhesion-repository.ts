@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { AdhesionStatus } from '../../../internal/direct-debit/adhesion';
 import type { AdhesionRepository, AdhesionView, NewAdhesion } from '../../../ports/adhesion-repository';
+import { insertedId } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { lockRowId } from './row-lock';
 import { bool, fromMillis, toMillis } from './rows/columns';
@@ -11,8 +12,8 @@ export class KnexAdhesionRepository implements AdhesionRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(adhesion: NewAdhesion): Promise<AdhesionView> {
-    const [id] = await translatingDuplicates('Adhesion', () =>
-      this.db('adhesions').insert({
+    const id = await translatingDuplicates(this.db, 'Adhesion', (db) =>
+      insertedId(db, 'adhesions', {
         organization_id: adhesion.organizationId,
         company_id: adhesion.companyId,
         code: adhesion.code,

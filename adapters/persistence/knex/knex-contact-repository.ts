@@ -3,7 +3,7 @@ import type { Contact, Phone } from '../../../internal/contacts/contact';
 import { foldForSearch, phoneDigits } from '../../../internal/contacts/contact';
 import { COUNT_SCAN_CAP, cappedTotal, offsetOf, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
 import type { ContactChanges, ContactFilter, ContactRepository, NewContact } from '../../../ports/contact-repository';
-import { sqlDialect } from './dialect';
+import { insertedId, sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, likeContains, toMillis } from './rows/columns';
 
@@ -40,11 +40,11 @@ export class KnexContactRepository implements ContactRepository {
     };
     if (contact.phones.length === 0) {
       // One statement needs no transaction of its own.
-      const [id] = await translatingDuplicates('Contact', () => this.db('contacts').insert(row));
+      const id = await translatingDuplicates(this.db, 'Contact', (db) => insertedId(db, 'contacts', row));
       return toContact({ ...row, id: id!, active: 1 });
     }
     return this.inTransaction(async (trx) => {
-      const [id] = await translatingDuplicates('Contact', () => trx('contacts').insert(row));
+      const id = await translatingDuplicates(trx, 'Contact', (db) => insertedId(db, 'contacts', row));
       await this.writePhones(trx, id!, contact.organizationId, contact.phones);
       return toContact({ ...row, id: id!, active: 1 });
     });

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ApiKeyKind, ApiKeyRecord, AppEnv, ClientUser } from '../../../internal/tenancy/credentials';
 import type { ClientSummary, CredentialRepository, FacadeCredentials } from '../../../ports/credential-repository';
 import { CredentialCache } from '../credential-cache';
+import { insertedId } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { toCompany, toOrganization } from './knex-tenancy-repository';
 import { bool, fromMillis, toMillis } from './rows/columns';
@@ -27,8 +28,8 @@ export class KnexCredentialRepository implements CredentialRepository {
 
   async insertClientUser(user: Omit<ClientUser, 'id'>, companyIds: number[]): Promise<ClientUser> {
     this.cache.clear();
-    const [id] = await translatingDuplicates('Client user', () =>
-      this.db('client_users').insert({
+    const id = await translatingDuplicates(this.db, 'Client user', (db) =>
+      insertedId(db, 'client_users', {
         organization_id: user.organizationId,
         username: user.username,
         password_hash: user.passwordHash,

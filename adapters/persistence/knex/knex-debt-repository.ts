@@ -5,7 +5,7 @@ import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/
 import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
 import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-repository';
 import { addToTally, isLive, liveByCompany, tallyTotal } from './debt-tally';
-import { sqlDialect } from './dialect';
+import { insertedId, sqlDialect } from './dialect';
 import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
@@ -27,7 +27,7 @@ export class KnexDebtRepository implements DebtRepository {
 
   async insert(debt: NewDebt): Promise<Debt> {
     return this.inTransaction(async (trx) => {
-      const [id] = await translatingDuplicates('Debt', () => trx('debts').insert(toRow(debt)));
+      const id = await translatingDuplicates(trx, 'Debt', (db) => insertedId(db, 'debts', toRow(debt)));
       if (isLive(debt.status)) await addToTally(trx, debt.companyId, 1);
       return { ...debt, id: Number(id) };
     });
@@ -44,13 +44,10 @@ export class KnexDebtRepository implements DebtRepository {
     // One multi-row INSERT, rows in key order so that two statements with overlapping keys lock
     // them in the same order (one then fails on the duplicate instead of both deadlocking).
     const sorted = [...debts].sort((a, b) => (a.externalRequestId < b.externalRequestId ? -1 : a.externalRequestId > b.externalRequestId ? 1 : 0));
-    const [reported] = await translatingDuplicates('Debt', () => this.db('debts').insert(sorted.map(toRow)));
+    const inserted = await translatingDuplicates(this.db, 'Debt', (db) => sqlDialect(db).insertedIds(db, db('debts').insert(sorted.map(toRow)), sorted.length));
     const ids = new Map<string, number>();
-    const dialect = sqlDialect(this.db);
-    const step = await dialect.consecutiveIdStep(this.db);
-    if (step !== null) {
-      const first = dialect.firstInsertedId(Number(reported), sorted.length, step);
-      sorted.forEach((debt, i) => ids.set(debt.externalRequestId, first + i * step));
+    if (inserted !== null) {
+      sorted.forEach((debt, i) => ids.set(debt.externalRequestId, inserted[i]!));
     } else {
       const rows: { id: number; external_request_id: string }[] = await this.db('debts')
         .where('company_id', debts[0]!.companyId)

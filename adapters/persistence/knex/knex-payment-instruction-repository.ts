@@ -6,7 +6,7 @@ import type { Currency } from '../../../internal/shared/currency';
 import type {
   NewPaymentInstruction, PaymentInstructionChanges, PaymentInstructionRepository, PaymentInstructionView,
 } from '../../../ports/payment-instruction-repository';
-import { sqlDialect } from './dialect';
+import { insertedId, sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { lockRowId } from './row-lock';
 import { fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
@@ -19,7 +19,7 @@ export class KnexPaymentInstructionRepository implements PaymentInstructionRepos
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(instruction: NewPaymentInstruction): Promise<PaymentInstructionView> {
-    const [id] = await translatingDuplicates('Payment instruction', () => this.db('payment_instructions').insert(toRow(instruction)));
+    const id = await translatingDuplicates(this.db, 'Payment instruction', (db) => insertedId(db, 'payment_instructions', toRow(instruction)));
     return (await this.first({ 'i.id': Number(id) }))!;
   }
 

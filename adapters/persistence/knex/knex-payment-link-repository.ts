@@ -6,6 +6,7 @@ import type {
   NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter, PaymentLinkRepository, PaymentLinkView,
 } from '../../../ports/payment-link-repository';
 import { lockRowId, transitionRows } from './row-lock';
+import { insertedId, sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
@@ -17,7 +18,7 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(link: NewPaymentLink): Promise<PaymentLink> {
-    const [id] = await translatingDuplicates('Payment link', () => this.db('payment_links').insert(toRow(link)));
+    const id = await translatingDuplicates(this.db, 'Payment link', (db) => insertedId(db, 'payment_links', toRow(link)));
     return { ...link, id: Number(id) };
   }
 
@@ -97,10 +98,10 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
       .clone()
       .leftJoin('products as p', 'p.id', 'l.product_id')
       .select(SELECT)
-      // MySQL and SQLite both order NULL lowest, so links without an externalPaymentLinkId come
-      // last in descending order, and the (company_id, external_payment_link_id, id) index
-      // serves the sort without a filesort.
-      .orderBy([{ column: 'l.external_payment_link_id', order: 'desc' }, { column: 'l.id', order: 'desc' }])
+      // NULL sorts lowest (MySQL and SQLite do so anyway; PostgreSQL is told NULLS LAST), so links
+      // without an externalPaymentLinkId come last in descending order; on MySQL the
+      // (company_id, external_payment_link_id, id) index serves the sort without a filesort.
+      .orderBy([sqlDialect(this.db).nullsLowest('l.external_payment_link_id', 'desc'), { column: 'l.id', order: 'desc' }])
       .limit(page.limit)
       .offset(offsetOf(page));
     // A page that is not full tells the total; otherwise count at most COUNT_SCAN_CAP + 1 matches.

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { PaymentMethodReference, PaymentMethodStatus, PaymentMethodType } from '../../../internal/direct-debit/payment-method';
 import type { NewPaymentMethod, PaymentMethodRepository } from '../../../ports/payment-method-repository';
+import { insertedId } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { fromMillis, toMillis } from './rows/columns';
 
@@ -26,7 +27,7 @@ export class KnexPaymentMethodRepository implements PaymentMethodRepository {
       default_of: method.isDefault ? method.externalClientId : null,
       created_at: toMillis(method.createdAt),
     };
-    const [id] = await translatingDuplicates('Default payment method', () => this.db('payment_methods').insert(row));
+    const id = await translatingDuplicates(this.db, 'Default payment method', (db) => insertedId(db, 'payment_methods', row));
     return toPaymentMethod({ ...row, id });
   }
 

@@ -4,6 +4,7 @@ import type { PageEnrollment } from '../../../internal/direct-debit/page-enrollm
 import type { PortalPayment } from '../../../internal/portal/portal-payment';
 import type { Currency } from '../../../internal/shared/currency';
 import type { NewPageEnrollment, NewPortalPayment, PortalRepository } from '../../../ports/portal-repository';
+import { insertedId } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { fromMillis, toMillis } from './rows/columns';
 
@@ -27,7 +28,7 @@ export class KnexPortalRepository implements PortalRepository {
       processor_reference: payment.processorReference,
       created_at: toMillis(payment.createdAt),
     };
-    const [id] = await translatingDuplicates('Portal payment', () => this.db('portal_payments').insert(row));
+    const id = await translatingDuplicates(this.db, 'Portal payment', (db) => insertedId(db, 'portal_payments', row));
     return { ...payment, id: Number(id) };
   }
 
@@ -50,7 +51,7 @@ export class KnexPortalRepository implements PortalRepository {
       payment_method_id: enrollment.paymentMethodId,
       created_at: toMillis(enrollment.createdAt),
     };
-    const [id] = await translatingDuplicates('Page enrollment', () => this.db('portal_enrollments').insert(row));
+    const id = await translatingDuplicates(this.db, 'Page enrollment', (db) => insertedId(db, 'portal_enrollments', row));
     return { ...enrollment, id: Number(id) };
   }
 

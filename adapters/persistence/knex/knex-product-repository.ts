@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Product } from '../../../internal/products/product';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { NewProduct, ProductFilter, ProductRepository } from '../../../ports/product-repository';
+import { insertedId } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillisOrNull, toMillisOrNull } from './rows/columns';
 
@@ -29,7 +30,7 @@ export class KnexProductRepository implements ProductRepository {
       created_at: toMillisOrNull(product.createdAt),
       updated_at: toMillisOrNull(product.createdAt),
     };
-    const [id] = await translatingDuplicates('Product', () => this.db('products').insert(row));
+    const id = await translatingDuplicates(this.db, 'Product', (db) => insertedId(db, 'products', row));
     return toProduct({ ...row, id: id!, active: product.active ? 1 : 0 });
   }
 
@@ -71,8 +72,8 @@ export class KnexProductRepository implements ProductRepository {
   }
 
   async rename(companyId: number, id: number, name: string): Promise<Product> {
-    await translatingDuplicates('Product name', () =>
-      this.db('products').where({ company_id: companyId, id }).update({ name }),
+    await translatingDuplicates(this.db, 'Product name', (db) =>
+      db('products').where({ company_id: companyId, id }).update({ name }),
     );
     return (await this.findById(companyId, id))!;
   }

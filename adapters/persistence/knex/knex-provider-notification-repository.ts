@@ -3,6 +3,7 @@ import type { NotificationOutcome, ProviderNotification } from '../../../interna
 import type {
   NewProviderNotification, NotificationOutcomeChanges, ProviderNotificationRepository,
 } from '../../../ports/provider-notification-repository';
+import { insertedId } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { fromMillis, toMillis } from './rows/columns';
 
@@ -22,7 +23,7 @@ export class KnexProviderNotificationRepository implements ProviderNotificationR
       recorded_at: toMillis(n.recordedAt),
       ...outcomeColumns(n),
     };
-    const [id] = await translatingDuplicates('Provider notification', () => this.db('provider_notifications').insert(row));
+    const id = await translatingDuplicates(this.db, 'Provider notification', (db) => insertedId(db, 'provider_notifications', row));
     return { ...n, id: Number(id) };
   }
 

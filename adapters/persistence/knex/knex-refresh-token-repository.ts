@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { REFRESH_TOKEN_FAMILY_PURGE_GRACE_MS } from '../../../internal/tenancy/credentials';
 import type { RefreshTokenRepository, RefreshTokenUse } from '../../../ports/refresh-token-repository';
+import { insertedId } from './dialect';
 import { toMillis } from './rows/columns';
 
 /** Refresh tokens and their families. */
@@ -8,8 +9,7 @@ export class KnexRefreshTokenRepository implements RefreshTokenRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async startRefreshTokenFamily(clientUserId: number, at: Date): Promise<number> {
-    const [id] = await this.db('refresh_token_families').insert({ client_user_id: clientUserId, created_at: toMillis(at), revoked_at: null });
-    return Number(id);
+    return insertedId(this.db, 'refresh_token_families', { client_user_id: clientUserId, created_at: toMillis(at), revoked_at: null });
   }
 
   async insertRefreshToken(clientUserId: number, tokenHash: string, expiresAt: Date, familyId: number): Promise<void> {

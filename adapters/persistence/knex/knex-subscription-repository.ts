@@ -8,6 +8,7 @@ import type {
   NewSubscription, SubscriptionChanges, SubscriptionFilter, SubscriptionRepository, SubscriptionView,
 } from '../../../ports/subscription-repository';
 import { lockRowId, transitionRows } from './row-lock';
+import { insertedId } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 
@@ -25,7 +26,7 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(subscription: NewSubscription): Promise<Subscription> {
-    const [id] = await translatingDuplicates('Subscription', () => this.db('subscriptions').insert(toRow(subscription)));
+    const id = await translatingDuplicates(this.db, 'Subscription', (db) => insertedId(db, 'subscriptions', toRow(subscription)));
     return { ...subscription, id: Number(id) };
   }
 

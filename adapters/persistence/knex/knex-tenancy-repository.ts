@@ -5,6 +5,7 @@ import type { RateLimitPolicy } from '../../../internal/tenancy/rate-limit';
 import type { Currency } from '../../../internal/shared/currency';
 import type { TenancyRepository } from '../../../ports/tenancy-repository';
 import { CredentialCache } from '../credential-cache';
+import { insertedId } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
@@ -34,7 +35,7 @@ export class KnexTenancyRepository implements TenancyRepository {
 
   async insertOrganization(name: string, createdAt: Date): Promise<Organization> {
     const row = { name, frozen_now: null, rate_limit_capacity: null, rate_limit_refill_per_second: null, created_at: toMillis(createdAt) };
-    const [id] = await translatingDuplicates('Organization', () => this.db('organizations').insert(row));
+    const id = await translatingDuplicates(this.db, 'Organization', (db) => insertedId(db, 'organizations', row));
     return toOrganization({ ...row, id });
   }
 
@@ -72,7 +73,7 @@ export class KnexTenancyRepository implements TenancyRepository {
       name: company.name,
       ...settingsRow(company),
     };
-    const [id] = await translatingDuplicates('Company', () => this.db('companies').insert(row));
+    const id = await translatingDuplicates(this.db, 'Company', (db) => insertedId(db, 'companies', row));
     return { ...company, id: id! };
   }
 

@@ -3,6 +3,7 @@ import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/
 import type { EnabledEvents, WebhookEndpoint } from '../../../internal/webhooks/webhook-endpoint';
 import type { SecretBox } from '../../../ports/secret-box';
 import type { NewWebhookEndpoint, WebhookEndpointChanges, WebhookEndpointRepository } from '../../../ports/webhook-endpoint-repository';
+import { insertedId } from './dialect';
 import { lockRowId } from './row-lock';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
@@ -21,7 +22,7 @@ export class KnexWebhookEndpointRepository implements WebhookEndpointRepository 
   ) {}
 
   async insert(endpoint: NewWebhookEndpoint): Promise<WebhookEndpoint> {
-    const [id] = await this.db('webhook_endpoints').insert({
+    const id = await insertedId(this.db, 'webhook_endpoints', {
       organization_id: endpoint.organizationId,
       company_id: endpoint.companyId,
       code: endpoint.code,

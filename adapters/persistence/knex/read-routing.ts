@@ -2,10 +2,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ReadRouter } from '../../../ports/read-router';
+import { sqlDialect } from './dialect';
 
 /** What the replica's lag monitor last saw. */
 export interface ReplicaState {
-  /** Seconds_Behind_Master, or null when the replica does not answer or a replication thread stopped. */
+  /** Seconds_Behind_Master (MySQL) or the replay lag (PostgreSQL), or null when the replica does not answer or a replication thread stopped. */
   lagSeconds: number | null;
   /** Whether reads may go there now: answering, replicating, and no more than the allowed lag behind. */
   usable: boolean;
@@ -65,7 +66,8 @@ export interface ReadRoutingObserver {
  * transactions: each statement started inside `run` of a safe request whose client has not
  * written within `readYourWritesMs` goes to the replica while the lag monitor finds it usable;
  * every other statement, and every transaction (units of work run on the primary's own Knex),
- * goes to the primary. The monitor reads `SHOW SLAVE STATUS` every `checkEveryMs`: a replica
+ * goes to the primary. The monitor asks the replica where it stands (SqlDialect.replicaStatus:
+ * `SHOW SLAVE STATUS` on MySQL, pg_last_xact_replay_timestamp() on PostgreSQL) every `checkEveryMs`: a replica
  * that does not answer, whose replication stopped, or that is more than `maxLagSeconds` behind
  * is skipped until it is back.
  */
@@ -122,13 +124,11 @@ export class ReplicaReadRouting implements ReadRouter {
   private async check(): Promise<void> {
     let next: ReplicaState;
     try {
-      const [rows] = (await this.replica.raw('SHOW SLAVE STATUS')) as [Record<string, unknown>[]];
-      const status = rows[0];
-      if (!status) next = { lagSeconds: null, usable: false, reason: 'the server is not a replica (SHOW SLAVE STATUS is empty)' };
-      else if (status.Slave_IO_Running !== 'Yes' || status.Slave_SQL_Running !== 'Yes' || status.Seconds_Behind_Master == null) {
-        next = { lagSeconds: null, usable: false, reason: `replication stopped (IO ${status.Slave_IO_Running}, SQL ${status.Slave_SQL_Running})` };
-      } else {
-        const lag = Number(status.Seconds_Behind_Master);
+      const status = await sqlDialect(this.replica).replicaStatus(this.replica);
+      if (status.kind === 'not-a-replica') next = { lagSeconds: null, usable: false, reason: `the server is not a replica (${status.detail})` };
+      else if (status.kind === 'stopped') next = { lagSeconds: null, usable: false, reason: `replication stopped (${status.detail})` };
+      else {
+        const lag = status.lagSeconds;
         next = lag > this.options.maxLagSeconds ? { lagSeconds: lag, usable: false, reason: `${lag} s behind (REPLICA_MAX_LAG_SECONDS ${this.options.maxLagSeconds})` } : { lagSeconds: lag, usable: true, reason: null };
       }
     } catch (error) {
