@@ -21,6 +21,11 @@ describeRepositoryContract('postgres', async () => {
   return {
     repos: knexRepositories(db, { events: testEventWriting(), secrets: testSecretBox() }),
     uow: new KnexUnitOfWork(db, { events: testEventWriting(), secrets: testSecretBox() }),
+    /** Sessions of this database waiting on a row or table lock (the contention cases' signal). */
+    async lockWaits() {
+      const { rows } = await db.raw(`SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+      return Number(rows[0].n);
+    },
     async dropRefreshTokenFamily(tokenHash) {
       await db('refresh_tokens').where({ token_hash: tokenHash }).update({ family_id: null });
     },
