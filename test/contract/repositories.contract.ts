@@ -1399,6 +1399,23 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect([...first, ...second].map((d) => d.externalRequestId).sort()).to.deep.equal(['l-1', 'l-2', 'l-3']);
         });
 
+        it('counts a debt cancelled by two transactions at once out of the unfiltered total once', async () => {
+          const t = await debtTenant();
+          const debt = await insertDebt(t, { externalRequestId: `twice-${uid()}` });
+          await insertDebt(t, { externalRequestId: `kept-${uid()}` });
+          const cancel = (tx: Repositories) => tx.debts.update(t.company.id, debt.id, { status: 'CANCELLED', updatedAt: T2 });
+          await contend(
+            uow(),
+            contention(),
+            async (tx, hold) => {
+              await cancel(tx);
+              await hold();
+            },
+            cancel,
+          );
+          expect((await list(t)).total, 'the other debt only').to.equal(1);
+        });
+
         it('hands each due debt to exactly one of two concurrent runs (the rows stay locked until the first commits)', async () => {
           const t = await debtTenant();
           const due: Debt[] = [];

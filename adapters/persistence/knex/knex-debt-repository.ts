@@ -102,7 +102,8 @@ export class KnexDebtRepository implements DebtRepository {
     if (changes.amountPaidCents !== undefined) patch.amount_paid_cents = changes.amountPaidCents;
     return this.inTransaction(async (trx) => {
       const repo = new KnexDebtRepository(trx);
-      const before = changes.status === undefined ? undefined : await trx('debts').where({ company_id: companyId, id }).first('status');
+      // Read under the row's lock: two transactions changing the status at once count it once.
+      const before = changes.status === undefined ? undefined : await sqlDialect(trx).lockRows(trx('debts').where({ company_id: companyId, id }).first('status'));
       await trx('debts').where({ company_id: companyId, id }).update(patch);
       if (before && changes.status !== undefined) await addToTally(trx, companyId, Number(isLive(changes.status)) - Number(isLive(before.status)));
       const view = await repo.first({ 'd.company_id': companyId, 'd.id': id });
