@@ -66,7 +66,9 @@ export class KnexDebtRepository implements DebtRepository {
       const groups = new Map<string, Row[]>();
       for (const row of debts.map(toRow)) {
         const key = `${row.company_id} ${isLive(row.status)}`;
-        groups.set(key, [...(groups.get(key) ?? []), row]);
+        const group = groups.get(key);
+        if (group) group.push(row);
+        else groups.set(key, [row]);
       }
       for (const rows of groups.values()) {
         const inserted = await sqlDialect(trx).insertSkippingTaken(trx, 'debts', rows, ['company_id', 'external_request_id']);

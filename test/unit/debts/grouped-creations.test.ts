@@ -23,20 +23,20 @@ function draft(overrides: Partial<DebtDraft> = {}): DebtDraft {
 function countingUow(inner: UnitOfWork, fail?: (rows: number) => boolean) {
   const counts = { transactions: 0, insertAll: [] as number[] };
   const uow = unitOfWork((work) =>
-      inner.run((tx) => {
-        counts.transactions += 1;
-        const debts = new Proxy(tx.debts, {
-          get: (target, property, receiver) =>
-            property === 'insertAll'
-              ? async (rows: Parameters<Repositories['debts']['insertAll']>[0]) => {
-                  counts.insertAll.push(rows.length);
-                  if (fail?.(rows.length)) throw new Error('connection lost');
-                  return target.insertAll(rows);
-                }
-              : Reflect.get(target, property, receiver),
-        });
-        return work({ ...tx, debts });
-      }),
+    inner.run((tx) => {
+      counts.transactions += 1;
+      const debts = new Proxy(tx.debts, {
+        get: (target, property, receiver) =>
+          property === 'insertAll'
+            ? async (rows: Parameters<Repositories['debts']['insertAll']>[0]) => {
+                counts.insertAll.push(rows.length);
+                if (fail?.(rows.length)) throw new Error('connection lost');
+                return target.insertAll(rows);
+              }
+            : Reflect.get(target, property, receiver),
+      });
+      return work({ ...tx, debts });
+    }),
   );
   return { uow, counts };
 }

@@ -44,17 +44,17 @@ async function world(options: Parameters<typeof memoryWorld>[1] = {}) {
 /** The world's unit of work with one repository method of the transaction replaced by a failing one. */
 function failingAt<K extends keyof Repositories>(uow: UnitOfWork, repo: K, method: keyof Repositories[K]): UnitOfWork {
   return unitOfWork((work) =>
-      uow.run((tx) => {
-        const original = tx[repo] as object;
-        const broken = new Proxy(original, {
-          get(target, property, receiver) {
-            if (property === method) return async () => Promise.reject(new Error('storage failed'));
-            const value = Reflect.get(target, property, receiver);
-            return typeof value === 'function' ? value.bind(target) : value;
-          },
-        });
-        return work({ ...tx, [repo]: broken });
-      }),
+    uow.run((tx) => {
+      const original = tx[repo] as object;
+      const broken = new Proxy(original, {
+        get(target, property, receiver) {
+          if (property === method) return async () => Promise.reject(new Error('storage failed'));
+          const value = Reflect.get(target, property, receiver);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      return work({ ...tx, [repo]: broken });
+    }),
   );
 }
 
