@@ -54,9 +54,15 @@ export interface DebtRepository {
   insertAll(debts: NewDebt[]): Promise<Debt[]>;
   /**
    * Inserts the debts whose externalRequestId the company does not have yet, in one statement,
-   * and skips the others (a concurrent request may have created them).
+   * and skips the others (a concurrent request may have created them). Answers how many it
+   * inserted.
    */
-  insertMissing(debts: NewDebt[]): Promise<void>;
+  insertMissing(debts: NewDebt[]): Promise<number>;
+  /**
+   * The ids of the company's debts with these externalRequestIds (unknown keys are left out):
+   * one read of the key's index, for a writer that already holds what the rest of the view shows.
+   */
+  idsByExternalRequestId(companyId: number, externalRequestIds: string[]): Promise<Map<string, number>>;
   findByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null>;
   /** By the internal number (what other records refer to). */
   findById(companyId: number, id: number): Promise<DebtView | null>;

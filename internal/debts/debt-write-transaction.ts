@@ -1,6 +1,7 @@
 import type { DebtView, NewDebt } from '../../ports/debt-repository';
 import type { Repositories } from '../../ports/unit-of-work';
 import type { Contact } from '../contacts/contact';
+import type { Debt } from './debt';
 import { productGroup } from '../direct-debit/adhesion-requests';
 import type { AutopayVerdict } from '../direct-debit/autopay';
 import { eventOf } from '../events/domain-event';
@@ -46,21 +47,28 @@ export async function insertDebts(deps: WriteDeps, tx: Repositories, resolution:
   for (const key of requests.keys()) if (!asking.has(key)) requests.delete(key);
   const out: WrittenDebts = new Map();
   if (rows.length === 0) return out;
+  // A debt this write inserted, as it reads now, without reading it back.
+  const created = (debt: Debt) => {
+    const { debtor, product, verdict } = parts.get(debt.externalRequestId)!;
+    const instrument = verdict && 'eligible' in verdict ? verdict.eligible : null;
+    out.set(debt.externalRequestId, { debt: viewOf(debt, debtor.contact, product, instrument), created: true });
+  };
   if (mode.kind === 'batch') {
-    await tx.debts.insertMissing(rows);
-    // What this batch wrote carries its batchId; a key a concurrent request took carries another.
-    const all = await tx.debts.findByExternalRequestIds(rows[0]!.companyId, rows.map((r) => r.externalRequestId));
-    for (const debt of all) out.set(debt.externalRequestId, { debt, created: debt.batchId === batchId });
-  } else {
-    for (const debt of await tx.debts.insertAll(rows)) {
-      const { debtor, product, verdict } = parts.get(debt.externalRequestId)!;
-      const instrument = verdict && 'eligible' in verdict ? verdict.eligible : null;
-      out.set(debt.externalRequestId, { debt: viewOf(debt, debtor.contact, product, instrument), created: true });
+    const companyId = rows[0]!.companyId;
+    const keys = rows.map((r) => r.externalRequestId);
+    if ((await tx.debts.insertMissing(rows)) === rows.length) {
+      const ids = await tx.debts.idsByExternalRequestId(companyId, keys);
+      for (const row of rows) created({ ...row, id: ids.get(row.externalRequestId)! });
+    } else {
+      // What this batch wrote carries its batchId; a key a concurrent request took carries another.
+      for (const debt of await tx.debts.findByExternalRequestIds(companyId, keys)) out.set(debt.externalRequestId, { debt, created: debt.batchId === batchId });
     }
+  } else {
+    for (const debt of await tx.debts.insertAll(rows)) created(debt);
   }
   for (const request of requests.values()) await tx.outbox.add(request, rows[0]!.createdAt, { group: productGroup(request.productId) });
-  const created = [...out.values()].filter((o) => o.created);
-  await tx.events.append(created.map(({ debt }) => eventOf(parts.get(debt.externalRequestId)!.scope, 'debt.created', { kind: 'debt', debt }, debt.createdAt)));
+  const written = [...out.values()].filter((o) => o.created);
+  await tx.events.append(written.map(({ debt }) => eventOf(parts.get(debt.externalRequestId)!.scope, 'debt.created', { kind: 'debt', debt }, debt.createdAt)));
   return out;
 }
 

@@ -1033,12 +1033,21 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         expect(await repos().debts.findById(t.company.id, 2_000_000_000), 'unknown').to.equal(null);
       });
 
+      it("gives the ids of the company's debts by key, leaving out unknown keys and other companies' debts", async () => {
+        const t = await debtTenant({ companies: 2 });
+        const [a, b] = [await insertDebt(t, { externalRequestId: 'ids-a' }), await insertDebt(t, { externalRequestId: 'ids-b' })];
+        await insertDebt({ ...t, company: t.companies[1]! }, { externalRequestId: 'ids-other' });
+        const ids = await repos().debts.idsByExternalRequestId(t.company.id, ['ids-b', 'ids-a', 'ids-unknown', 'ids-other']);
+        expect([...ids].sort()).to.deep.equal([['ids-a', a.id], ['ids-b', b.id]]);
+        expect(await repos().debts.idsByExternalRequestId(t.company.id, [])).to.deep.equal(new Map());
+      });
+
       describe('insertMissing', () => {
         it('inserts the keys the company lacks in one call and leaves the existing ones as stored', async () => {
           const t = await debtTenant();
           const existing = await insertDebt(t, { externalRequestId: 'im-2', amountCents: 111 });
           const rows = ['im-1', 'im-2', 'im-3', 'im-4'].map((key, i) => newDebt(t, { externalRequestId: key, amountCents: 1_000 + i, batchId: 'bat_im' }));
-          await repos().debts.insertMissing(rows);
+          expect(await repos().debts.insertMissing(rows), 'rows inserted').to.equal(3);
           const found = await repos().debts.findByExternalRequestIds(t.company.id, ['im-1', 'im-2', 'im-3', 'im-4']);
           const byKey = new Map(found.map((d) => [d.externalRequestId, d]));
           expect([...byKey.keys()].sort()).to.deep.equal(['im-1', 'im-2', 'im-3', 'im-4']);
@@ -1066,7 +1075,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
 
         it('accepts an empty list', async () => {
           const t = await debtTenant();
-          await repos().debts.insertMissing([]);
+          expect(await repos().debts.insertMissing([])).to.equal(0);
           expect((await list(t)).total).to.equal(0);
         });
 

@@ -17,6 +17,8 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
+import { CYCLES_PER_TRANSACTION } from '../../internal/subscriptions/jobs/generate-subscription-cycles';
+import { MAX_CYCLES } from '../../internal/subscriptions/schedule';
 import { cycleRequestId } from '../../internal/subscriptions/subscription';
 import { waitFor } from '../support/child-process';
 import { mysqlAvailable, redisAvailable, TEST_REDIS_URL } from '../support/databases';
@@ -48,9 +50,11 @@ interface CrashScenario {
   recoverAndCheck(world: World, tally: Tally): Promise<void>;
 }
 
-const CYCLES = 520;
+/** The longest subscription, two transactions' worth of cycles: the job dies in its second. */
+const CYCLES = MAX_CYCLES;
+const HELD_CYCLE = CYCLES_PER_TRANSACTION + 40;
 
-/** Three 520-cycle subscriptions generating at once; the second is held at its cycle 300. */
+/** Three subscriptions generating at once; the second is held at a cycle of its second transaction. */
 function subscriptionGeneration(): CrashScenario {
   const keys = ['crash-a', 'crash-b', 'crash-c'];
   let tenant: Tenant;
@@ -65,7 +69,7 @@ function subscriptionGeneration(): CrashScenario {
       const post = (path: string, body: object) => api.http.post(path).set(tenant.headers).send(body);
       expectOk(await post('/v2/debts', { contactData: { externalClientId: 'crash-client', name: 'Crash', email: 'crash@example.com' }, amount: 1, dueDate: '2031-01-01' }), 201);
       const template = await db('debts').where({ organization_id: tenant.organizationId }).first();
-      const blocker = await holdUniqueKey(admin.db, 'debts', template, { external_request_id: cycleRequestId('crash-b', 300) });
+      const blocker = await holdUniqueKey(admin.db, 'debts', template, { external_request_id: cycleRequestId('crash-b', HELD_CYCLE) });
       const worker = await startWorker();
       for (const key of keys) {
         const body = { externalSubscriptionId: key, externalClientId: 'crash-client', amount: 10, intervalUnit: 'week', intervalCount: 1, startDate: '2031-01-06', totalCycles: CYCLES, productName: 'Weekly' };
@@ -73,7 +77,7 @@ function subscriptionGeneration(): CrashScenario {
         ids.set(key, (await db('subscriptions').where({ organization_id: tenant.organizationId, external_subscription_id: key }).first()).id);
         tally.record(created.externalSubscriptionId === key ? null : `created ${JSON.stringify(created)}`);
       }
-      // Its first chunk (cycles 0-199) committed, the second waiting on cycle 300's lock.
+      // Its first transaction's cycles committed, the second waiting on HELD_CYCLE's lock.
       await admin.waitForStatement('insert ignore into `debts`');
       await waitFor(async () => (await cyclesOf(db, 'crash-b')).length > 0, 'the first cycles of crash-b', { timeoutMs: 15_000 });
       return { worker, release: async () => void (await blocker.rollback()) };

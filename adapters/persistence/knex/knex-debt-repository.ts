@@ -59,9 +59,10 @@ export class KnexDebtRepository implements DebtRepository {
     return debts.map((debt) => ({ ...debt, id: ids.get(debt.externalRequestId)! }));
   }
 
-  async insertMissing(debts: NewDebt[]): Promise<void> {
-    if (debts.length === 0) return;
-    await this.inTransaction(async (trx) => {
+  async insertMissing(debts: NewDebt[]): Promise<number> {
+    if (debts.length === 0) return 0;
+    return this.inTransaction(async (trx) => {
+      let total = 0;
       // Per company and status, so that the rows the statement really inserted are the tally's.
       const groups = new Map<string, Row[]>();
       for (const row of debts.map(toRow)) {
@@ -73,8 +74,19 @@ export class KnexDebtRepository implements DebtRepository {
       for (const rows of groups.values()) {
         const inserted = await sqlDialect(trx).insertSkippingTaken(trx, 'debts', rows, ['company_id', 'external_request_id']);
         if (isLive(rows[0]!.status)) await addToTally(trx, rows[0]!.company_id, inserted);
+        total += inserted;
       }
+      return total;
     });
+  }
+
+  async idsByExternalRequestId(companyId: number, externalRequestIds: string[]): Promise<Map<string, number>> {
+    if (externalRequestIds.length === 0) return new Map();
+    const rows: { id: number | string; external_request_id: string }[] = await this.db('debts')
+      .where('company_id', companyId)
+      .whereIn('external_request_id', externalRequestIds)
+      .select('id', 'external_request_id');
+    return new Map(rows.map((r) => [r.external_request_id, Number(r.id)]));
   }
 
   findByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null> {

@@ -30,10 +30,19 @@ export class MemoryDebtRepository implements DebtRepository {
     return stored.map((d) => copy(d));
   }
 
-  async insertMissing(debts: NewDebt[]): Promise<void> {
+  async insertMissing(debts: NewDebt[]): Promise<number> {
+    let inserted = 0;
     for (const debt of debts) {
-      if (!this.find(debt.companyId, debt.externalRequestId)) this.rows.push({ ...copy(debt), id: this.store.nextId() });
+      if (this.find(debt.companyId, debt.externalRequestId)) continue;
+      this.rows.push({ ...copy(debt), id: this.store.nextId() });
+      inserted++;
     }
+    return inserted;
+  }
+
+  async idsByExternalRequestId(companyId: number, externalRequestIds: string[]): Promise<Map<string, number>> {
+    const wanted = new Set(externalRequestIds);
+    return new Map(this.rows.filter((d) => d.companyId === companyId && wanted.has(d.externalRequestId)).map((d) => [d.externalRequestId, d.id]));
   }
 
   async findByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null> {

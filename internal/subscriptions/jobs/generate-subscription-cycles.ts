@@ -3,15 +3,17 @@ import type { JobQueue } from '../../../ports/job-queue';
 import { emitCycleAutopay, prepareCycleAutopay } from '../../direct-debit/cycle-autopay';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { eventOf } from '../../events/domain-event';
-import type { NewDebt } from '../../../ports/debt-repository';
-import { newDebt } from '../../debts/new-debt';
+import type { DebtView, NewDebt } from '../../../ports/debt-repository';
+import type { Debt } from '../../debts/debt';
+import { newDebt, viewOf } from '../../debts/new-debt';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import { workerScope } from '../../tenancy/worker-scope';
 import { dueDates } from '../schedule';
 import { cycleRequestId, type Subscription } from '../subscription';
 
-const CHUNK = 200;
+/** Cycles written per transaction: the longest subscription (MAX_CYCLES, 520) in two. */
+export const CYCLES_PER_TRANSACTION = 260;
 
 /**
  * Worker job: writes one debt per cycle, named `<externalSubscriptionId>-cycle-<n>` (or
@@ -71,24 +73,41 @@ export class GenerateSubscriptionCycles {
       ),
       subscriptionId: subscription.id,
     }));
-    for (let i = 0; i < rows.length; i += CHUNK) await this.writeChunk(subscription, rows.slice(i, i + CHUNK), i + CHUNK >= rows.length, scope);
+    const instrument = autopay.verdict && 'eligible' in autopay.verdict ? autopay.verdict.eligible : null;
+    const view = (debt: Debt) => viewOf(debt, contact, product, instrument);
+    for (let i = 0; i < rows.length; i += CYCLES_PER_TRANSACTION) {
+      await this.writeChunk(subscription, rows.slice(i, i + CYCLES_PER_TRANSACTION), i + CYCLES_PER_TRANSACTION >= rows.length, scope, view);
+    }
     await emitCycleAutopay(this.deps, autopay, product, rows.map((r) => r.externalRequestId), scope);
     return { generated: rows.length };
   }
 
-  /** The chunk's missing debts and their events; the last chunk also reports the generation. */
-  private writeChunk(subscription: Subscription, rows: NewDebt[], last: boolean, scope: TenantScope): Promise<void> {
+  /**
+   * The chunk's missing debts and their events; the last chunk also reports the generation. The
+   * events show the debts as written (`view`), not read back: under the subscription's lock no
+   * other generation writes these keys, so when every missing row went in, only their ids are
+   * read. A key another writer took in between (a debt created by hand with a cycle's name) sends
+   * the chunk the long way: the debts read back, this subscription's only.
+   */
+  private writeChunk(subscription: Subscription, rows: NewDebt[], last: boolean, scope: TenantScope, view: (debt: Debt) => DebtView): Promise<void> {
     return this.deps.uow.run(async (tx) => {
       const locked = await tx.subscriptions.lockByCode(subscription.companyId, subscription.code);
       if (!locked) throw new Error(`subscription ${subscription.id} vanished`);
-      const keys = rows.map((r) => r.externalRequestId);
-      const existing = new Set((await tx.debts.findByExternalRequestIds(subscription.companyId, keys)).map((d) => d.externalRequestId));
+      const existing = await tx.debts.idsByExternalRequestId(subscription.companyId, rows.map((r) => r.externalRequestId));
       const missing = rows.filter((r) => !existing.has(r.externalRequestId));
       if (missing.length === 0) return;
-      await tx.debts.insertMissing(missing);
-      const written = await tx.debts.findByExternalRequestIds(subscription.companyId, missing.map((r) => r.externalRequestId));
-      const order = new Map(keys.map((key, index) => [key, index]));
-      written.sort((a, b) => order.get(a.externalRequestId)! - order.get(b.externalRequestId)!);
+      const keys = missing.map((r) => r.externalRequestId);
+      const inserted = await tx.debts.insertMissing(missing);
+      let written: DebtView[];
+      if (inserted === missing.length) {
+        const ids = await tx.debts.idsByExternalRequestId(subscription.companyId, keys);
+        written = missing.map((row) => view({ ...row, id: ids.get(row.externalRequestId)! }));
+      } else {
+        const order = new Map(keys.map((key, index) => [key, index]));
+        written = (await tx.debts.findByExternalRequestIds(subscription.companyId, keys))
+          .filter((debt) => debt.subscriptionId === subscription.id)
+          .sort((a, b) => order.get(a.externalRequestId)! - order.get(b.externalRequestId)!);
+      }
       const now = scope.clock.now();
       const events = written.map((debt) => eventOf(scope, 'debt.created', { kind: 'debt', debt }, debt.createdAt));
       if (last) events.push(eventOf(scope, 'subscription.cycles_generated', { kind: 'subscription', subscription: locked }, now));

@@ -1,7 +1,7 @@
 import { unitOfWork } from '../../../internal/shared/group-commit';
 import { expect } from 'chai';
 import { productIdOf } from '../../../internal/products/product';
-import { GenerateSubscriptionCycles } from '../../../internal/subscriptions/jobs/generate-subscription-cycles';
+import { CYCLES_PER_TRANSACTION, GenerateSubscriptionCycles } from '../../../internal/subscriptions/jobs/generate-subscription-cycles';
 import type { CreateSubscriptionInput } from '../../../internal/subscriptions/commands/create-subscription';
 import { cycleRequestId, subscriptionIdOf } from '../../../internal/subscriptions/subscription';
 import type { LoggedEvent } from '../../../ports/event-log';
@@ -244,7 +244,9 @@ describe('events: subscriptions (memory)', () => {
   it('a generation run again, or killed half-way and run again, writes each cycle and its event once', async () => {
     // A queue that takes the generation job and never runs it: the test runs it by hand.
     const { w, create, types } = await subscriptionWorld({ ports: { queue: { enqueue: async () => undefined } } });
-    const sub = await create('weekly', 450, { schedule: { intervalUnit: 'week', intervalCount: 1, startDate: '2031-06-01', totalCycles: 450 } });
+    // Two transactions' worth of cycles: the whole first one, and 190 more.
+    const cycles = CYCLES_PER_TRANSACTION + 190;
+    const sub = await create('weekly', cycles, { schedule: { intervalUnit: 'week', intervalCount: 1, startDate: '2031-06-01', totalCycles: cycles } });
     // The generation dies in its second chunk (after the first committed).
     let chunks = 0;
     const real = w.infra.ports.uow;
@@ -253,14 +255,14 @@ describe('events: subscriptions (memory)', () => {
     const crashing = new GenerateSubscriptionCycles({ ...w.infra.ports, uow: dying });
     await failure(crashing.execute(job));
     const afterCrash = await types();
-    expect(afterCrash.filter((t) => t === 'debt.created')).to.have.length(200);
+    expect(afterCrash.filter((t) => t === 'debt.created')).to.have.length(CYCLES_PER_TRANSACTION);
     expect(afterCrash).to.not.include('subscription.cycles_generated');
     await w.app.jobs.generateSubscriptionCycles.execute(job);
     await w.app.jobs.generateSubscriptionCycles.execute(job);
     // Two runs at once (a stalled job handed to a second worker) serialize on the subscription.
     await Promise.all([w.app.jobs.generateSubscriptionCycles.execute(job), w.app.jobs.generateSubscriptionCycles.execute(job)]);
     const rest = await types();
-    expect(rest.filter((t) => t === 'debt.created')).to.have.length(250);
+    expect(rest.filter((t) => t === 'debt.created')).to.have.length(cycles - CYCLES_PER_TRANSACTION);
     expect(rest.filter((t) => t === 'subscription.cycles_generated')).to.have.length(1);
     expect(rest.at(-1)).to.equal('subscription.cycles_generated');
   });
