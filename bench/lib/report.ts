@@ -1,4 +1,4 @@
-import type { Machine } from './environment';
+import type { DatabaseKind, Machine } from './environment';
 import type { GenerationReport } from './generation';
 import type { ScenarioProfile } from './profile';
 import type { RemindersReport } from './reminders';
@@ -35,7 +35,7 @@ export interface Report {
   mode: 'default' | 'quick';
   date: string;
   machine: Machine;
-  settings: { connections: number; durationSec: number; warmupSec: number; database: 'mysql'; queue: 'bullmq (redis)' };
+  settings: { connections: number; durationSec: number; warmupSec: number; database: DatabaseKind; queue: 'bullmq (redis)' };
   dataset: Record<string, number>;
   rows: Row[];
   /** The large debts table the GET /debts scenarios read (null when no list scenario ran). */
