@@ -13,7 +13,7 @@ import { parseArgs } from './lib/options';
 import { rssMiB, type Service, startService, stopAll } from './lib/processes';
 import { measureReminders, type RemindersReport } from './lib/reminders';
 import { reading } from './lib/reading';
-import { markdown, type Report, type Row, textTable } from './lib/report';
+import { performancePage, rawReports, type Report, type Row, textTable } from './lib/report';
 import { targets } from './lib/targets';
 import { SCENARIOS } from './scenarios';
 import { log } from './scenarios/support';
@@ -27,7 +27,7 @@ import type { Context, Scenario } from './scenarios/types';
  * the seeding's session_replication_role) instead of MySQL (BENCH_MYSQL_URL). What the bench
  * does differently per server is in bench/lib/environment.ts (BenchDialect). A PostgreSQL run
  * leaves the MySQL figures of docs/performance.md in place and writes its own beside them
- * (bench/lib/page.ts); a MySQL run keeps the last PostgreSQL figures.
+ * (performancePage in bench/lib/report.ts); a MySQL run keeps the last PostgreSQL figures.
  *
  * `--innodb-buffer-pool 2048` sizes the MariaDB/MySQL server's buffer pool for the run (a
  * server-wide setting, put back at the end): the packaged default, 128 MiB, holds little of the
@@ -38,7 +38,7 @@ import type { Context, Scenario } from './scenarios/types';
  *
  * The API (and, later, workers) as separate processes on a fresh MySQL (or PostgreSQL) database, the lean
  * baselines beside it in the same run, autocannon against each scenario. Prints a table and a
- * JSON object on stdout (progress goes to stderr) and writes docs/performance.md.
+ * JSON object on stdout (progress goes to stderr) and writes docs/performance.md (not when --quick).
  *
  * The scenarios are data, a file per resource in bench/scenarios/ (listed in index.ts); this file
  * starts the processes, runs them, and writes the report (bench/lib/targets.ts, reading.ts).
@@ -270,8 +270,11 @@ async function main(): Promise<number> {
     const targetLines = report.targets.map((t) => `${t.met ? 'met    ' : 'NOT MET'}  ${t.scenario}: ${t.target} (this run: ${t.value})`);
     process.stdout.write(`\n${textTable(rows)}\n\n${targetLines.join('\n')}\n\n${JSON.stringify(report)}\n`);
     if (options.write) {
-      fs.writeFileSync(DOC, markdown(report, reading(report)));
-      log(`wrote ${path.relative(process.cwd(), DOC)}`);
+      // The page holds the last run of each database: this one, and the other's from the page's raw figures.
+      const previous = fs.existsSync(DOC) ? rawReports(fs.readFileSync(DOC, 'utf8')) : { mysql: null, postgres: null };
+      const runs = { ...previous, [report.settings.database]: report };
+      fs.writeFileSync(DOC, performancePage(runs.mysql, runs.postgres, reading));
+      log(`wrote ${path.relative(process.cwd(), DOC)} (${report.settings.database} figures${runs.mysql && runs.postgres ? `, the last ${report.settings.database === 'mysql' ? 'PostgreSQL' : 'MySQL'} run's kept` : ''})`);
     } else {
       log('docs/performance.md left unchanged (--quick or --no-write; --write forces it)');
     }

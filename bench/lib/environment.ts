@@ -226,7 +226,7 @@ const POSTGRES: BenchDialect = {
     }
   },
   async describeServer(conn) {
-    const [version] = await conn.query<{ v: string }>('SHOW server_version');
+    const [version] = await conn.query<{ v: string }>("SELECT current_setting('server_version') AS v");
     const [buffers] = await conn.query<{ b: number }>("SELECT setting::bigint * pg_size_bytes(unit) AS b FROM pg_settings WHERE name = 'shared_buffers'");
     return {
       database: version ? `PostgreSQL ${version.v.split(' ')[0]}` : 'unknown',
