@@ -267,7 +267,7 @@ ${report.targets.map((t) => `| ${t.scenario} | ${t.target} | ${t.value} | ${t.me
 ${mysqlPage ? besideSection(report, postgres) : ''}${changesSection(report)}${report.generation ? generationSection(report.generation, serverName(report)) : ''}${systemCostSection(report)}${profileSection(report)}${report.reminders ? remindersSection(report.reminders) : ''}${memorySection(report.memory)}## Reading
 
 ${reading.map((line) => `- ${line}`).join('\n')}
-${report.lists.length > 0 ? `\n## GET /debts: SQL and plans\n\n${report.lists.map(listSection).join('\n')}` : ''}
+${report.lists.length > 0 ? `\n## GET /debts: SQL and plans\n\n${report.lists.map(listSection).join('\n')}` : ''}${postgres && postgres.lists.length > 0 ? `\n## GET /debts on PostgreSQL: SQL and plans\n\nFrom the PostgreSQL run beside this one, captured and timed the same way.\n\n${postgres.lists.map(listSection).join('\n')}` : ''}
 ## Raw figures
 
 \`\`\`json
@@ -595,7 +595,9 @@ No PostgreSQL run on this page yet: ${how} adds its figures here, beside these.
     r.seed ? `${r.seed.debts.toLocaleString('en-US')} debts in ${r.seed.seconds} s (${r.seed.debtsPerSecond.toLocaleString('en-US')} debts/s, indexes ${r.seed.indexSeconds ?? '—'} s)` : 'not seeded';
   const warnings = [
     ...(mysql.mode !== postgres.mode ? [`the two runs are of different modes (${mysql.mode} and ${postgres.mode}): compare nothing but their shapes`] : []),
-    ...(mysql.machine.cpu !== postgres.machine.cpu || mysql.machine.cores !== postgres.machine.cores ? ['the two runs are from different machines'] : []),
+    ...(cpuModel(mysql.machine) !== cpuModel(postgres.machine) || mysql.machine.cores !== postgres.machine.cores
+      ? [`the two runs are from different machines (${cpuModel(mysql.machine)} and ${cpuModel(postgres.machine)}): only the ratios to each run's own baselines compare`]
+      : []),
   ];
   return `## PostgreSQL beside MySQL
 
@@ -617,5 +619,22 @@ ${lines.join('\n')}
 | Payment reminders | ${reminders(mysql)} | ${reminders(postgres)} |
 | Seeded debts table | ${seed(mysql)} | ${seed(postgres)} |
 
-${postgres.targets.length > 0 ? `Targets on PostgreSQL (the MySQL run is the reference): ${postgres.targets.map((t) => `${t.scenario}: ${t.target} ${t.met ? 'met' : '**not met**'} (${t.value})`).join('; ')}.\n\n` : ''}`;
+${targetsBeside(mysql, postgres)}`;
+}
+
+/** The CPU without its clock (which /proc/cpuinfo reports as it is at the moment). */
+function cpuModel(machine: Machine): string {
+  return machine.cpu.replace(/ @ \d+ MHz$/, '');
+}
+
+/** The targets (computed on both; the MySQL run is the reference): how many each run met, and the PostgreSQL run's misses. */
+function targetsBeside(mysql: Report, postgres: Report): string {
+  if (postgres.targets.length === 0) return '';
+  const met = (r: Report) => `${r.targets.filter((t) => t.met).length} of ${r.targets.length}`;
+  const missed = postgres.targets.filter((t) => !t.met);
+  return (
+    `Targets (the MySQL run is the reference): MySQL met ${met(mysql)}, PostgreSQL ${met(postgres)}` +
+    (missed.length > 0 ? `; not met on PostgreSQL: ${missed.map((t) => `${t.scenario} ${t.target.replace(/ \(issue \d+\)$/, '')} (${t.value})`).join('; ')}` : '') +
+    '.\n\n'
+  );
 }
