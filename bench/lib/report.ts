@@ -601,8 +601,8 @@ No PostgreSQL run on this page yet: ${how} adds its figures here, beside these.
   ];
   return `## PostgreSQL beside MySQL
 
-The same bench on PostgreSQL (${how}): the API, the baselines (koa-insert on a node-postgres pool of 10)
-and the workers on a fresh PostgreSQL database of the same server host, everything else as above. Each run's
+The same bench run on PostgreSQL with ${how}: the API, the baselines (koa-insert on a node-postgres pool
+of 10) and the workers on a fresh PostgreSQL database on the same host, everything else as above. Each run's
 ratios are to its own baselines; DB CPU is the database server's CPU per request (for PostgreSQL, every
 \`postgres\` process plus the backends that exited meanwhile).${warnings.length > 0 ? ` Note: ${warnings.join('; ')}.` : ''}
 
