@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cpuShare, cpuSnapshot, databaseCpuMs, processCpuMs } from './lib/cpu';
+import { cpuShare, cpuSnapshot, databaseCpuMs, processCpuMs, useDatabaseServer } from './lib/cpu';
 import { demoCredentials, login, withoutAppConfig } from './lib/demo';
-import { type BenchDatabase, createBenchDatabase, deleteRedisPrefix, describeMachine, setBufferPool } from './lib/environment';
+import { type BenchDatabase, benchDialect, createBenchDatabase, type DatabaseKind, deleteRedisPrefix, describeMachine, setBufferPool } from './lib/environment';
 import { type GenerationPlan, measureGeneration } from './lib/generation';
 import { type LoadSpec, measure, warmUp } from './lib/load';
 import { afterFullGc, gcProbeEnv, live, type MemoryPass, memoryReport } from './lib/memory';
@@ -13,14 +13,21 @@ import { parseArgs } from './lib/options';
 import { rssMiB, type Service, startService, stopAll } from './lib/processes';
 import { measureReminders, type RemindersReport } from './lib/reminders';
 import { reading } from './lib/reading';
-import { markdown, type Report, type Row, textTable } from './lib/report';
+import { performancePage, rawReports, type Report, type Row, textTable } from './lib/report';
 import { targets } from './lib/targets';
 import { SCENARIOS } from './scenarios';
 import { log } from './scenarios/support';
 import type { Context, Scenario } from './scenarios/types';
 
 /**
- * `npm run bench [-- --quick] [--duration <s>] [--connections <n>] [--only <id,...>] [--innodb-buffer-pool <MiB>] [--reminder-debts <n>] [--no-write]`
+ * `npm run bench [-- --quick] [--database mysql|postgres] [--duration <s>] [--connections <n>] [--only <id,...>] [--innodb-buffer-pool <MiB>] [--reminder-debts <n>] [--no-write]`
+ *
+ * `--database postgres` runs everything on PostgreSQL (BENCH_POSTGRES_URL, default
+ * postgres://root@127.0.0.1:5432/postgres: a user that may create databases, and a superuser for
+ * the seeding's session_replication_role) instead of MySQL (BENCH_MYSQL_URL). What the bench
+ * does differently per server is in bench/lib/environment.ts (BenchDialect). A PostgreSQL run
+ * leaves the MySQL figures of docs/performance.md in place and writes its own beside them
+ * (performancePage in bench/lib/report.ts); a MySQL run keeps the last PostgreSQL figures.
  *
  * `--innodb-buffer-pool 2048` sizes the MariaDB/MySQL server's buffer pool for the run (a
  * server-wide setting, put back at the end): the packaged default, 128 MiB, holds little of the
@@ -29,16 +36,19 @@ import type { Context, Scenario } from './scenarios/types';
  * `--only debts.create,generation` runs the scenarios whose id starts with one of the given
  * prefixes (the baselines always run, for the ratios); it never writes docs/performance.md.
  *
- * The API (and, later, workers) as separate processes on a fresh MySQL database, the lean
+ * The API (and, later, workers) as separate processes on a fresh MySQL (or PostgreSQL) database, the lean
  * baselines beside it in the same run, autocannon against each scenario. Prints a table and a
- * JSON object on stdout (progress goes to stderr) and writes docs/performance.md.
+ * JSON object on stdout (progress goes to stderr) and writes docs/performance.md (not when --quick).
  *
  * The scenarios are data, a file per resource in bench/scenarios/ (listed in index.ts); this file
  * starts the processes, runs them, and writes the report (bench/lib/targets.ts, reading.ts).
  */
 
 const ROOT = path.resolve(__dirname, '..');
-const MYSQL_URL = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+const SERVER_URLS: Record<DatabaseKind, string> = {
+  mysql: process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306',
+  postgres: process.env.BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/postgres',
+};
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Node with tsx as its loader: how `npm start` and `npm run worker` run the entrypoints. */
 const NODE = process.execPath;
@@ -47,6 +57,8 @@ const DOC = path.join(ROOT, 'docs/performance.md');
 
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
+  const serverUrl = SERVER_URLS[options.database];
+  useDatabaseServer(benchDialect(serverUrl).serverCommands);
   const runTag = `${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
   const queuePrefix = `bench_${runTag}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cf-bench-'));
@@ -71,11 +83,11 @@ async function main(): Promise<number> {
 
   try {
     const started = Date.now();
-    db = await createBenchDatabase(MYSQL_URL);
-    log(`database ${db.name}; ${options.connections} connections, ${options.durationSec} s per scenario after ${options.warmupSec} s warm-up`);
+    db = await createBenchDatabase(serverUrl);
+    log(`${options.database} database ${db.name}; ${options.connections} connections, ${options.durationSec} s per scenario after ${options.warmupSec} s warm-up`);
     if (options.bufferPoolMiB !== null) {
       log(`InnoDB buffer pool set to ${options.bufferPoolMiB} MiB for this run`);
-      restoreBufferPool = await setBufferPool(MYSQL_URL, options.bufferPoolMiB);
+      restoreBufferPool = await setBufferPool(serverUrl, options.bufferPoolMiB);
     }
     const machine = await describeMachine(db);
 
@@ -173,7 +185,7 @@ async function main(): Promise<number> {
 
     // Every create answered 201 with a unique key: the rows must be there, once each.
     const [stored] = await db.query<{ single: number | string; batch: number | string }>(
-      `SELECT SUM(external_request_id LIKE ?) AS single, SUM(external_request_id LIKE ?) AS batch FROM debts`,
+      `SELECT SUM(CASE WHEN external_request_id LIKE ? THEN 1 ELSE 0 END) AS single, SUM(CASE WHEN external_request_id LIKE ? THEN 1 ELSE 0 END) AS batch FROM debts`,
       [`${runTag}-single-%`, `${runTag}-batch-%`],
     );
     ctx.dataset.singleDebtsStored = Number(stored?.single ?? 0);
@@ -244,7 +256,7 @@ async function main(): Promise<number> {
       mode: options.quick ? 'quick' : 'default',
       date: new Date().toISOString(),
       machine,
-      settings: { connections: options.connections, durationSec: options.durationSec, warmupSec: options.warmupSec, database: 'mysql', queue: 'bullmq (redis)' },
+      settings: { connections: options.connections, durationSec: options.durationSec, warmupSec: options.warmupSec, database: options.database, queue: 'bullmq (redis)' },
       dataset: ctx.dataset,
       rows,
       seed: ctx.seed,
@@ -258,8 +270,11 @@ async function main(): Promise<number> {
     const targetLines = report.targets.map((t) => `${t.met ? 'met    ' : 'NOT MET'}  ${t.scenario}: ${t.target} (this run: ${t.value})`);
     process.stdout.write(`\n${textTable(rows)}\n\n${targetLines.join('\n')}\n\n${JSON.stringify(report)}\n`);
     if (options.write) {
-      fs.writeFileSync(DOC, markdown(report, reading(report)));
-      log(`wrote ${path.relative(process.cwd(), DOC)}`);
+      // The page holds the last run of each database: this one, and the other's from the page's raw figures.
+      const previous = fs.existsSync(DOC) ? rawReports(fs.readFileSync(DOC, 'utf8')) : { mysql: null, postgres: null };
+      const runs = { ...previous, [report.settings.database]: report };
+      fs.writeFileSync(DOC, performancePage(runs.mysql, runs.postgres, reading));
+      log(`wrote ${path.relative(process.cwd(), DOC)} (${report.settings.database} figures${runs.mysql && runs.postgres ? `, the last ${report.settings.database === 'mysql' ? 'PostgreSQL' : 'MySQL'} run's kept` : ''})`);
     } else {
       log('docs/performance.md left unchanged (--quick or --no-write; --write forces it)');
     }

@@ -24,7 +24,11 @@ if (dir) {
     ['validation', /\/ajv\/|ajv-formats|adapters\/http\/validation|fast-uri/],
     ['logging', /pino|sonic-boom|thread-stream|request-context/],
     ['metrics', /prom-client|http-metrics|tdigest|bintrees/],
-    ['SQL (knex + mysql2)', /\/knex\/|\/mysql2\/|\/tarn\/|sql-escaper|sqlstring|lru-cache|named-placeholders|iconv-lite|long\/|denque|persistence\//],
+    // The driver of DATABASE_URL: mysql2, or node-postgres (pg and its parsers) on a --database postgres run.
+    [
+      `SQL (knex + ${/^postgres(ql)?:/.test(process.env.DATABASE_URL ?? '') ? 'pg' : 'mysql2'})`,
+      /\/knex\/|\/mysql2\/|\/tarn\/|sql-escaper|sqlstring|lru-cache|named-placeholders|iconv-lite|long\/|denque|\/pg\/|\/pg-(protocol|types|pool|cloudflare|connection-string|int8)\/|\/pgpass\/|\/postgres-(array|date|bytea|interval)\/|persistence\//,
+    ],
     ['envelope and mapping', /adapters\/http\/(presenters|mappers|route|error-mapping|routes)/],
     ['use case and domain', /\/internal\//],
     ['HTTP and Koa', /\/koa\/|@koa\/router|koa-compose|delegates|on-finished|statuses|content-type|raw-body|json-body|node:_http|node:http|node:net|node:stream|node:internal\/streams|node:internal\/stream_base|node:events|path-to-regexp|type-is|mime|accepts|vary|encodeurl|escape-html|fresh|http-errors|cookies|depd|destroy|ee-first|only|parseurl|node:url|node:internal\/url/],

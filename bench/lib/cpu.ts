@@ -23,7 +23,16 @@ export interface CpuShare {
   stealCores: number;
 }
 
-const DATABASE_COMMANDS = new Set(['mariadbd', 'mysqld']);
+/** Process names of the database server: mariadbd/mysqld, or postgres (see useDatabaseServer). */
+let databaseCommands = new Set(['mariadbd', 'mysqld']);
+
+/**
+ * Which server's processes count as the database (BenchDialect.serverCommands): MySQL is one
+ * process; PostgreSQL is a postmaster and one backend process per connection, all named postgres.
+ */
+export function useDatabaseServer(commands: string[]): void {
+  databaseCommands = new Set(commands);
+}
 
 export function cpuSnapshot(): CpuSnapshot | null {
   try {
@@ -32,8 +41,8 @@ export function cpuSnapshot(): CpuSnapshot | null {
     // irq/softirq time (loopback traffic of the bench itself) is in no process's ticks: leave it
     // out of "busy" so it is not mistaken for someone else's work.
     const busy = user + nice + system;
-    const pids = [process.pid, ...descendants(process.pid), ...databasePids()];
-    return { busy, total: busy + irq + softirq + idle + iowait + steal, steal, ours: pids.reduce((sum, pid) => sum + processTicks(pid), 0) };
+    const pids = [process.pid, ...descendants(process.pid)];
+    return { busy, total: busy + irq + softirq + idle + iowait + steal, steal, ours: pids.reduce((sum, pid) => sum + processTicks(pid), 0) + databaseTicks() };
   } catch {
     return null;
   }
@@ -54,9 +63,27 @@ export function processCpuMs(pid: number): number {
   return (processTicks(pid) * 1000) / clockTicksPerSecond();
 }
 
-/** CPU time the database server's processes (mariadbd) have used so far, in ms. */
+/**
+ * CPU time the database server's processes have used so far, in ms: every live one (mariadbd; or
+ * PostgreSQL's postmaster, background processes and backends), plus what the exited children of
+ * the server's parent process used (PostgreSQL's postmaster reaps a backend when its connection
+ * closes, and the kernel adds its CPU to the postmaster's cutime/cstime), so a backend that
+ * lived only during a scenario still counts.
+ */
 export function databaseCpuMs(): number {
-  return databasePids().reduce((sum, pid) => sum + processCpuMs(pid), 0);
+  return (databaseTicks() * 1000) / clockTicksPerSecond();
+}
+
+function databaseTicks(): number {
+  const pids = databasePids();
+  const own = new Set(pids);
+  return pids.reduce((sum, pid) => {
+    const stat = procStat(pid);
+    if (!stat) return sum;
+    // The server's top process (its parent is not a server process) also carries its reaped children.
+    const reaped = own.has(stat.ppid) ? 0 : stat.cutime + stat.cstime;
+    return sum + stat.utime + stat.stime + reaped;
+  }, 0);
 }
 
 let ticksPerSecond: number | null = null;
@@ -74,27 +101,34 @@ function clockTicksPerSecond(): number {
 
 /** utime + stime of a process, in clock ticks (0 once it is gone). */
 function processTicks(pid: number): number {
+  const stat = procStat(pid);
+  return stat ? stat.utime + stat.stime : 0;
+}
+
+/** Fields 4 and 14 to 17 of proc(5): the parent, and the CPU ticks of the process and of its reaped children. */
+function procStat(pid: number): { ppid: number; utime: number; stime: number; cutime: number; cstime: number } | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]); // fields 14 and 15 of proc(5)
+    return { ppid: Number(fields[1]), utime: Number(fields[11]), stime: Number(fields[12]), cutime: Number(fields[13]), cstime: Number(fields[14]) };
   } catch {
-    return 0;
+    return null;
   }
 }
 
-let cachedDatabasePids: number[] | null = null;
-
+/**
+ * The server's processes, looked up again on every call: PostgreSQL starts a backend per
+ * connection (a scan of /proc takes a few ms, next to seconds of load).
+ */
 function databasePids(): number[] {
-  if (cachedDatabasePids) return cachedDatabasePids;
-  cachedDatabasePids = [];
+  const pids: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (DATABASE_COMMANDS.has(fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) cachedDatabasePids.push(Number(entry));
+      if (databaseCommands.has(fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }
   }
-  return cachedDatabasePids;
+  return pids;
 }

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import mysql from 'mysql2/promise';
 import { QUEUE_NAME } from '../../adapters/queue/bullmq/queue-names';
+import { type BenchConnection, benchDialect } from './environment';
 import { round } from './load';
 import { databaseCpuMs, processCpuMs } from './cpu';
 import { afterFullGc, type ProcessMemory } from './memory';
@@ -63,7 +63,7 @@ export interface GenerationReport {
 }
 
 /**
- * One process (this one, on one mysql2 connection) inserting the debts of the bulk run again,
+ * One process (this one, on one connection: mysql2 or node-postgres) inserting the debts of the bulk run again,
  * straight into the debts table with all its indexes: the same rows, the same chunk size (one
  * multi-row INSERT and one commit per subscription's cycles), with no API, queue or worker.
  */
@@ -72,7 +72,7 @@ export interface InsertBaseline {
   chunkRows: number;
   seconds: number;
   debtsPerSecond: number;
-  /** CPU of the inserting process (mysql2 and the row building) per 1,000 debts. */
+  /** CPU of the inserting process (the driver and the row building) per 1,000 debts. */
   clientCpuMsPer1000Debts: number;
   databaseCpuMsPer1000Debts: number | null;
 }
@@ -105,12 +105,13 @@ const SINGLE_POLL_MS = 10;
 const TIMEOUT_MS = 180_000;
 
 export async function measureGeneration(deps: GenerationDeps, plan: GenerationPlan): Promise<GenerationReport> {
-  const conn = await mysql.createConnection({ uri: deps.databaseUrl, charset: 'utf8mb4' });
+  const dialect = benchDialect(deps.databaseUrl);
+  const conn = await dialect.connect(deps.databaseUrl);
   const redis = new Redis(deps.redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue(QUEUE_NAME, { connection: redis, prefix: deps.queuePrefix });
   try {
-    await conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
-    const [companies] = await conn.query<mysql.RowDataPacket[]>('SELECT id, organization_id FROM companies WHERE code = ?', [deps.companyCode]);
+    for (const statement of dialect.sessionSetup) await conn.query(statement);
+    const companies = await conn.query<{ id: number; organization_id: number }>('SELECT id, organization_id FROM companies WHERE code = ?', [deps.companyCode]);
     const organizationId = Number(companies[0]?.organization_id);
     const companyId = Number(companies[0]?.id);
     if (!Number.isFinite(organizationId)) throw new Error(`no company ${deps.companyCode}`);
@@ -159,7 +160,7 @@ export async function measureGeneration(deps: GenerationDeps, plan: GenerationPl
     if (baseline) {
       deps.log(
         `  straight INSERT baseline: ${baseline.debts} debts in chunks of ${baseline.chunkRows}, ${baseline.debtsPerSecond} debts/s ` +
-          `(client ${baseline.clientCpuMsPer1000Debts} ms, MariaDB ${baseline.databaseCpuMsPer1000Debts ?? '?'} ms CPU per 1,000 debts)`,
+          `(client ${baseline.clientCpuMsPer1000Debts} ms, database server ${baseline.databaseCpuMsPer1000Debts ?? '?'} ms CPU per 1,000 debts)`,
       );
     }
     return {
@@ -231,27 +232,26 @@ async function bulkRun(deps: GenerationDeps, poller: DebtPoller, plan: Generatio
  * no subscription), one multi-row INSERT per subscription's cycles, each its own transaction,
  * then deleted again.
  */
-async function insertBaseline(conn: mysql.Connection, organizationId: number, subscriptionPrefix: string, plan: GenerationPlan): Promise<InsertBaseline> {
-  const [subscriptions] = await conn.query<mysql.RowDataPacket[]>(
+async function insertBaseline(conn: BenchConnection, organizationId: number, subscriptionPrefix: string, plan: GenerationPlan): Promise<InsertBaseline> {
+  const subscriptions = await conn.query<{ id: number }>(
     'SELECT id FROM subscriptions WHERE organization_id = ? AND external_subscription_id LIKE ? ORDER BY id LIMIT ?',
     [organizationId, `${subscriptionPrefix}%`, plan.bulkSubscriptions],
   );
   const chunks: unknown[][][] = [];
   let columns: string[] = [];
   for (const { id } of subscriptions) {
-    const [rows] = await conn.query<mysql.RowDataPacket[]>('SELECT * FROM debts WHERE subscription_id = ? ORDER BY id', [id]);
+    const rows = await conn.query<Record<string, unknown>>('SELECT * FROM debts WHERE subscription_id = ? ORDER BY id', [id]);
     columns = Object.keys(rows[0] ?? {}).filter((c) => c !== 'id');
     chunks.push(rows.map((row) => columns.map((c) => (c === 'external_request_id' ? `${row[c]}-base` : c === 'subscription_id' ? null : row[c]))));
   }
   const debts = chunks.reduce((n, chunk) => n + chunk.length, 0);
-  const sql = `INSERT INTO debts (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ?`;
   const cpuBefore = process.cpuUsage();
   const databaseCpuBefore = databaseCpuMs();
   const started = performance.now();
   for (const chunk of chunks) {
-    await conn.beginTransaction();
-    await conn.query(sql, [chunk]);
-    await conn.commit();
+    await conn.query('BEGIN');
+    await conn.insertRows('debts', columns, chunk);
+    await conn.query('COMMIT');
   }
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
@@ -270,13 +270,13 @@ async function insertBaseline(conn: mysql.Connection, organizationId: number, su
 /** Counts the stored debts of subscriptions (by externalSubscriptionId) until each has `expected`. */
 class DebtPoller {
   constructor(
-    private readonly conn: mysql.Connection,
+    private readonly conn: BenchConnection,
     private readonly organizationId: number,
     private readonly companyId: number,
   ) {}
 
   async lastEventId(): Promise<number> {
-    const [rows] = await this.conn.query<mysql.RowDataPacket[]>('SELECT MAX(id) AS id FROM events WHERE company_id = ?', [this.companyId]);
+    const rows = await this.conn.query<{ id: number | string | null }>('SELECT MAX(id) AS id FROM events WHERE company_id = ?', [this.companyId]);
     return Number(rows[0]?.id ?? 0);
   }
 
@@ -286,7 +286,7 @@ class DebtPoller {
     for (;;) {
       const error = failed();
       if (error) throw error;
-      const [rows] = await this.conn.query<mysql.RowDataPacket[]>(
+      const rows = await this.conn.query<{ n: number | string }>(
         "SELECT COUNT(*) AS n FROM events WHERE company_id = ? AND type = 'subscription.cycles_generated' AND id > ?",
         [this.companyId, afterEventId],
       );
@@ -299,10 +299,11 @@ class DebtPoller {
   }
 
   async counts(ids: string[]): Promise<Map<string, number>> {
-    const [rows] = await this.conn.query<mysql.RowDataPacket[]>(
+    if (ids.length === 0) return new Map();
+    const rows = await this.conn.query<{ id: string; n: number | string }>(
       `SELECT s.external_subscription_id AS id, COUNT(d.id) AS n FROM subscriptions s JOIN debts d ON d.subscription_id = s.id
-        WHERE s.organization_id = ? AND s.external_subscription_id IN (?) GROUP BY s.external_subscription_id`,
-      [this.organizationId, ids],
+        WHERE s.organization_id = ? AND s.external_subscription_id IN (${ids.map(() => '?').join(', ')}) GROUP BY s.external_subscription_id`,
+      [this.organizationId, ...ids],
     );
     return new Map(rows.map((r) => [String(r.id), Number(r.n)]));
   }

@@ -1,3 +1,5 @@
+import type { DatabaseKind } from './environment';
+
 /** The command line of `npm run bench` (usage in bench/run.ts). */
 
 export interface Options {
@@ -16,7 +18,11 @@ export interface Options {
   bufferPoolMiB: number | null;
   /** Debts per payment-reminders run (--reminder-debts; 100,000 by default, 500 quick). */
   reminderDebts: number;
+  /** The server the API runs on (--database mysql|postgres; mysql by default). */
+  database: DatabaseKind;
 }
+
+const DATABASES: DatabaseKind[] = ['mysql', 'postgres'];
 
 export function parseArgs(argv: string[]): Options {
   const quick = argv.includes('--quick');
@@ -27,11 +33,15 @@ export function parseArgs(argv: string[]): Options {
     if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} needs a positive number`);
     return n;
   };
-  const known = new Set(['--quick', '--duration', '--connections', '--no-write', '--write', '--only', '--innodb-buffer-pool', '--reminder-debts']);
+  const known = new Set(['--quick', '--duration', '--connections', '--no-write', '--write', '--only', '--innodb-buffer-pool', '--reminder-debts', '--database']);
   for (const [i, arg] of argv.entries()) {
     if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}`);
-    if (!arg.startsWith('--') && !['--duration', '--connections', '--only', '--innodb-buffer-pool', '--reminder-debts'].includes(argv[i - 1] ?? '')) throw new Error(`unexpected argument ${arg}`);
+    if (!arg.startsWith('--') && !['--duration', '--connections', '--only', '--innodb-buffer-pool', '--reminder-debts', '--database'].includes(argv[i - 1] ?? '')) throw new Error(`unexpected argument ${arg}`);
   }
+  const databaseAt = argv.indexOf('--database');
+  const database = (databaseAt < 0 ? 'mysql' : argv[databaseAt + 1]) as DatabaseKind;
+  if (!DATABASES.includes(database)) throw new Error(`--database needs one of ${DATABASES.join(', ')}`);
+  if (database !== 'mysql' && argv.includes('--innodb-buffer-pool')) throw new Error('--innodb-buffer-pool applies to MySQL/MariaDB only');
   const onlyAt = argv.indexOf('--only');
   const only = onlyAt < 0 ? null : (argv[onlyAt + 1] ?? '').split(',').filter(Boolean);
   if (only !== null && only.length === 0) throw new Error('--only needs scenario ids');
@@ -47,5 +57,6 @@ export function parseArgs(argv: string[]): Options {
     bufferPoolMiB: value('--innodb-buffer-pool') ?? null,
     reminderDebts: value('--reminder-debts') ?? (quick ? 500 : 100_000),
     memoryPassSec: quick ? 1 : 3,
+    database,
   };
 }

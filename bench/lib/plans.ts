@@ -1,4 +1,4 @@
-import mysql from 'mysql2/promise';
+import type { Knex } from 'knex';
 import { openKnex } from '../../adapters/persistence/knex/connection';
 import { KnexContactRepository } from '../../adapters/persistence/knex/knex-contact-repository';
 import { KnexDebtRepository } from '../../adapters/persistence/knex/knex-debt-repository';
@@ -6,13 +6,15 @@ import { KnexTenancyRepository } from '../../adapters/persistence/knex/knex-tena
 import { SystemClock } from '../../adapters/clock/system-clock';
 import { type ListDebtsInput, ListDebts } from '../../internal/debts/queries/list-debts';
 import type { TenantScope } from '../../internal/shared/tenant-scope';
+import { benchDialect } from './environment';
 import { percentile, round } from './load';
 
 /**
  * The SQL a GET /debts request runs, captured by running the API's own code (the ListDebts use
  * case over the Knex repositories, as cmd/api wires them) against the bench database with
  * Knex's `query` event, then for each statement: the plan (MariaDB `ANALYZE`, which runs the
- * statement and adds the rows actually read, r_rows; plain `EXPLAIN` on MySQL) and its time
+ * statement and adds the rows actually read, r_rows; plain `EXPLAIN` on MySQL; PostgreSQL
+ * `EXPLAIN (ANALYZE, BUFFERS)`, one row per line of its text, see BenchDialect.explain) and its time
  * run alone on one connection, so that the database's share of a list request shows apart
  * from the HTTP figures taken under load.
  */
@@ -47,11 +49,10 @@ export async function explainDebtLists(
   budgetMs: number,
 ): Promise<ListPlan[]> {
   const knex = openKnex(databaseUrl, { poolMax: 2 });
-  const conn = await mysql.createConnection({ uri: databaseUrl, charset: 'utf8mb4' });
+  const dialect = benchDialect(databaseUrl);
+  const conn = await dialect.connect(databaseUrl);
   try {
-    await conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
-    const [version] = await conn.query<mysql.RowDataPacket[]>('SELECT VERSION() AS v');
-    const mariadb = /mariadb/i.test(String(version[0]?.v));
+    for (const statement of dialect.sessionSetup) await conn.query(statement);
     const tenancy = new KnexTenancyRepository(knex);
     const company = await tenancy.findCompanyByCode(companyCode);
     if (!company) throw new Error(`no company ${companyCode} in the bench database`);
@@ -73,8 +74,8 @@ export async function explainDebtLists(
       const page = await listDebts.execute(list.input, { page: 1, limit: 50 }, scope);
       const statements: StatementPlan[] = [];
       for (const query of captured) {
-        const sql = knex.raw(query.sql, query.bindings as Parameters<typeof knex.raw>[1]).toQuery();
-        const [plan] = await conn.query<mysql.RowDataPacket[]>(`${mariadb ? 'ANALYZE' : 'EXPLAIN'} ${sql}`);
+        const sql = inlined(knex, query.sql, query.bindings);
+        const plan = await dialect.explain(conn, sql);
         for (let i = 0; i < 2; i++) await conn.query(sql);
         // `runs` times, or fewer (at least 5) when a slow statement would exceed the budget.
         const times: number[] = [];
@@ -87,7 +88,7 @@ export async function explainDebtLists(
         times.sort((a, b) => a - b);
         statements.push({
           sql,
-          plan: plan.map((row) => ({ ...row })),
+          plan,
           runs: times.length,
           p50Ms: round(percentile(times, 0.5), 2),
           p99Ms: round(percentile(times, 0.99), 2),
@@ -100,4 +101,14 @@ export async function explainDebtLists(
     await conn.end();
     await knex.destroy();
   }
+}
+
+/**
+ * The statement with its bindings inlined as literals. Knex's `query` event gives the SQL as the
+ * driver receives it: `?` placeholders for mysql2, `$1, $2, …` for node-postgres.
+ */
+function inlined(knex: Knex, sql: string, bindings: readonly unknown[]): string {
+  const literal = (value: unknown) => knex.raw('?', [value as Knex.Value]).toQuery();
+  if (/\$\d/.test(sql)) return sql.replace(/\$(\d+)/g, (_, n: string) => literal(bindings[Number(n) - 1]));
+  return knex.raw(sql, bindings as Parameters<typeof knex.raw>[1]).toQuery();
 }

@@ -23,6 +23,8 @@ export function reading(report: Report): string[] {
   // CPU-bound when the request costs the process several times what bare Koa's does.
   const cpuBound = (r: Row, base: Row) => (r.serverCpuMsPerRequest ?? 0) > 4 * (base.serverCpuMsPerRequest ?? Infinity);
   const met = (ok: boolean) => (ok ? 'met' : 'not met');
+  // The server in the prose: the MySQL runs have been on MariaDB.
+  const [database, server] = report.settings.database === 'postgres' ? ['PostgreSQL', 'PostgreSQL'] : ['MySQL', 'MariaDB'];
   const busiest = Math.max(...report.rows.map((r) => r.otherCpuCores ?? 0));
   return [
     ...(busiest >= 0.25
@@ -70,14 +72,14 @@ export function reading(report: Report): string[] {
       `${gets.map((r) => pct(r.ratio)).join(', ')} of bare Koa (${koaJson.requestsPerSec.toFixed(0)} req/s, ${cpu(koaJson)} of CPU per request); ` +
       `the target (>= 50 %) is ${met(gets.every((r) => (r.ratio ?? 0) >= 0.5))}. Each read makes one indexed query ` +
       `(authentication and the rate-limit bucket are one cached lookup and one Redis call), yet one core of API serves ${perCore(get)}: ` +
-      `the HTTP parsing, routing, credential checks, the MySQL round trip and the envelope cost the API ` +
+      `the HTTP parsing, routing, credential checks, the ${database} round trip and the envelope cost the API ` +
       `${get.serverCpuMsPerRequest && koaJson.serverCpuMsPerRequest ? (get.serverCpuMsPerRequest / koaJson.serverCpuMsPerRequest).toFixed(0) : '?'} × ` +
       `what bare Koa spends answering a constant. Koa with one SELECT by primary key and nothing else (no authentication, ` +
       `validation or envelope) reaches ${koaSelect.requestsPerSec.toFixed(0)} req/s, ${pct(koaSelect.ratio)} of bare Koa ` +
       `(${cpu(koaSelect)} of CPU per request): below half of bare Koa itself, so that target is out of reach for any read ` +
-      `served from MySQL on this machine (only a cache in front of the database could, and it would serve stale reads); ` +
+      `served from ${database} on this machine (only a cache in front of the database could, and it would serve stale reads); ` +
       `the API's reads run at ${gets.map((r) => pct(r.requestsPerSec / koaSelect.requestsPerSec)).join(', ')} of that floor.` +
-      (cpuBound(get, koaJson) ? '' : ' The API is not CPU-bound here: the gap is the wait on MariaDB.'),
+      (cpuBound(get, koaJson) ? '' : ` The API is not CPU-bound here: the gap is the wait on ${server}.`),
     `GET /contacts (default page of 50 over ${report.dataset.contactsBeforeList ?? '?'} contacts): ${list.requestsPerSec.toFixed(0)} req/s, ` +
       `p99 ${list.p99Ms} ms, ${pct(list.ratio)} of bare Koa, ${cpu(list)} of API CPU per request: the page and the bounded ` +
       `count (at most 10,001 ids) run per request, and 50 contacts are mapped and serialized.`,
@@ -85,7 +87,7 @@ export function reading(report: Report): string[] {
       .filter((r) => r.service === 'api')
       .map((r) => `${r.label} ${r.rssMiB ?? '?'} MiB`)
       .join(', ')}; the baselines stay at ${koaJson.rssMiB ?? '?'} and ${koaInsert.rssMiB ?? '?'} MiB.`,
-    `The load generator, the API, the baselines and MariaDB share ${report.machine.cores} cores: absolute req/s are a floor, ` +
+    `The load generator, the API, the baselines and ${server} share ${report.machine.cores} cores: absolute req/s are a floor, ` +
       `and the ratios and CPU ms/req are what compares across runs and machines.`,
   ];
 }

@@ -1,4 +1,4 @@
-import type { Machine } from './environment';
+import type { DatabaseKind, Machine } from './environment';
 import type { GenerationReport } from './generation';
 import type { ScenarioProfile } from './profile';
 import type { RemindersReport } from './reminders';
@@ -24,7 +24,7 @@ export interface Row extends LoadResult {
   rssMiB: number | null;
   /** CPU time the serving process spent per measured request (user + system), in ms. */
   serverCpuMsPerRequest: number | null;
-  /** CPU the database server (mariadbd) spent during the measured run, per request. */
+  /** CPU the database server (mariadbd, or PostgreSQL's processes) spent during the measured run, per request. */
   databaseCpuMsPerRequest: number | null;
   /** Cores' worth of CPU that processes outside the bench (and the database server) used meanwhile. */
   otherCpuCores: number | null;
@@ -35,7 +35,7 @@ export interface Report {
   mode: 'default' | 'quick';
   date: string;
   machine: Machine;
-  settings: { connections: number; durationSec: number; warmupSec: number; database: 'mysql'; queue: 'bullmq (redis)' };
+  settings: { connections: number; durationSec: number; warmupSec: number; database: DatabaseKind; queue: 'bullmq (redis)' };
   dataset: Record<string, number>;
   rows: Row[];
   /** The large debts table the GET /debts scenarios read (null when no list scenario ran). */
@@ -92,8 +92,45 @@ export function markdownTable(rows: Row[]): string {
   return [head, rule, ...rows.map((r) => `| ${COLUMNS.map(([, f]) => f(r)).join(' | ')} |`)].join('\n');
 }
 
-export function markdown(report: Report, reading: string[]): string {
+/** The server's name in the page's prose: MariaDB (the MySQL runs so far) or PostgreSQL. */
+function serverName(report: Report): string {
+  return report.settings.database === 'postgres' ? 'PostgreSQL' : 'MariaDB';
+}
+
+/** The run's database in one line: product and version, and its cache. */
+function databaseLine(machine: Machine): string {
+  const cache = machine.bufferPoolMiB
+    ? `, InnoDB buffer pool ${machine.bufferPoolMiB} MiB`
+    : machine.sharedBuffersMiB
+      ? `, shared_buffers ${machine.sharedBuffersMiB} MiB`
+      : '';
+  return `${machine.database} (same host)${cache}`;
+}
+
+/**
+ * docs/performance.md: the MySQL run's page, with the last PostgreSQL run's figures beside it
+ * ("PostgreSQL beside MySQL") and its raw figures at the end. Either may be missing (a page
+ * holding only a PostgreSQL run is that run's page).
+ */
+export function performancePage(mysql: Report | null, postgres: Report | null, readingOf: (report: Report) => string[]): string {
+  if (mysql) return markdown(mysql, readingOf(mysql), postgres);
+  if (postgres) return markdown(postgres, readingOf(postgres));
+  throw new Error('performancePage needs a report');
+}
+
+/** The reports in the raw-figures blocks of a page written by performancePage, by database. */
+export function rawReports(page: string): { mysql: Report | null; postgres: Report | null } {
+  const found: { mysql: Report | null; postgres: Report | null } = { mysql: null, postgres: null };
+  for (const match of page.matchAll(/^## Raw figures[^\n]*\n\n```json\n([\s\S]*?)\n```/gm)) {
+    const report = JSON.parse(match[1]!) as Report;
+    found[report.settings?.database === 'postgres' ? 'postgres' : 'mysql'] = report;
+  }
+  return found;
+}
+
+export function markdown(report: Report, reading: string[], postgres: Report | null = null): string {
   const { machine, settings, seed } = report;
+  const mysqlPage = settings.database !== 'postgres';
   const rowOf = (id: string) => report.rows.find((r) => r.id === id);
   const conns = (id: string) => rowOf(id)?.connections ?? '?';
   return `# Performance
@@ -110,24 +147,32 @@ Re-run it to refresh this page; every figure below comes from one run on one mac
 | Memory | ${machine.memoryGiB} GiB |
 | OS | ${machine.os} |
 | Node | ${machine.node} |
-| Database | ${machine.database} (same host)${machine.bufferPoolMiB ? `, InnoDB buffer pool ${machine.bufferPoolMiB} MiB` : ''} |
+| Database | ${databaseLine(machine)} |
 | Redis | same host (BullMQ: the API enqueues; only the subscription generation runs jobs, on worker processes) |
 
 ## Method
 
 - The API runs as its own process, exactly as deployed: \`tsx cmd/api/main.ts\` with
-  \`DATABASE_URL\` on a fresh \`bench_<random>\` MySQL database (migrated at start, dropped at the
+  \`DATABASE_URL\` on a fresh \`bench_<random>\` ${mysqlPage ? 'MySQL' : 'PostgreSQL'} database (migrated at start, dropped at the
   end), \`REDIS_URL\` set (BullMQ producer, unique queue prefix), \`LOG_LEVEL=warn\`,
   \`APP_ENV=development\`. It authenticates with the demo tenant it prints on the empty database
   (\`x-api-key\` + a JWT from \`POST /auth/login\`), so every request pays the real
   authentication, validation, tenancy scoping and envelope.
 - Two baseline processes, each started started the same way (tsx, same Node), measured in the
   same run: **koa-json**, a bare Koa app answering a small JSON object on GET
-  (bench/baselines/koa-json.ts); **koa-insert**, Koa reading the JSON body and doing one mysql2
+  (bench/baselines/koa-json.ts); **koa-insert**, Koa reading the JSON body and doing one ${mysqlPage ? 'mysql2' : 'node-postgres'}
   \`INSERT\` into a table of its own in the bench database, pool of 10 like the API
   (bench/baselines/koa-insert.ts). The same process answers \`GET /<id>\` with one \`SELECT\` by
   primary key of 500 of its rows (**Koa + 1 SELECT**, a reference for the reads: the least a
-  read served from MySQL does, without authentication, validation or envelope).
+  read served from ${mysqlPage ? 'MySQL' : 'PostgreSQL'} does, without authentication, validation or envelope).
+- The database: MySQL/MariaDB by default (\`BENCH_MYSQL_URL\`, default \`mysql://root@127.0.0.1:3306\`);
+  \`npm run bench -- --database postgres\` runs the same scenarios on PostgreSQL (\`BENCH_POSTGRES_URL\`,
+  default \`postgres://root@127.0.0.1:5432/postgres\`: a superuser, which creates the \`bench_<random>\`
+  database, UTF8 with the C collation, and seeds with \`session_replication_role = replica\`). What the bench
+  does differently per server (creating and dropping the database, bulk INSERTs, deferred indexes, plans, the
+  baseline's driver, which processes are the server) is in bench/lib/environment.ts (BenchDialect). This page
+  is ${mysqlPage ? 'the MySQL run' : 'a PostgreSQL run'}${mysqlPage ? `; the last PostgreSQL run's figures are under "PostgreSQL beside MySQL" and its raw
+  figures at the end (a PostgreSQL run writes only those; a MySQL run keeps them)` : ''}.
 - Load: autocannon, keep-alive, no pipelining, ${settings.durationSec} s per scenario after a ${settings.warmupSec} s warm-up of the
   same load that is discarded; ${settings.connections} connections unless the Conns column says otherwise (see
   below). req/s is the mean of the per-second samples; p50/p99 are the latencies of the 2xx
@@ -158,13 +203,14 @@ ${
   \`createdAtFrom/createdAtTo\` a 30-day window 2 to 3 months back; \`minAmount=${seed.probe.minAmount}&maxAmount=${seed.probe.maxAmount}\`;
   \`externalClientId\` of a contact with the median number of debts (${seed.probe.externalClientIdDebts}); \`batchId\` of a seeded
   batch. They run at ${conns('debts.list')} connections: a list costs the API's single Node thread a few ms of
-  CPU and waits on MariaDB meanwhile, so a few in flight keep that thread busy while p50/p99
+  CPU and waits on ${serverName(report)} meanwhile, so a few in flight keep that thread busy while p50/p99
   still show what a request costs rather than how long ${settings.connections} requests queue (at N connections
   p50 is at least N × the CPU ms/req).
   Under "GET /debts: SQL and plans" each statement the request runs is shown as captured
   from the API's own code (ListDebts over the Knex repositories with Knex's \`query\` event, on
-  the same database), with its plan (MariaDB \`ANALYZE\`: the plan plus r_rows, the rows actually
-  read) and its time run alone on one connection.`
+  the same database), with its plan (${
+    mysqlPage ? 'MariaDB \`ANALYZE\`: the plan plus r_rows, the rows actually\n  read' : 'PostgreSQL \`EXPLAIN (ANALYZE, BUFFERS)\`: the plan as run, with the rows and\n  buffers each node read'
+  }) and its time run alone on one connection.`
     : ''
 }
 - \`POST /v2/debts\` (single) sends a unique \`Idempotency-Key\` on every request, with the
@@ -187,8 +233,16 @@ ${report.generation ? generationMethod(report.generation) : ''}- Ratios divide t
 - CPU ms/req is the CPU time (user + system, from /proc/<pid>/stat) the serving process spent
   during the measured run divided by the requests it answered: what one request costs the
   process, and much less sensitive than req/s to other load on the machine.
-- DB CPU ms/req is the same for the MariaDB server process (mariadbd) over the same run: the
-  database's share of a request, on the same host.
+- DB CPU ms/req is the same for the ${
+    mysqlPage
+      ? 'MariaDB server process (mariadbd) over the same run: the\n  database\'s share of a request, on the same host.'
+      : `PostgreSQL server over the same run: the
+  database's share of a request, on the same host. PostgreSQL is many processes, all named
+  \`postgres\` (the postmaster, its background processes and one backend per connection): the
+  figure sums every live one plus the postmaster's cutime/cstime, the CPU of the backends that
+  exited and were reaped meanwhile. Every client of the server counts, other databases' too
+  (autovacuum included); a backend that exited but is not yet reaped when the run ends is missed.`
+  }
 - Other CPU is the cores' worth of CPU that processes other than the bench, its children and the
   database server used while the scenario ran (warm-up included), from /proc/stat and
   /proc/<pid>/stat. Well above 0 means something else competed for the machine and the figures of
@@ -210,22 +264,37 @@ ${report.targets.map((t) => `| ${t.scenario} | ${t.target} | ${t.value} | ${t.me
 `
     : ''
 }
-${changesSection(report)}${report.generation ? generationSection(report.generation) : ''}${systemCostSection(report)}${profileSection(report)}${report.reminders ? remindersSection(report.reminders) : ''}${memorySection(report.memory)}## Reading
+${mysqlPage ? besideSection(report, postgres) : ''}${changesSection(report)}${report.generation ? generationSection(report.generation, serverName(report)) : ''}${systemCostSection(report)}${profileSection(report)}${report.reminders ? remindersSection(report.reminders) : ''}${memorySection(report.memory)}## Reading
 
 ${reading.map((line) => `- ${line}`).join('\n')}
-${report.lists.length > 0 ? `\n## GET /debts: SQL and plans\n\n${report.lists.map(listSection).join('\n')}` : ''}
+${report.lists.length > 0 ? `\n## GET /debts: SQL and plans\n\n${report.lists.map(listSection).join('\n')}` : ''}${postgres && postgres.lists.length > 0 ? `\n## GET /debts on PostgreSQL: SQL and plans\n\nFrom the PostgreSQL run beside this one, captured and timed the same way.\n\n${postgres.lists.map(listSection).join('\n')}` : ''}
 ## Raw figures
 
 \`\`\`json
 ${JSON.stringify(report, null, 2)}
 \`\`\`
-`;
+${
+  postgres
+    ? `
+## Raw figures (PostgreSQL)
+
+\`\`\`json
+${JSON.stringify(postgres, null, 2)}
+\`\`\`
+`
+    : ''
+}`;
 }
 
 const PLAN_COLUMNS = ['table', 'type', 'key', 'ref', 'rows', 'r_rows', 'filtered', 'r_filtered', 'Extra'];
 
 function listSection(list: ListPlan): string {
   const statements = list.statements.map((s) => {
+    // PostgreSQL's EXPLAIN: one row per line of its text.
+    if (s.plan.length > 0 && 'QUERY PLAN' in s.plan[0]!) {
+      const text = s.plan.map((row) => String(row['QUERY PLAN'])).join('\n');
+      return `\`\`\`sql\n${s.sql}\n\`\`\`\n\nAlone on one connection: p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms over ${s.runs} runs.\n\n\`\`\`text\n${text}\n\`\`\`\n`;
+    }
     const columns = PLAN_COLUMNS.filter((c) => s.plan.some((row) => c in row));
     const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v).replace(/\|/g, '\\|'));
     const plan = [
@@ -311,7 +380,7 @@ ${rows}
 `;
 }
 
-function generationSection(g: GenerationReport): string {
+function generationSection(g: GenerationReport, server: string): string {
   const single = g.single
     .map((r, i) => `| ${i + 1} | ${r.createMs.toFixed(1)} | ${r.firstDebtMs.toFixed(1)} | ${r.allDebtsMs.toFixed(1)} |`)
     .join('\n');
@@ -333,23 +402,23 @@ ${single}
 ${
   g.bulk.length > 0
     ? `
-| Subscriptions | Workers | Debts | Creates s | First POST → all debts s | Last 201 → all debts s | Debts/s | Worker CPU ms / 1,000 debts | API | MariaDB |
+| Subscriptions | Workers | Debts | Creates s | First POST → all debts s | Last 201 → all debts s | Debts/s | Worker CPU ms / 1,000 debts | API | ${server} |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${bulk}
 `
     : ''
-}${g.baseline ? baselineParagraph(g) : ''}
+}${g.baseline ? baselineParagraph(g, server) : ''}
 `;
 }
 
-function baselineParagraph(g: GenerationReport): string {
+function baselineParagraph(g: GenerationReport, server: string): string {
   const b = g.baseline!;
   const best = Math.max(...g.bulk.map((r) => r.debtsPerSecond));
   return `
 Baseline in the same run: the bulk run's ${b.debts.toLocaleString('en-US')} debts inserted again by one process straight into the debts
 table with all its indexes, one multi-row INSERT of ${b.chunkRows} rows and one commit per subscription (bench/lib/generation.ts
 insertBaseline): ${b.seconds.toFixed(2)} s, **${b.debtsPerSecond.toLocaleString('en-US')} debts/s**, ${b.clientCpuMsPer1000Debts} ms of client CPU and
-${b.databaseCpuMsPer1000Debts ?? '?'} ms of MariaDB CPU per 1,000 debts. Generation's best bulk run: ${best.toLocaleString('en-US')} debts/s,
+${b.databaseCpuMsPer1000Debts ?? '?'} ms of ${server} CPU per 1,000 debts. Generation's best bulk run: ${best.toLocaleString('en-US')} debts/s,
 ${(best / b.debtsPerSecond).toFixed(2)} × the baseline.
 `;
 }
@@ -383,9 +452,9 @@ export function systemCostSection(report: Report): string {
 
 CPU time (user + system, /proc) each process spent during the measured run, divided by the debts
 created: the API process, the worker processes (subscription cycles are written by workers) and
-the MariaDB server. A payment link counts its link and its debt as one created debt.
+the ${serverName(report)} server. A payment link counts its link and its debt as one created debt.
 
-| Creation path | API ms | Worker ms | MariaDB ms | Total ms per debt |
+| Creation path | API ms | Worker ms | ${serverName(report)} ms | Total ms per debt |
 | --- | ---: | ---: | ---: | ---: |
 ${lines.join('\n')}
 
@@ -471,4 +540,101 @@ Top self time per scenario (share of the busy samples):
 ${tops.join('\n')}
 
 `;
+}
+
+/**
+ * The last PostgreSQL run beside this MySQL run: per scenario req/s, p99, the ratio to the
+ * scenario's baseline of the same run and the database's CPU per request, then the generation,
+ * the reminders and the seed. Only ratios to each run's own baselines compare across runs made
+ * on different days.
+ */
+export function besideSection(mysql: Report, postgres: Report | null): string {
+  const how = '`npm run bench -- --database postgres` (docs/postgresql.md)';
+  if (!postgres) {
+    return `## PostgreSQL beside MySQL
+
+No PostgreSQL run on this page yet: ${how} adds its figures here, beside these.
+
+`;
+  }
+  const runLine = (name: string, r: Report) =>
+    `- **${name}**: ${r.date}${r.mode === 'quick' ? ' (--quick)' : ''}, ${databaseLine(r.machine)}; ${r.machine.cpu}, ${r.machine.cores} cores, ` +
+    `${r.machine.memoryGiB} GiB, Node ${r.machine.node}.`;
+  const ids = [...mysql.rows.map((r) => r.id), ...postgres.rows.map((r) => r.id).filter((id) => !mysql.rows.some((r) => r.id === id))];
+  const num = (v: number | null | undefined, digits: number) => (v === null || v === undefined ? '?' : v.toFixed(digits));
+  const cells = (row: Row | undefined) =>
+    row
+      ? `${row.requestsPerSec.toFixed(0)} | ${row.p99Ms.toFixed(2)} | ${row.ratio === null ? '—' : `${row.ratio.toFixed(row.ratio < 0.1 ? 3 : 2)} ×`} | ${num(row.databaseCpuMsPerRequest, 3)}`
+      : '— | — | — | —';
+  const lines = ids.map((id) => {
+    const [m, p] = [mysql.rows.find((r) => r.id === id), postgres.rows.find((r) => r.id === id)];
+    const label = (m ?? p)!;
+    const baseline = label.baseline ? ` (× ${label.baseline})` : '';
+    return `| ${label.label}${baseline} | ${label.connections} | ${cells(m)} | ${cells(p)} |`;
+  });
+  const generation = (r: Report) => {
+    const g = r.generation;
+    if (!g) return 'not measured';
+    const best = g.bulk.length > 0 ? Math.max(...g.bulk.map((b) => b.debtsPerSecond)) : null;
+    const db = g.bulk.at(-1)?.databaseCpuMsPer1000Debts;
+    return (
+      `single ${g.cycles}-cycle subscription ${g.singleMedianMs} ms (median); ` +
+      (best === null ? 'no bulk run' : `best bulk run ${best.toLocaleString('en-US')} debts/s`) +
+      (g.baseline && best !== null
+        ? `, ${(best / g.baseline.debtsPerSecond).toFixed(2)} × its straight-INSERT baseline (${g.baseline.debtsPerSecond.toLocaleString('en-US')} debts/s)`
+        : '') +
+      `; ${db ?? '?'} ms of database CPU per 1,000 debts (last bulk run)`
+    );
+  };
+  const reminders = (r: Report) =>
+    r.reminders
+      ? `${r.reminders.debtsPerRun.toLocaleString('en-US')} debts: ` +
+        r.reminders.runs.map((run) => `${run.workers} worker${run.workers > 1 ? 's' : ''} ${run.seconds} s (${run.messagesPerSecond} messages/s, ${run.duplicates} duplicates)`).join('; ')
+      : 'not measured';
+  const seed = (r: Report) =>
+    r.seed ? `${r.seed.debts.toLocaleString('en-US')} debts in ${r.seed.seconds} s (${r.seed.debtsPerSecond.toLocaleString('en-US')} debts/s, indexes ${r.seed.indexSeconds ?? '—'} s)` : 'not seeded';
+  const warnings = [
+    ...(mysql.mode !== postgres.mode ? [`the two runs are of different modes (${mysql.mode} and ${postgres.mode}): compare nothing but their shapes`] : []),
+    ...(cpuModel(mysql.machine) !== cpuModel(postgres.machine) || mysql.machine.cores !== postgres.machine.cores
+      ? [`the two runs are from different machines (${cpuModel(mysql.machine)} and ${cpuModel(postgres.machine)}): only the ratios to each run's own baselines compare`]
+      : []),
+  ];
+  return `## PostgreSQL beside MySQL
+
+The same bench run on PostgreSQL with ${how}: the API, the baselines (koa-insert on a node-postgres pool
+of 10) and the workers on a fresh PostgreSQL database on the same host, everything else as above. Each run's
+ratios are to its own baselines; DB CPU is the database server's CPU per request (for PostgreSQL, every
+\`postgres\` process plus the backends that exited meanwhile).${warnings.length > 0 ? ` Note: ${warnings.join('; ')}.` : ''}
+
+${runLine('MySQL', mysql)}
+${runLine('PostgreSQL', postgres)}
+
+| Scenario | Conns | MySQL req/s | p99 ms | × baseline | DB CPU ms/req | PostgreSQL req/s | p99 ms | × baseline | DB CPU ms/req |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${lines.join('\n')}
+
+| | MySQL | PostgreSQL |
+| --- | --- | --- |
+| Subscription generation | ${generation(mysql)} | ${generation(postgres)} |
+| Payment reminders | ${reminders(mysql)} | ${reminders(postgres)} |
+| Seeded debts table | ${seed(mysql)} | ${seed(postgres)} |
+
+${targetsBeside(mysql, postgres)}`;
+}
+
+/** The CPU without its clock (which /proc/cpuinfo reports as it is at the moment). */
+function cpuModel(machine: Machine): string {
+  return machine.cpu.replace(/ @ \d+ MHz$/, '');
+}
+
+/** The targets (computed on both; the MySQL run is the reference): how many each run met, and the PostgreSQL run's misses. */
+function targetsBeside(mysql: Report, postgres: Report): string {
+  if (postgres.targets.length === 0) return '';
+  const met = (r: Report) => `${r.targets.filter((t) => t.met).length} of ${r.targets.length}`;
+  const missed = postgres.targets.filter((t) => !t.met);
+  return (
+    `Targets (the MySQL run is the reference): MySQL met ${met(mysql)}, PostgreSQL ${met(postgres)}` +
+    (missed.length > 0 ? `; not met on PostgreSQL: ${missed.map((t) => `${t.scenario} ${t.target.replace(/ \(issue \d+\)$/, '')} (${t.value})`).join('; ')}` : '') +
+    '.\n\n'
+  );
 }

@@ -1,4 +1,4 @@
-import mysql from 'mysql2/promise';
+import { type BenchConnection, benchDialect } from './environment';
 
 /**
  * A large debts table for the list scenarios, written straight into the bench database with
@@ -15,8 +15,9 @@ import mysql from 'mysql2/promise';
  * PARTIALLY_PAID and CANCELLED. Amounts are log-uniform between 100.00 and 20,000.00.
  * A fixed PRNG seed makes two runs seed the same data.
  *
- * The session runs with foreign_key_checks and unique_checks off (the generator guarantees
- * both); the indexes are the migration's, maintained row by row as in production.
+ * The session runs with foreign_key_checks and unique_checks off (PostgreSQL: session_replication_role
+ * replica, which skips the foreign key triggers; the generator guarantees both); the indexes are
+ * the migration's. What differs per server is in bench/lib/environment.ts (BenchDialect).
  */
 export interface SeedPlan {
   organizations: number;
@@ -63,21 +64,25 @@ const BATCH_SIZE = 50;
 export async function seedDebts(databaseUrl: string, plan: SeedPlan, now: number, log: (message: string) => void): Promise<SeedResult> {
   const started = Date.now();
   const random = mulberry32(20261122);
-  const conn = await mysql.createConnection({ uri: databaseUrl, charset: 'utf8mb4' });
-  const extraConnections: mysql.Connection[] = [];
+  const dialect = benchDialect(databaseUrl);
+  const loadSession = async () => {
+    const c = await dialect.connect(databaseUrl);
+    for (const statement of dialect.bulkLoadSetup) await c.query(statement);
+    return c;
+  };
+  const conn = await loadSession();
+  const extraConnections: BenchConnection[] = [];
   try {
-    await conn.query('SET SESSION foreign_key_checks = 0, unique_checks = 0');
-    const [companyRows] = await conn.query<mysql.RowDataPacket[]>('SELECT id, organization_id FROM companies ORDER BY id');
+    const companyRows = await conn.query<{ id: number; organization_id: number }>('SELECT id, organization_id FROM companies ORDER BY id');
     if (companyRows.length !== 1) throw new Error(`seed expects the demo tenant's single company, found ${companyRows.length}`);
     const demo = { companyId: Number(companyRows[0]!.id), organizationId: Number(companyRows[0]!.organization_id) };
-    const insert = (table: string, columns: string[], rows: unknown[][]) =>
-      conn.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ?`, [rows]);
+    const insert = (table: string, columns: string[], rows: unknown[][]) => conn.insertRows(table, columns, rows);
 
     // Organizations and companies (the demo one first), one product each.
     const extra = plan.organizations - 1;
     const orgCreated = now - 400 * DAY_MS;
     await insert('organizations', ['name', 'created_at'], range(extra).map((i) => [`Bench seed organization ${i + 1}`, orgCreated]));
-    const [orgRows] = await conn.query<mysql.RowDataPacket[]>(
+    const orgRows = await conn.query<{ id: number }>(
       "SELECT id FROM organizations WHERE name LIKE 'Bench seed organization %' ORDER BY id",
     );
     await insert(
@@ -85,7 +90,7 @@ export async function seedDebts(databaseUrl: string, plan: SeedPlan, now: number
       ['organization_id', 'code', 'name', 'default_currency'],
       orgRows.map((o, i) => [o.id, `SEED-${i + 1}`, `Seed company ${i + 1}`, 'MXN']),
     );
-    const [seededCompanies] = await conn.query<mysql.RowDataPacket[]>(
+    const seededCompanies = await conn.query<{ id: number; organization_id: number }>(
       "SELECT id, organization_id FROM companies WHERE code LIKE 'SEED-%' ORDER BY id",
     );
     const companies = [demo, ...seededCompanies.map((c) => ({ companyId: Number(c.id), organizationId: Number(c.organization_id) }))];
@@ -94,7 +99,7 @@ export async function seedDebts(databaseUrl: string, plan: SeedPlan, now: number
       ['organization_id', 'company_id', 'name', 'active', 'created_at', 'updated_at'],
       companies.map((c) => [c.organizationId, c.companyId, 'Seeded product', 1, orgCreated, orgCreated]),
     );
-    const [productRows] = await conn.query<mysql.RowDataPacket[]>("SELECT id, company_id FROM products WHERE name = 'Seeded product'");
+    const productRows = await conn.query<{ id: number; company_id: number }>("SELECT id, company_id FROM products WHERE name = 'Seeded product'");
     const productOf = new Map(productRows.map((p) => [Number(p.company_id), Number(p.id)]));
 
     // Contacts: `seed-<org>-<n>`, no phones (an empty list needs no contact_phones rows).
@@ -115,7 +120,7 @@ export async function seedDebts(databaseUrl: string, plan: SeedPlan, now: number
       }
     }
     await flushContacts();
-    const [contactIdRows] = await conn.query<mysql.RowDataPacket[]>(
+    const contactIdRows = await conn.query<{ id: number; organization_id: number; external_client_id: string }>(
       "SELECT id, organization_id, external_client_id FROM contacts WHERE external_client_id LIKE 'seed-%' ORDER BY id",
     );
     const contactsOf = new Map<number, { id: number; externalClientId: string }[]>();
@@ -137,12 +142,11 @@ export async function seedDebts(databaseUrl: string, plan: SeedPlan, now: number
     const demoBatches: string[] = [];
     let demoCount = 0;
     let written = 0;
-    const indexes = plan.deferIndexes ? await secondaryIndexes(conn, 'debts') : [];
-    if (indexes.length > 0) await conn.query(`ALTER TABLE debts ${indexes.map((i) => `DROP INDEX \`${i.name}\``).join(', ')}`);
+    const indexes = plan.deferIndexes ? await dialect.secondaryIndexes(conn, 'debts') : [];
+    await dialect.dropIndexes(conn, 'debts', indexes);
     // Two statements in flight on two connections (the server parses and indexes one per core).
-    const writers = [conn, await mysql.createConnection({ uri: databaseUrl, charset: 'utf8mb4' })];
+    const writers = [conn, await loadSession()];
     extraConnections.push(writers[1]!);
-    await writers[1]!.query('SET SESSION foreign_key_checks = 0, unique_checks = 0');
     const inFlight: Promise<unknown>[] = [];
     let statementNo = 0;
     let rows: unknown[][] = [];
@@ -178,7 +182,7 @@ export async function seedDebts(databaseUrl: string, plan: SeedPlan, now: number
         const chunk = rows;
         rows = [];
         const writer = writers[statementNo++ % writers.length]!;
-        const statement = writer.query(`INSERT INTO debts (${DEBT_COLUMNS.join(', ')}) VALUES ?`, [chunk]);
+        const statement = writer.insertRows('debts', DEBT_COLUMNS, chunk);
         statement.catch(() => undefined); // awaited below; this only keeps a failure from being "unhandled" meanwhile
         inFlight.push(statement);
         written += chunk.length;
@@ -193,9 +197,9 @@ export async function seedDebts(databaseUrl: string, plan: SeedPlan, now: number
     if (indexes.length > 0) {
       const t0 = Date.now();
       log(`  ${written} debts written (${secondsSince(started)} s); building ${indexes.length} secondary indexes …`);
-      await conn.query(`ALTER TABLE debts ${indexes.map((i) => `ADD ${i.definition}`).join(', ')}`);
+      await dialect.createIndexes(conn, 'debts', indexes);
       indexSeconds = Math.round((Date.now() - t0) / 100) / 10;
-      const rebuilt = await secondaryIndexes(conn, 'debts');
+      const rebuilt = await dialect.secondaryIndexes(conn, 'debts');
       const differs = JSON.stringify(rebuilt.map((i) => i.definition).sort()) !== JSON.stringify(indexes.map((i) => i.definition).sort());
       if (differs) throw new Error(`debts indexes after the rebuild differ from the migration's:\n${rebuilt.map((i) => i.definition).join('\n')}`);
     }
@@ -205,7 +209,7 @@ export async function seedDebts(databaseUrl: string, plan: SeedPlan, now: number
     await conn.query(
       "INSERT INTO debt_tallies (company_id, shard, live) SELECT company_id, 0, COUNT(*) FROM debts WHERE status <> 'CANCELLED' GROUP BY company_id",
     );
-    await conn.query('ANALYZE TABLE organizations, companies, products, contacts, debts');
+    await dialect.analyze(conn, ['organizations', 'companies', 'products', 'contacts', 'debts']);
 
     const demoContacts = contactsOf.get(demo.organizationId)!;
     const byDebts = demoContacts
@@ -262,19 +266,6 @@ function statusFor(pastDue: boolean, r: number): string {
   if (r < 0.9) return 'PAID';
   if (r < 0.95) return 'PARTIALLY_PAID';
   return 'CANCELLED';
-}
-
-/** The KEY and UNIQUE KEY clauses of a table as SHOW CREATE TABLE prints them (not the primary key). */
-async function secondaryIndexes(conn: mysql.Connection, table: string): Promise<{ name: string; definition: string }[]> {
-  const [rows] = await conn.query<mysql.RowDataPacket[]>(`SHOW CREATE TABLE \`${table}\``);
-  const ddl = String(rows[0]?.['Create Table'] ?? '');
-  return ddl
-    .split('\n')
-    .map((line) => line.trim().replace(/,$/, ''))
-    .flatMap((line) => {
-      const match = /^(?:UNIQUE )?KEY `([^`]+)` \(/.exec(line);
-      return match ? [{ name: match[1]!, definition: line }] : [];
-    });
 }
 
 function range(n: number): number[] {

@@ -35,8 +35,8 @@ export const baselineKoaSelect: Scenario = {
     // 500 rows of its own, read back by primary key in turn.
     const tag = `${ctx.runTag}-select`;
     const rows = Array.from({ length: 500 }, (_, i) => [`${tag}-${i}`, `Select ${i}`, `select-${i}@example.com`, '{}', Date.now()]);
-    await ctx.db.query('INSERT INTO bench_baseline_insert (external_id, name, email, payload, created_at) VALUES ?', [rows]);
-    const ids = (await ctx.db.query<{ id: number }>("SELECT id FROM bench_baseline_insert WHERE external_id LIKE ? ORDER BY id", [`${tag}-%`])).map((r) => r.id);
+    await ctx.db.insertRows('bench_baseline_insert', ['external_id', 'name', 'email', 'payload', 'created_at'], rows);
+    const ids = (await ctx.db.query<{ id: number | string }>('SELECT id FROM bench_baseline_insert WHERE external_id LIKE ? ORDER BY id', [`${tag}-%`])).map((r) => Number(r.id));
     let i = 0;
     return { method: 'GET', path: `/${ids[0]}`, vary: () => ({ path: `/${ids[i++ % ids.length]}` }) };
   },
