@@ -18,6 +18,10 @@ export interface JobOutbox {
   pending(limit: number): Promise<OutboxEntry[]>;
   /** Pending entries of the group, deferred or not, oldest first. */
   pendingInGroup(group: string, limit: number): Promise<OutboxEntry[]>;
+  /**
+   * Marks the entries that are still pending dispatched. One another dispatcher is marking at
+   * this moment (its transaction holds it) is left to that one, without waiting for it.
+   */
   markDispatched(ids: number[], at: Date): Promise<void>;
   defer(ids: number[]): Promise<void>;
 }

@@ -12,7 +12,7 @@ import type { Job } from '../../ports/job-queue';
 import type { Repositories } from '../../ports/unit-of-work';
 import { expectConflict, newContact, newDebt, newProduct, newTenant, T1, T2, type TenantFixture, uid } from './fixtures';
 import type { ContractContext } from './repositories.contract';
-import { contend, expectWaited } from './contention';
+import { contend, expectDidNotWait, expectWaited } from './contention';
 
 function newMethod(t: TenantFixture, externalClientId: string, overrides: Partial<NewPaymentMethod> = {}): NewPaymentMethod {
   return {
@@ -334,6 +334,25 @@ export function describeDirectDebitContract({ repos, uow, contention }: Contract
       expect((await mine()).map((e) => e.jobId)).to.deep.equal([b]);
       await repos().outbox.markDispatched([], T2);
       expect((await mine()).map((e) => e.jobId)).to.deep.equal([b]);
+    });
+
+    it('marks dispatched without waiting for an entry another dispatcher is marking: that one is left to it, the rest are marked', async () => {
+      const [a, b] = [`a-${uid()}`, `b-${uid()}`];
+      await repos().outbox.add(job(a), T1);
+      await repos().outbox.add(job(b), T1);
+      const mine = async () => (await repos().outbox.pending(100_000)).filter((e) => [a, b].includes(e.jobId));
+      const [first, second] = await mine();
+      const outcome = await contend(
+        uow(),
+        contention(),
+        async (tx, hold) => {
+          await tx.outbox.markDispatched([first!.id], T1);
+          await hold();
+        },
+        (tx) => tx.outbox.markDispatched([first!.id, second!.id], T2),
+      );
+      expectDidNotWait(outcome, contention());
+      expect(await mine(), 'both dispatched').to.deep.equal([]);
     });
 
     it('never defers an entry already dispatched', async () => {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Job, JobName } from '../../../ports/job-queue';
 import type { JobOutbox, OutboxEntry } from '../../../ports/job-outbox';
+import { sqlDialect } from './dialect';
 import { toMillis } from './rows/columns';
 
 export class KnexJobOutbox implements JobOutbox {
@@ -34,7 +35,19 @@ export class KnexJobOutbox implements JobOutbox {
 
   async markDispatched(ids: number[], at: Date): Promise<void> {
     if (ids.length === 0) return;
-    await this.db('job_outbox').whereIn('id', ids).update({ dispatched_at: toMillis(at) });
+    // Several dispatchers (every API and worker process, and the commit that wrote the entry)
+    // hand over overlapping entries. Each marks only those it can lock at once, in id order: an
+    // entry another dispatcher is marking is being marked dispatched anyway. Without that, two
+    // UPDATEs of overlapping ids could lock them in different orders and deadlock (PostgreSQL
+    // did, each time waiting out its deadlock_timeout).
+    // (Locked through the primary key alone: a range of the dispatched_at index would also wait
+    // on the index entries the other dispatcher's UPDATE moved.)
+    const run = async (trx: Knex.Transaction) => {
+      const free: { id: number; dispatched_at: unknown }[] = await sqlDialect(trx).lockRows(trx('job_outbox').whereIn('id', ids).orderBy('id').select('id', 'dispatched_at'), { skipLocked: true });
+      const pending = free.filter((r) => r.dispatched_at === null).map((r) => r.id);
+      if (pending.length > 0) await trx('job_outbox').whereIn('id', pending).update({ dispatched_at: toMillis(at) });
+    };
+    await (this.db.isTransaction ? run(this.db as Knex.Transaction) : this.db.transaction(run));
   }
 
   async defer(ids: number[]): Promise<void> {

@@ -20,7 +20,7 @@ export class MemoryJobOutbox implements JobOutbox {
   }
 
   async markDispatched(ids: number[], at: Date): Promise<void> {
-    for (const row of this.store.tables.outbox) if (ids.includes(row.id)) row.dispatchedAt = at;
+    for (const row of this.store.tables.outbox) if (ids.includes(row.id) && row.dispatchedAt === null) row.dispatchedAt = at;
   }
 
   async defer(ids: number[]): Promise<void> {
