@@ -75,6 +75,12 @@ export interface InsertBaseline {
   /** CPU of the inserting process (the driver and the row building) per 1,000 debts. */
   clientCpuMsPer1000Debts: number;
   databaseCpuMsPer1000Debts: number | null;
+  /**
+   * The same, each subscription's debts and their debt.created events (the rows generation wrote,
+   * payloads included) in one transaction: the database's part of what generation must write, with
+   * no rendering, reading or queue.
+   */
+  withEvents: { seconds: number; debtsPerSecond: number; clientCpuMsPer1000Debts: number; databaseCpuMsPer1000Debts: number | null } | null;
 }
 
 export interface GenerationDeps {
@@ -162,6 +168,8 @@ export async function measureGeneration(deps: GenerationDeps, plan: GenerationPl
         `  straight INSERT baseline: ${baseline.debts} debts in chunks of ${baseline.chunkRows}, ${baseline.debtsPerSecond} debts/s ` +
           `(client ${baseline.clientCpuMsPer1000Debts} ms, database server ${baseline.databaseCpuMsPer1000Debts ?? '?'} ms CPU per 1,000 debts)`,
       );
+      const e = baseline.withEvents;
+      if (e) deps.log(`  with their debt.created events: ${e.debtsPerSecond} debts/s (client ${e.clientCpuMsPer1000Debts} ms, database server ${e.databaseCpuMsPer1000Debts ?? '?'} ms CPU per 1,000 debts)`);
     }
     return {
       baseline,
@@ -237,33 +245,61 @@ async function insertBaseline(conn: BenchConnection, organizationId: number, sub
     'SELECT id FROM subscriptions WHERE organization_id = ? AND external_subscription_id LIKE ? ORDER BY id LIMIT ?',
     [organizationId, `${subscriptionPrefix}%`, plan.bulkSubscriptions],
   );
-  const chunks: unknown[][][] = [];
+  const chunks: { debts: unknown[][]; events: unknown[][] }[] = [];
   let columns: string[] = [];
+  let eventColumns: string[] = [];
   for (const { id } of subscriptions) {
     const rows = await conn.query<Record<string, unknown>>('SELECT * FROM debts WHERE subscription_id = ? ORDER BY id', [id]);
     columns = Object.keys(rows[0] ?? {}).filter((c) => c !== 'id');
-    chunks.push(rows.map((row) => columns.map((c) => (c === 'external_request_id' ? `${row[c]}-base` : c === 'subscription_id' ? null : row[c]))));
+    const companyId = rows[0]?.company_id;
+    // Their debt.created events, resource_id debt_<externalRequestId> (read in slices, within every server's parameter limit).
+    const events: Record<string, unknown>[] = [];
+    for (let i = 0; i < rows.length; i += 500) {
+      const ids = rows.slice(i, i + 500).map((row) => `debt_${String(row.external_request_id)}`);
+      events.push(
+        ...(await conn.query<Record<string, unknown>>(
+          `SELECT * FROM events WHERE company_id = ? AND type = 'debt.created' AND resource_id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`,
+          [companyId, ...ids],
+        )),
+      );
+    }
+    eventColumns = Object.keys(events[0] ?? {}).filter((c) => c !== 'id');
+    const renamed = (c: string, value: unknown) => (c === 'event_id' || c === 'resource_id' ? `${String(value)}-base` : value);
+    chunks.push({
+      debts: rows.map((row) => columns.map((c) => (c === 'external_request_id' ? `${row[c]}-base` : c === 'subscription_id' ? null : row[c]))),
+      events: events.map((event) => eventColumns.map((c) => renamed(c, event[c]))),
+    });
   }
-  const debts = chunks.reduce((n, chunk) => n + chunk.length, 0);
-  const cpuBefore = process.cpuUsage();
-  const databaseCpuBefore = databaseCpuMs();
-  const started = performance.now();
-  for (const chunk of chunks) {
-    await conn.query('BEGIN');
-    await conn.insertRows('debts', columns, chunk);
-    await conn.query('COMMIT');
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  const databaseMs = databaseCpuMs() - databaseCpuBefore;
-  await conn.query("DELETE FROM debts WHERE organization_id = ? AND subscription_id IS NULL AND external_request_id LIKE '%-base'", [organizationId]);
+  const debts = chunks.reduce((n, chunk) => n + chunk.debts.length, 0);
+  const pass = async (withEvents: boolean) => {
+    const cpuBefore = process.cpuUsage();
+    const databaseCpuBefore = databaseCpuMs();
+    const started = performance.now();
+    for (const chunk of chunks) {
+      await conn.query('BEGIN');
+      await conn.insertRows('debts', columns, chunk.debts);
+      if (withEvents) await conn.insertRows('events', eventColumns, chunk.events);
+      await conn.query('COMMIT');
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const databaseMs = databaseCpuMs() - databaseCpuBefore;
+    await conn.query("DELETE FROM debts WHERE organization_id = ? AND subscription_id IS NULL AND external_request_id LIKE '%-base'", [organizationId]);
+    if (withEvents) await conn.query("DELETE FROM events WHERE organization_id = ? AND type = 'debt.created' AND event_id LIKE '%-base'", [organizationId]);
+    return {
+      seconds: round(seconds, 2),
+      debtsPerSecond: Math.round(debts / seconds),
+      clientCpuMsPer1000Debts: round(((cpu.user + cpu.system) / 1000 / debts) * 1000, 1),
+      databaseCpuMsPer1000Debts: databaseMs > 0 ? round((databaseMs / debts) * 1000, 1) : null,
+    };
+  };
+  const debtsOnly = await pass(false);
+  const eventsFound = chunks.reduce((n, chunk) => n + chunk.events.length, 0);
   return {
     debts,
-    chunkRows: chunks[0]?.length ?? 0,
-    seconds: round(seconds, 2),
-    debtsPerSecond: Math.round(debts / seconds),
-    clientCpuMsPer1000Debts: round(((cpu.user + cpu.system) / 1000 / debts) * 1000, 1),
-    databaseCpuMsPer1000Debts: databaseMs > 0 ? round((databaseMs / debts) * 1000, 1) : null,
+    chunkRows: chunks[0]?.debts.length ?? 0,
+    ...debtsOnly,
+    withEvents: eventsFound === debts ? await pass(true) : null,
   };
 }
 

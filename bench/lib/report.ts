@@ -420,7 +420,20 @@ table with all its indexes, one multi-row INSERT of ${b.chunkRows} rows and one 
 insertBaseline): ${b.seconds.toFixed(2)} s, **${b.debtsPerSecond.toLocaleString('en-US')} debts/s**, ${b.clientCpuMsPer1000Debts} ms of client CPU and
 ${b.databaseCpuMsPer1000Debts ?? '?'} ms of ${server} CPU per 1,000 debts. Generation's best bulk run: ${best.toLocaleString('en-US')} debts/s,
 ${(best / b.debtsPerSecond).toFixed(2)} × the baseline.
-`;
+${
+  b.withEvents
+    ? `
+Generation writes two rows per debt: the debt and its debt.created event (decisions.md section 6: every
+debt created reports one, written in the debt's transaction), each event row carrying the rendered debt
+(about 1 KB) under five indexes. The same rows inserted the same way, each subscription's debts and
+their events (copied from what the bulk run wrote) in one transaction: ${b.withEvents.seconds.toFixed(2)} s,
+**${b.withEvents.debtsPerSecond.toLocaleString('en-US')} debts/s**, ${b.withEvents.clientCpuMsPer1000Debts} ms of client CPU and
+${b.withEvents.databaseCpuMsPer1000Debts ?? '?'} ms of ${server} CPU per 1,000 debts. That is the floor of the database's work alone, no
+rendering, no reads, no queue: ${(b.withEvents.debtsPerSecond / b.debtsPerSecond).toFixed(2)} × the debts-only baseline. Generation's
+best bulk run is ${(best / b.withEvents.debtsPerSecond).toFixed(2)} × it.
+`
+    : ''
+}`;
 }
 
 /**
