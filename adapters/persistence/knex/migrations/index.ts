@@ -16,6 +16,7 @@ import * as refreshTokenFamilies from './20261126100000_refresh_token_families';
 import * as paymentInstructions from './20261127100000_payment_instructions';
 import * as reminders from './20261128100000_reminders';
 import * as debtTallies from './20261129100000_debt_tallies';
+import * as paymentLinkStatusIndex from './20261130100000_payment_link_status_index';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -44,6 +45,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261127100000_payment_instructions', paymentInstructions],
   ['20261128100000_reminders', reminders],
   ['20261129100000_debt_tallies', debtTallies],
+  ['20261130100000_payment_link_status_index', paymentLinkStatusIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
