@@ -43,12 +43,6 @@ export interface SqlDialect {
    */
   orderedByOwnIndex(db: Knex | Knex.Transaction, table: string): string | Knex.Raw;
   /**
-   * Orders one owner's rows newest first (`id` descending; the WHERE fixes `owner`), so that the
-   * planner walks an index that starts with the owner rather than the primary key through every
-   * owner's rows.
-   */
-  newestOfOwner(query: Knex.QueryBuilder, owner: string, id: string): Knex.QueryBuilder;
-  /**
    * An ORDER BY item on a nullable column that sorts NULL as the lowest value, as MySQL and SQLite
    * do (first ascending, last descending); PostgreSQL sorts NULL highest unless told.
    */
@@ -81,8 +75,6 @@ const MYSQL: SqlDialect = {
   // MariaDB/MySQL would read "newest first" along the primary key, through every organization's
   // rows, until the page is full: the organization's index gives the same order over its rows only.
   orderedByOwnIndex: (db, table) => db.raw('?? IGNORE INDEX FOR ORDER BY (PRIMARY)', [table]),
-  // With the owner fixed, InnoDB's range on the owner's index already yields ids in order.
-  newestOfOwner: (query, _owner, id) => query.orderBy(id, 'desc'),
   nullsLowest: (column, order) => ({ column, order }),
   tableOptions: (table) => {
     table.engine('InnoDB');
@@ -111,7 +103,6 @@ const SQLITE: SqlDialect = {
   failedStatementAbortsTransaction: false,
   enforcesStringWidths: false,
   orderedByOwnIndex: (_db, table) => table,
-  newestOfOwner: (query, _owner, id) => query.orderBy(id, 'desc'),
   nullsLowest: (column, order) => ({ column, order }),
   // SQLite compares TEXT exactly (BINARY) by default.
   tableOptions: () => undefined,
@@ -137,10 +128,6 @@ const POSTGRES: SqlDialect = {
   enforcesStringWidths: true,
   // The planner picks the organization's index for a newest-first page without being told.
   orderedByOwnIndex: (_db, table) => table,
-  // Ordered by id alone, a page filtered by a range (created_at, amount) was read backward along
-  // the primary key, through every company's rows (164,000 of them for 50 in the bench: 32 ms).
-  // The owner first (constant under the WHERE, so the order is the same) leaves that path out.
-  newestOfOwner: (query, owner, id) => query.orderBy([{ column: owner, order: 'desc' }, { column: id, order: 'desc' }]),
   nullsLowest: (column, order) => ({ column, order, nulls: order === 'desc' ? 'last' : 'first' }),
   // Every table of the database shares its encoding and collation (create it UTF8, and with a
   // deterministic collation such as C so keys compare and sort exactly).

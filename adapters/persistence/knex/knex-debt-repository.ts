@@ -145,7 +145,7 @@ export class KnexDebtRepository implements DebtRepository {
       return query;
     };
     const offset = offsetOf(page);
-    const newest = (query: Knex.QueryBuilder, n: number) => sqlDialect(this.db).newestOfOwner(query.select('d.id'), 'd.company_id', 'd.id').limit(n);
+    const newest = (query: Knex.QueryBuilder, n: number) => query.select('d.id').orderBy('d.id', 'desc').limit(n);
     // The page's ids first, from the indexes alone; then only those rows are read. Effective
     // OVERDUE (persisted OVERDUE, or PENDING past due) is two index ranges, each read newest
     // first only as far as the page needs, then merged.
