@@ -77,6 +77,15 @@ for (const kind of DATABASE_KINDS) {
       expect(error).to.equal(failure);
     });
 
+    it("keeps the debt writes of one transaction on one tally shard of their company (two grouped transactions cannot lock shards in opposite orders)", async () => {
+      const t = await debtTenant();
+      await uow.run(async (tx) => {
+        for (let i = 0; i < 6; i++) await tx.debts.insert(newDebt(t, { externalRequestId: `shard-${i}` }));
+      });
+      const shards: { live: number | string }[] = await db('debt_tallies').where({ company_id: t.company.id }).select('live');
+      expect(shards.map((s) => Number(s.live))).to.deep.equal([6]);
+    });
+
     it('goes on after a duplicate key it handled inside the transaction, and commits what it wrote before and after', async () => {
       // PostgreSQL aborts a transaction at its first failed statement: the write that failed ran
       // in a savepoint, so the rest of the transaction still works.

@@ -6,6 +6,7 @@ import type { ContactChanges, ContactFilter, ContactRepository, NewContact } fro
 import { insertedId, sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, likeContains, toMillis } from './rows/columns';
+import { inTransaction } from './in-transaction';
 
 interface ContactRow {
   id: number;
@@ -43,7 +44,7 @@ export class KnexContactRepository implements ContactRepository {
       const id = await translatingDuplicates(this.db, 'Contact', (db) => insertedId(db, 'contacts', row));
       return toContact({ ...row, id: id!, active: 1 });
     }
-    return this.inTransaction(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const id = await translatingDuplicates(trx, 'Contact', (db) => insertedId(db, 'contacts', row));
       await this.writePhones(trx, id!, contact.organizationId, contact.phones);
       return toContact({ ...row, id: id!, active: 1 });
@@ -76,7 +77,7 @@ export class KnexContactRepository implements ContactRepository {
     }
     if (changes.email !== undefined) patch.email = changes.email;
     if (changes.phones !== undefined) patch.phones = JSON.stringify(changes.phones);
-    return this.inTransaction(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const changed = await trx('contacts').where({ organization_id: organizationId, id }).update(patch);
       if (changed === 0) throw new Error(`contact ${id} vanished`);
       if (changes.phones !== undefined) {
@@ -131,11 +132,6 @@ export class KnexContactRepository implements ContactRepository {
         digits_reversed: reversed(phoneDigits(p.number)),
       })),
     );
-  }
-
-  /** Reuses the caller's transaction, or opens one so the contact and its phone index agree. */
-  private inTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    return this.db.isTransaction ? work(this.db as Knex.Transaction) : this.db.transaction(work);
   }
 }
 

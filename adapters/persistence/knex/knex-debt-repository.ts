@@ -9,6 +9,7 @@ import { insertedId, sqlDialect } from './dialect';
 import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
+import { inTransaction } from './in-transaction';
 
 type Row = Record<string, any>;
 
@@ -26,7 +27,7 @@ export class KnexDebtRepository implements DebtRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(debt: NewDebt): Promise<Debt> {
-    return this.inTransaction(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const id = await translatingDuplicates(trx, 'Debt', (db) => insertedId(db, 'debts', toRow(debt)));
       if (isLive(debt.status)) await addToTally(trx, debt.companyId, 1);
       return { ...debt, id: Number(id) };
@@ -36,7 +37,7 @@ export class KnexDebtRepository implements DebtRepository {
   async insertAll(debts: NewDebt[]): Promise<Debt[]> {
     if (debts.length === 0) return [];
     if (debts.length === 1) return [await this.insert(debts[0]!)];
-    return this.inTransaction((trx) => new KnexDebtRepository(trx).insertRows(debts));
+    return inTransaction(this.db, (trx) => new KnexDebtRepository(trx).insertRows(debts));
   }
 
   /** insertAll of two debts or more, in the caller's transaction. */
@@ -61,7 +62,7 @@ export class KnexDebtRepository implements DebtRepository {
 
   async insertMissing(debts: NewDebt[]): Promise<number> {
     if (debts.length === 0) return 0;
-    return this.inTransaction(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       let total = 0;
       // Per company and status, so that the rows the statement really inserted are the tally's.
       const groups = new Map<string, Row[]>();
@@ -114,7 +115,7 @@ export class KnexDebtRepository implements DebtRepository {
     if (changes.dueDate !== undefined) patch.due_date = changes.dueDate;
     if (changes.status !== undefined) patch.status = changes.status;
     if (changes.amountPaidCents !== undefined) patch.amount_paid_cents = changes.amountPaidCents;
-    return this.inTransaction(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const repo = new KnexDebtRepository(trx);
       // Read under the row's lock: two transactions changing the status at once count it once.
       const before = changes.status === undefined ? undefined : await sqlDialect(trx).lockRows(trx('debts').where({ company_id: companyId, id }).first('status'));
@@ -246,10 +247,6 @@ export class KnexDebtRepository implements DebtRepository {
 
   private select() {
     return joined(this.db('debts as d')).select(SELECT);
-  }
-
-  private inTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    return this.db.isTransaction ? work(this.db as Knex.Transaction) : this.db.transaction(work);
   }
 
   private async first(where: Row): Promise<DebtView | null> {

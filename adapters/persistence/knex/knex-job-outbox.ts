@@ -3,6 +3,7 @@ import type { Job, JobName } from '../../../ports/job-queue';
 import type { JobOutbox, OutboxEntry } from '../../../ports/job-outbox';
 import { sqlDialect } from './dialect';
 import { toMillis } from './rows/columns';
+import { inTransaction } from './in-transaction';
 
 export class KnexJobOutbox implements JobOutbox {
   constructor(private readonly db: Knex | Knex.Transaction) {}
@@ -42,12 +43,11 @@ export class KnexJobOutbox implements JobOutbox {
     // did, each time waiting out its deadlock_timeout).
     // (Locked through the primary key alone: a range of the dispatched_at index would also wait
     // on the index entries the other dispatcher's UPDATE moved.)
-    const run = async (trx: Knex.Transaction) => {
+    await inTransaction(this.db, async (trx) => {
       const free: { id: number; dispatched_at: unknown }[] = await sqlDialect(trx).lockRows(trx('job_outbox').whereIn('id', ids).orderBy('id').select('id', 'dispatched_at'), { skipLocked: true });
       const pending = free.filter((r) => r.dispatched_at === null).map((r) => r.id);
       if (pending.length > 0) await trx('job_outbox').whereIn('id', pending).update({ dispatched_at: toMillis(at) });
-    };
-    await (this.db.isTransaction ? run(this.db as Knex.Transaction) : this.db.transaction(run));
+    });
   }
 
   async defer(ids: number[]): Promise<void> {
