@@ -203,12 +203,15 @@ export async function seedDebts(databaseUrl: string, plan: SeedPlan, now: number
       const differs = JSON.stringify(rebuilt.map((i) => i.definition).sort()) !== JSON.stringify(indexes.map((i) => i.definition).sort());
       if (differs) throw new Error(`debts indexes after the rebuild differ from the migration's:\n${rebuilt.map((i) => i.definition).join('\n')}`);
     }
-    // Rows written straight into the table bypass the repository's debt tally (the unfiltered
-    // list's exact total): count them again, every company's live debts into its shard 0.
+    // Rows written straight into the tables bypass the repositories' tallies (the unfiltered
+    // lists' exact totals, adapters/persistence/knex/tallies.ts): count them again, every owner's
+    // rows into its shard 0.
     await conn.query('DELETE FROM debt_tallies');
     await conn.query(
       "INSERT INTO debt_tallies (company_id, shard, live) SELECT company_id, 0, COUNT(*) FROM debts WHERE status <> 'CANCELLED' GROUP BY company_id",
     );
+    await conn.query('DELETE FROM contact_tallies');
+    await conn.query('INSERT INTO contact_tallies (organization_id, shard, live) SELECT organization_id, 0, COUNT(*) FROM contacts GROUP BY organization_id');
     await dialect.analyze(conn, ['organizations', 'companies', 'products', 'contacts', 'debts']);
 
     const demoContacts = contactsOf.get(demo.organizationId)!;

@@ -2,6 +2,7 @@ import { baselineKoaInsert, baselineKoaJson, baselineKoaSelect } from './baselin
 import { contactsCreate, contactsGet, contactsList, contactsSearch } from './contacts';
 import { debtListScenarios } from './debt-lists';
 import { debtsBatch, debtsCreate, debtsGet } from './debts';
+import { eventsList } from './events';
 import { linkListScenarios, linksCreate, linksGet } from './payment-links';
 import { productsCreate, productsGet } from './products';
 import type { Scenario } from './types';
@@ -29,4 +30,6 @@ export const SCENARIOS: Scenario[] = [
   linksCreate,
   linksGet,
   ...linkListScenarios(),
+  // Last: by now the demo company's events include one per create above.
+  eventsList,
 ];

@@ -86,6 +86,37 @@ for (const kind of DATABASE_KINDS) {
       expect(shards.map((s) => Number(s.live))).to.deep.equal([6]);
     });
 
+    it('writes the tallies a unit of work changed once, just before its commit; a list inside it counts them; a rollback drops them', async () => {
+      const t = await newTenant(repos);
+      const org = t.organization.id;
+      const tallyWrites: string[] = [];
+      const onQuery = (q: { sql: string }) => {
+        if (/insert into .?contact_tallies/i.test(q.sql)) tallyWrites.push(q.sql);
+      };
+      db.on('query', onQuery);
+      try {
+        const inside = await uow.run(async (tx) => {
+          for (let i = 0; i < 4; i++) await tx.contacts.insert(newContact(org));
+          expect(tallyWrites).to.have.length(0);
+          // A full page: the total is the tally's, with this transaction's writes in it.
+          const page = await tx.contacts.list(org, {}, { page: 1, limit: 2 });
+          await tx.contacts.insert(newContact(org));
+          return page.total;
+        });
+        expect(inside).to.equal(4);
+        expect(tallyWrites).to.have.length(2);
+        await rejectionOf(uow.run(async (tx) => {
+          await tx.contacts.insert(newContact(org));
+          throw new Error('rolled back');
+        }));
+      } finally {
+        db.off('query', onQuery);
+      }
+      expect((await repos.contacts.list(org, {}, { page: 1, limit: 2 })).total).to.equal(5);
+      const shards: { live: number | string }[] = await db('contact_tallies').where({ organization_id: org }).select('live');
+      expect(shards.map((s) => Number(s.live))).to.deep.equal([5]);
+    });
+
     it('goes on after a duplicate key it handled inside the transaction, and commits what it wrote before and after', async () => {
       // PostgreSQL aborts a transaction at its first failed statement: the write that failed ran
       // in a savepoint, so the rest of the transaction still works.

@@ -11,7 +11,7 @@ import type { CompanySettings } from '../../internal/tenancy/company';
 import { durations } from '../../cmd/shared/config';
 import type { Infrastructure } from '../../cmd/shared/infrastructure';
 import { startApiProcess } from '../../cmd/shared/api-process';
-import { checkDebtTallies } from './debt-tally-check';
+import { checkTallies } from './tally-check';
 import { createTestDatabase, databaseAvailable, type DatabaseKind, deleteRedisKeys, redisAvailable, TEST_REDIS_URL, type TestDatabase } from './databases';
 import { conformanceMiddleware } from './openapi-conformance';
 import { SwitchableJobQueue } from './switchable-queue';
@@ -220,8 +220,8 @@ export async function startApi(
       await worker?.stop();
       await infra.jobs.bullmq?.queue.obliterate({ force: true }).catch(() => undefined);
       if (options.worker) await deleteRedisKeys(TEST_REDIS_URL, `${queuePrefix}:rate-limit:*`);
-      // Whatever the suite did to the debts, their tally still equals COUNT(*).
-      if (infra.db) await checkDebtTallies(infra.db);
+      // Whatever the suite did to the debts, contacts, links and events, every tally still equals COUNT(*).
+      if (infra.db) await checkTallies(infra.db);
       await api.close();
       await database.drop();
     },

@@ -7,6 +7,7 @@ import { insertedId, sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, likeContains, toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
+import { addToTally, CONTACT_TALLY, flushTallies, readTally, tallyTotal } from './tallies';
 
 interface ContactRow {
   id: number;
@@ -39,14 +40,11 @@ export class KnexContactRepository implements ContactRepository {
       created_at: at,
       updated_at: at,
     };
-    if (contact.phones.length === 0) {
-      // One statement needs no transaction of its own.
-      const id = await translatingDuplicates(this.db, 'Contact', (db) => insertedId(db, 'contacts', row));
-      return toContact({ ...row, id: id!, active: 1 });
-    }
+    // The contact, its phones' index rows and the organization's tally agree (one transaction).
     return inTransaction(this.db, async (trx) => {
       const id = await translatingDuplicates(trx, 'Contact', (db) => insertedId(db, 'contacts', row));
       await this.writePhones(trx, id!, contact.organizationId, contact.phones);
+      await addToTally(trx, CONTACT_TALLY, contact.organizationId, 1);
       return toContact({ ...row, id: id!, active: 1 });
     });
   }
@@ -110,15 +108,22 @@ export class KnexContactRepository implements ContactRepository {
           .where('contact_phones.digits_reversed', 'like', `${reversed(filter.phoneDigits!)}%`),
       );
     }
-    // The page's ids from that index alone, then only those rows.
+    // The page's ids from that index alone, then only those rows. Without a filter the total is
+    // the organization's contact tally, riding on the page's statement (an uncorrelated subquery,
+    // run once); with one, a page that is not full tells it, else a bounded count (at most
+    // COUNT_SCAN_CAP + 1 matches, even for a broad filter).
+    const unfiltered = Object.values(filter).every((value) => value === undefined);
     const ids = query.clone().select('contacts.id').orderBy('contacts.id', 'desc').limit(page.limit).offset(offsetOf(page));
-    const rows = await this.db.from(ids.as('pg')).join('contacts', 'contacts.id', 'pg.id').select<ContactRow[]>('contacts.*').orderBy('contacts.id', 'desc');
-    // A page that is not full tells the total (a selective search then scans the index once);
-    // otherwise count at most COUNT_SCAN_CAP + 1 matches: a bounded scan even for a broad filter.
+    const columns: (string | Knex.QueryBuilder)[] = ['contacts.*'];
+    // A read in the transaction that wrote sees its own writes (flushTallies).
+    if (unfiltered) await flushTallies(this.db);
+    if (unfiltered) columns.push(tallyTotal(this.db, CONTACT_TALLY, organizationId).as('page_total'));
+    const rows = await this.db.from(ids.as('pg')).join('contacts', 'contacts.id', 'pg.id').select<(ContactRow & { page_total?: unknown })[]>(columns).orderBy('contacts.id', 'desc');
     const told = totalFromPage(page, rows.length);
-    const matches =
-      told ??
-      Number((await this.db.count<{ n: number }[]>({ n: '*' }).from(query.clone().select('contacts.id').limit(COUNT_SCAN_CAP + 1).as('capped')))[0]?.n ?? 0);
+    let matches: number;
+    if (told !== null) matches = told;
+    else if (unfiltered) matches = rows.length > 0 ? Number(rows[0]!.page_total ?? 0) : await readTally(this.db, CONTACT_TALLY, organizationId);
+    else matches = Number((await this.db.count<{ n: number }[]>({ n: '*' }).from(query.clone().select('contacts.id').limit(COUNT_SCAN_CAP + 1).as('capped')))[0]?.n ?? 0);
     return { items: rows.map(toContact), ...cappedTotal(matches) };
   }
 

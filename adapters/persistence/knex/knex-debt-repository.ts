@@ -4,7 +4,7 @@ import type { Currency } from '../../../internal/shared/currency';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
 import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-repository';
-import { addToTally, isLive, liveByCompany, tallyTotal } from './debt-tally';
+import { addToTally, DEBT_TALLY, flushTallies, isLive, liveByCompany, tallyTotal } from './tallies';
 import { insertedId, sqlDialect } from './dialect';
 import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
@@ -29,7 +29,7 @@ export class KnexDebtRepository implements DebtRepository {
   async insert(debt: NewDebt): Promise<Debt> {
     return inTransaction(this.db, async (trx) => {
       const id = await translatingDuplicates(trx, 'Debt', (db) => insertedId(db, 'debts', toRow(debt)));
-      if (isLive(debt.status)) await addToTally(trx, debt.companyId, 1);
+      if (isLive(debt.status)) await addToTally(trx, DEBT_TALLY, debt.companyId, 1);
       return { ...debt, id: Number(id) };
     });
   }
@@ -56,7 +56,7 @@ export class KnexDebtRepository implements DebtRepository {
         .select('id', 'external_request_id');
       for (const r of rows) ids.set(r.external_request_id, Number(r.id));
     }
-    for (const [companyId, live] of liveByCompany(sorted.map(toRow))) await addToTally(this.db, companyId, live);
+    for (const [companyId, live] of liveByCompany(sorted.map(toRow))) await addToTally(this.db, DEBT_TALLY, companyId, live);
     return debts.map((debt) => ({ ...debt, id: ids.get(debt.externalRequestId)! }));
   }
 
@@ -74,7 +74,7 @@ export class KnexDebtRepository implements DebtRepository {
       }
       for (const rows of groups.values()) {
         const inserted = await sqlDialect(trx).insertSkippingTaken(trx, 'debts', rows, ['company_id', 'external_request_id']);
-        if (isLive(rows[0]!.status)) await addToTally(trx, rows[0]!.company_id, inserted);
+        if (isLive(rows[0]!.status)) await addToTally(trx, DEBT_TALLY, rows[0]!.company_id, inserted);
         total += inserted;
       }
       return total;
@@ -120,7 +120,7 @@ export class KnexDebtRepository implements DebtRepository {
       // Read under the row's lock: two transactions changing the status at once count it once.
       const before = changes.status === undefined ? undefined : await sqlDialect(trx).lockRows(trx('debts').where({ company_id: companyId, id }).first('status'));
       await trx('debts').where({ company_id: companyId, id }).update(patch);
-      if (before && changes.status !== undefined) await addToTally(trx, companyId, Number(isLive(changes.status)) - Number(isLive(before.status)));
+      if (before && changes.status !== undefined) await addToTally(trx, DEBT_TALLY, companyId, Number(isLive(changes.status)) - Number(isLive(before.status)));
       const view = await repo.first({ 'd.company_id': companyId, 'd.id': id });
       if (!view) throw new Error(`debt ${id} vanished`);
       return view;
@@ -171,7 +171,9 @@ export class KnexDebtRepository implements DebtRepository {
       counted = all;
     }
     // The unfiltered list (every debt but the CANCELLED ones) is counted by the tally instead.
-    const total = isUnfiltered(filter) ? tallyTotal(this.db, companyId) : counted.clone().count({ n: '*' });
+    // A read in the transaction that wrote sees its own writes (flushTallies).
+    if (isUnfiltered(filter)) await flushTallies(this.db);
+    const total = isUnfiltered(filter) ? tallyTotal(this.db, DEBT_TALLY, companyId) : counted.clone().count({ n: '*' });
     // The exact total rides on the page's statement (an uncorrelated subquery, run once): one
     // round trip per list. An empty page past the first asks for it on its own.
     const rows: Row[] = await joined(this.db.from(ids.as('pg')).join('debts as d', 'd.id', 'pg.id'))
@@ -189,7 +191,7 @@ export class KnexDebtRepository implements DebtRepository {
     if (ids.length === 0) return [];
     const views = (await this.select().whereIn('d.id', ids).orderBy('d.id')).map(toView);
     // PENDING and OVERDUE were live; CANCELLED is not.
-    await addToTally(this.db, views[0]!.companyId, -views.length);
+    await addToTally(this.db, DEBT_TALLY, views[0]!.companyId, -views.length);
     return views;
   }
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addToTally, EVENT_TALLY, readTally } from './tallies';
 import type { DomainEvent } from '../../../internal/events/domain-event';
 import type { EventType } from '../../../internal/events/event-type';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
@@ -35,6 +36,10 @@ export class KnexEventLog implements EventLog {
       };
     });
     for (let i = 0; i < rows.length; i += CHUNK) await this.db('events').insert(rows.slice(i, i + CHUNK));
+    // Each company's event tally, in the same transaction (GET /events' unfiltered total).
+    const perCompany = new Map<number, number>();
+    for (const row of rows) perCompany.set(row.company_id, (perCompany.get(row.company_id) ?? 0) + 1);
+    for (const [companyId, n] of perCompany) await addToTally(this.db, EVENT_TALLY, companyId, n);
   }
 
   async findByEventId(companyId: number, eventId: string): Promise<LoggedEvent | null> {
@@ -48,11 +53,15 @@ export class KnexEventLog implements EventLog {
     if (filter.resourceId !== undefined) query.where('resource_id', filter.resourceId);
     if (filter.createdFrom !== undefined) query.where('created_at', '>=', filter.createdFrom);
     if (filter.createdTo !== undefined) query.where('created_at', '<=', filter.createdTo);
-    const [rows, [count]] = await Promise.all([
+    // Without a filter the total is the company's event tally; with one, a count of the matches.
+    const unfiltered = Object.values(filter).every((value) => value === undefined);
+    const [rows, total] = await Promise.all([
       query.clone().select('*').orderBy('id', 'desc').limit(page.limit).offset(offsetOf(page)),
-      query.clone().count<{ n: number }[]>({ n: '*' }),
+      unfiltered
+        ? readTally(this.db, EVENT_TALLY, companyId)
+        : query.clone().count<{ n: number }[]>({ n: '*' }).then(([count]) => Number(count?.n ?? 0)),
     ]);
-    return { items: rows.map(toLoggedEvent), total: Number(count?.n ?? 0), capped: false };
+    return { items: rows.map(toLoggedEvent), total, capped: false };
   }
 
   async findById(id: number): Promise<LoggedEvent | null> {

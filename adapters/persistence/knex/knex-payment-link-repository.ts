@@ -8,6 +8,8 @@ import type {
 import { lockRowId, transitionRows } from './row-lock';
 import { insertedId, sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
+import { inTransaction } from './in-transaction';
+import { addToTally, PAYMENT_LINK_TALLY, flushTallies, readTally, tallyTotal } from './tallies';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
 type Row = Record<string, any>;
@@ -18,8 +20,12 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(link: NewPaymentLink): Promise<PaymentLink> {
-    const id = await translatingDuplicates(this.db, 'Payment link', (db) => insertedId(db, 'payment_links', toRow(link)));
-    return { ...link, id: Number(id) };
+    // The link and its company's tally agree (one transaction).
+    return inTransaction(this.db, async (trx) => {
+      const id = await translatingDuplicates(trx, 'Payment link', (db) => insertedId(db, 'payment_links', toRow(link)));
+      await addToTally(trx, PAYMENT_LINK_TALLY, link.companyId, 1);
+      return { ...link, id: Number(id) };
+    });
   }
 
   findByCode(companyId: number, code: string): Promise<PaymentLinkView | null> {
@@ -94,20 +100,29 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     if (filter.code !== undefined) query.where('l.code', filter.code);
     if (filter.createdFrom !== undefined) query.where('l.created_at', '>=', filter.createdFrom);
     if (filter.createdTo !== undefined) query.where('l.created_at', '<=', filter.createdTo);
-    const rows = await query
+    // Without a filter the total is the company's link tally, riding on the page's statement (an
+    // uncorrelated subquery, run once); with one, a page that is not full tells it, else a
+    // bounded count (at most COUNT_SCAN_CAP + 1 matches).
+    const unfiltered = (Object.keys(filter) as (keyof PaymentLinkFilter)[]).every((key) => key === 'now' || filter[key] === undefined);
+    const columns: (string | Knex.QueryBuilder)[] = [...SELECT];
+    // A read in the transaction that wrote sees its own writes (flushTallies).
+    if (unfiltered) await flushTallies(this.db);
+    if (unfiltered) columns.push(tallyTotal(this.db, PAYMENT_LINK_TALLY, companyId).as('page_total'));
+    const rows: Row[] = await query
       .clone()
       .leftJoin('products as p', 'p.id', 'l.product_id')
-      .select(SELECT)
+      .select(columns)
       // NULL sorts lowest (MySQL and SQLite do so anyway; PostgreSQL is told NULLS LAST), so links
       // without an externalPaymentLinkId come last in descending order; on MySQL the
       // (company_id, external_payment_link_id, id) index serves the sort without a filesort.
       .orderBy([sqlDialect(this.db).nullsLowest('l.external_payment_link_id', 'desc'), { column: 'l.id', order: 'desc' }])
       .limit(page.limit)
       .offset(offsetOf(page));
-    // A page that is not full tells the total; otherwise count at most COUNT_SCAN_CAP + 1 matches.
     const told = totalFromPage(page, rows.length);
-    const matches =
-      told ?? Number((await this.db.count<{ n: number }[]>({ n: '*' }).from(query.clone().select('l.id').limit(COUNT_SCAN_CAP + 1).as('capped')))[0]?.n ?? 0);
+    let matches: number;
+    if (told !== null) matches = told;
+    else if (unfiltered) matches = rows.length > 0 ? Number(rows[0]!.page_total ?? 0) : await readTally(this.db, PAYMENT_LINK_TALLY, companyId);
+    else matches = Number((await this.db.count<{ n: number }[]>({ n: '*' }).from(query.clone().select('l.id').limit(COUNT_SCAN_CAP + 1).as('capped')))[0]?.n ?? 0);
     return { items: rows.map(toView), ...cappedTotal(matches) };
   }
 

@@ -27,6 +27,7 @@ import { KnexWebhookDeliveryRepository } from './knex-webhook-delivery-repositor
 import { KnexWebhookEndpointRepository } from './knex-webhook-endpoint-repository';
 import type { CredentialCache } from '../credential-cache';
 import { isDeadlock } from './driver-errors';
+import { deferTallies, flushTallies } from './tallies';
 
 export interface KnexRepositoryOptions {
   events: EventWriting;
@@ -90,7 +91,13 @@ export class KnexUnitOfWork implements UnitOfWork {
   async run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction((trx) => work(knexRepositories(trx, this.options)));
+        return await this.db.transaction(async (trx) => {
+          // The tallies the work changed are written once, just before the commit (tallies.ts).
+          deferTallies(trx);
+          const result = await work(knexRepositories(trx, this.options));
+          await flushTallies(trx);
+          return result;
+        });
       } catch (error) {
         if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) throw error;
         await pause(Math.random() * 5 * 2 ** attempt);

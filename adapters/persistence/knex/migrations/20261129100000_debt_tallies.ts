@@ -4,7 +4,7 @@ import { tableOptions } from './table-options';
 /**
  * The exact total of a company's unfiltered debt list (every debt but the CANCELLED ones) without
  * counting the rows: a tally kept by every debt write in its own transaction
- * (knex-debt-repository.ts). It is sharded, DEBT_TALLY_SHARDS rows per company, each write adding
+ * (knex-debt-repository.ts). It is sharded, TALLY_SHARDS rows per company (tallies.ts), each write adding
  * to a random one, so concurrent creations of one company do not queue on one hot row; a read
  * sums the company's rows. Existing debts are counted into shard 0.
  */

@@ -17,6 +17,7 @@ import * as paymentInstructions from './20261127100000_payment_instructions';
 import * as reminders from './20261128100000_reminders';
 import * as debtTallies from './20261129100000_debt_tallies';
 import * as paymentLinkStatusIndex from './20261130100000_payment_link_status_index';
+import * as listTallies from './20261201100000_list_tallies';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -46,6 +47,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261128100000_reminders', reminders],
   ['20261129100000_debt_tallies', debtTallies],
   ['20261130100000_payment_link_status_index', paymentLinkStatusIndex],
+  ['20261201100000_list_tallies', listTallies],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -1,0 +1,44 @@
+import type { Knex } from 'knex';
+import { tableOptions } from './table-options';
+
+/**
+ * The total of GET /contacts, GET /payment-links and GET /events without a filter, as the debts
+ * have theirs (20261129100000_debt_tallies, adapters/persistence/knex/tallies.ts): a sharded tally
+ * of the organization's contacts and of the company's payment links and events, kept by every
+ * insert in its transaction. Before it, a full first page of contacts or links counted up to
+ * 10,001 index entries per request (about 1.5 ms of MariaDB CPU per list in docs/performance.md),
+ * and the events page counted every event of the company, a count that grows with every write.
+ * Existing rows are counted into shard 0.
+ */
+export async function up(db: Knex): Promise<void> {
+  await db.schema.createTable('contact_tallies', (t) => {
+    tableOptions(db, t);
+    t.integer('organization_id').unsigned().notNullable().references('organizations.id');
+    t.smallint('shard').notNullable();
+    t.bigInteger('live').notNullable().defaultTo(0);
+    t.primary(['organization_id', 'shard']);
+  });
+  await db.schema.createTable('payment_link_tallies', (t) => {
+    tableOptions(db, t);
+    t.integer('company_id').unsigned().notNullable().references('companies.id');
+    t.smallint('shard').notNullable();
+    t.bigInteger('live').notNullable().defaultTo(0);
+    t.primary(['company_id', 'shard']);
+  });
+  await db.schema.createTable('event_tallies', (t) => {
+    tableOptions(db, t);
+    t.integer('company_id').unsigned().notNullable().references('companies.id');
+    t.smallint('shard').notNullable();
+    t.bigInteger('live').notNullable().defaultTo(0);
+    t.primary(['company_id', 'shard']);
+  });
+  await db.raw('INSERT INTO contact_tallies (organization_id, shard, live) SELECT organization_id, 0, COUNT(*) FROM contacts GROUP BY organization_id');
+  await db.raw('INSERT INTO payment_link_tallies (company_id, shard, live) SELECT company_id, 0, COUNT(*) FROM payment_links GROUP BY company_id');
+  await db.raw('INSERT INTO event_tallies (company_id, shard, live) SELECT company_id, 0, COUNT(*) FROM events GROUP BY company_id');
+}
+
+export async function down(db: Knex): Promise<void> {
+  await db.schema.dropTable('event_tallies');
+  await db.schema.dropTable('payment_link_tallies');
+  await db.schema.dropTable('contact_tallies');
+}

@@ -1,0 +1,110 @@
+import type { Knex } from 'knex';
+
+/**
+ * The exact total of an owner's unfiltered list without counting rows: every write that changes
+ * what the list holds adds the change, in the same transaction, to one of TALLY_SHARDS rows of
+ * the owner chosen at random, so concurrent writers rarely wait on the same row; a read sums the
+ * owner's rows (16 primary-key reads where a count would read every row, or 10,001 for a capped
+ * list). Kept for the debts (migration 20261129100000_debt_tallies: every debt but the CANCELLED
+ * ones, per company), the contacts (per organization), the payment links and the events (per
+ * company; migration 20261201100000_list_tallies). test/support/tally-check.ts holds every
+ * suite's database to tally = COUNT(*).
+ *
+ * A transaction keeps to the one shard it drew first, in every tally: a grouped transaction (many
+ * creates in one, see UnitOfWork.runGrouped) that drew a shard per write would hold several rows
+ * of the owner, taken in random order, and two of them would deadlock (PostgreSQL then waits out
+ * its deadlock_timeout before breaking it; InnoDB breaks it at once, and the group runs again
+ * alone). A unit of work's transaction holds its tally writes back and writes them together
+ * just before its commit (deferTallies), in one order for every transaction (table, then owner),
+ * so two transactions that write the same tallies never take their rows in opposite orders.
+ */
+export const TALLY_SHARDS = 16;
+
+/** One tally table: the owner column the lists filter by, and `live`, the rows counted. */
+export interface Tally {
+  table: string;
+  owner: string;
+}
+
+export const DEBT_TALLY: Tally = { table: 'debt_tallies', owner: 'company_id' };
+export const CONTACT_TALLY: Tally = { table: 'contact_tallies', owner: 'organization_id' };
+export const PAYMENT_LINK_TALLY: Tally = { table: 'payment_link_tallies', owner: 'company_id' };
+export const EVENT_TALLY: Tally = { table: 'event_tallies', owner: 'company_id' };
+
+/** The shard each open transaction drew (gone with the transaction object). */
+const shardOfTransaction = new WeakMap<object, number>();
+
+function shardFor(db: Knex | Knex.Transaction): number {
+  if (!db.isTransaction) return Math.floor(Math.random() * TALLY_SHARDS);
+  let shard = shardOfTransaction.get(db);
+  if (shard === undefined) {
+    shard = Math.floor(Math.random() * TALLY_SHARDS);
+    shardOfTransaction.set(db, shard);
+  }
+  return shard;
+}
+
+/** What a deferring transaction added to each tally row so far, by table and owner. */
+const pendingOfTransaction = new WeakMap<object, Map<string, { tally: Tally; ownerId: number; delta: number }>>();
+
+/**
+ * Holds the tally writes of `trx` until flushTallies(trx), which its opener must call just before
+ * the commit (KnexUnitOfWork.run does): one upsert per tally row for the whole transaction,
+ * holding the row's lock only from there to the commit, instead of one per written row held for
+ * the whole transaction. Any other transaction writes its tallies at once.
+ */
+export function deferTallies(trx: Knex.Transaction): void {
+  pendingOfTransaction.set(trx, new Map());
+}
+
+/** Writes what `trx` held back (deferTallies), in one order for every transaction: table, then owner. */
+export async function flushTallies(db: Knex | Knex.Transaction): Promise<void> {
+  const pending = pendingOfTransaction.get(db);
+  if (!pending || pending.size === 0) return;
+  const writes = [...pending.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, write]) => write);
+  pending.clear();
+  for (const { tally, ownerId, delta } of writes) await write(db, tally, ownerId, delta);
+}
+
+/** Adds `delta` to the owner's tally, in the caller's transaction (held until its commit when it defers). */
+export async function addToTally(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, delta: number): Promise<void> {
+  if (delta === 0) return;
+  const pending = pendingOfTransaction.get(db);
+  if (!pending) return write(db, tally, ownerId, delta);
+  const key = `${tally.table}:${String(ownerId).padStart(12, '0')}`;
+  const held = pending.get(key);
+  if (held) held.delta += delta;
+  else pending.set(key, { tally, ownerId, delta });
+}
+
+async function write(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await db(tally.table)
+    .insert({ [tally.owner]: ownerId, shard: shardFor(db), live: delta })
+    .onConflict([tally.owner, 'shard'])
+    .merge({ live: db.raw('?? + ?', [`${tally.table}.live`, delta]) });
+}
+
+/** The owner's tally, as a subquery (the SUM of its rows, `n`). */
+export function tallyTotal(db: Knex | Knex.Transaction, tally: Tally, ownerId: number): Knex.QueryBuilder {
+  return db(tally.table).where(tally.owner, ownerId).sum({ n: 'live' });
+}
+
+/** The owner's tally, read on its own. */
+export async function readTally(db: Knex | Knex.Transaction, tally: Tally, ownerId: number): Promise<number> {
+  await flushTallies(db);
+  const rows = (await tallyTotal(db, tally, ownerId)) as { n: number | string | null }[];
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Whether a debt in this status counts in the unfiltered debt list (and so in the debt tally). */
+export function isLive(status: string): boolean {
+  return status !== 'CANCELLED';
+}
+
+/** Live debts per company among `rows` (snake_case rows of the debts table). */
+export function liveByCompany(rows: Record<string, any>[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const row of rows) if (isLive(row.status)) counts.set(row.company_id, (counts.get(row.company_id) ?? 0) + 1);
+  return counts;
+}
