@@ -617,6 +617,33 @@ describeEachDatabase('payment links lifecycle', ({ api }) => {
       expect(await storedStatus(link)).to.equal('ACTIVE');
     });
 
+    it('tells every status total on a full page (the tally), with ACTIVE links past expiresAt as EXPIRED before and after the job persists it', async () => {
+      const t = await api().newTenant();
+      await freeze(t, '2026-03-10T12:00:00.000Z');
+      for (const key of ['a1', 'a2']) await keyed(t, key, { expiresAt: '2026-12-31T00:00:00Z' });
+      const lapsing = [await keyed(t, 'e1', { expiresAt: '2026-03-10T13:00:00Z' }), await keyed(t, 'e2', { expiresAt: '2026-03-10T13:00:00Z' })];
+      const paid = await keyed(t, 'p1', { expiresAt: '2026-12-31T00:00:00Z' });
+      expectOk(await pay(t, paid.paymentLinkId), 201);
+      const cancelled = await keyed(t, 'c1', { expiresAt: '2026-12-31T00:00:00Z' });
+      expectOk(await cancel(t, cancelled.paymentLinkId));
+      await freeze(t, '2026-03-10T13:00:00.000Z');
+      // limit 1: every page is full, so no total comes from the page itself.
+      const totals = async () => {
+        const out: Record<string, unknown> = {};
+        for (const status of ['ACTIVE', 'EXPIRED', 'PAID', 'CANCELLED', undefined]) {
+          const res = await list(t, status ? { status, limit: 1 } : { limit: 1 });
+          expect(res.status).to.equal(200);
+          out[status ?? 'all'] = res.body.meta.total;
+        }
+        return out;
+      };
+      const expected = { ACTIVE: 2, EXPIRED: 2, PAID: 1, CANCELLED: 1, all: 6 };
+      expect(await totals()).to.deep.equal(expected);
+      await api().app.jobs.markExpiredPaymentLinks.execute();
+      for (const link of lapsing) expect(await storedStatus(link)).to.equal('EXPIRED');
+      expect(await totals()).to.deep.equal(expected);
+    });
+
     it('the markExpiredPaymentLinks job persists EXPIRED on the organization clock; a link not yet expired stays ACTIVE', async () => {
       const t = await api().newTenant();
       await freeze(t, '2026-03-10T12:00:00.000Z');

@@ -20,10 +20,10 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(link: NewPaymentLink): Promise<PaymentLink> {
-    // The link and its company's tally agree (one transaction).
+    // The link and its company's tally of its status agree (one transaction).
     return inTransaction(this.db, async (trx) => {
       const id = await translatingDuplicates(trx, 'Payment link', (db) => insertedId(db, 'payment_links', toRow(link)));
-      await addToTally(trx, PAYMENT_LINK_TALLY, link.companyId, 1);
+      await addToTally(trx, PAYMENT_LINK_TALLY, link.companyId, 1, link.status);
       return { ...link, id: Number(id) };
     });
   }
@@ -75,6 +75,21 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     if (changes.metadata !== undefined) patch.metadata = JSON.stringify(changes.metadata);
     if (changes.status !== undefined) patch.status = changes.status;
     if (changes.paymentsCount !== undefined) patch.payments_count = changes.paymentsCount;
+    if (changes.status === undefined) return this.write(companyId, id, patch);
+    // A status change moves the link from one count of the company's tally to the other.
+    return inTransaction(this.db, async (trx) => {
+      const before = sqlDialect(trx).lockRows(trx('payment_links').where({ company_id: companyId, id }).select('status'));
+      const from = ((await before) as { status: string }[])[0]?.status;
+      const view = await new KnexPaymentLinkRepository(trx).write(companyId, id, patch);
+      if (from !== undefined && from !== view.status) {
+        await addToTally(trx, PAYMENT_LINK_TALLY, companyId, -1, from);
+        await addToTally(trx, PAYMENT_LINK_TALLY, companyId, 1, view.status);
+      }
+      return view;
+    });
+  }
+
+  private async write(companyId: number, id: number, patch: Row): Promise<PaymentLinkView> {
     await this.db('payment_links').where({ company_id: companyId, id }).update(patch);
     const view = await this.first({ 'l.company_id': companyId, 'l.id': id });
     if (!view) throw new Error(`payment link ${id} vanished`);
@@ -100,14 +115,22 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     if (filter.code !== undefined) query.where('l.code', filter.code);
     if (filter.createdFrom !== undefined) query.where('l.created_at', '>=', filter.createdFrom);
     if (filter.createdTo !== undefined) query.where('l.created_at', '<=', filter.createdTo);
-    // Without a filter the total is the company's link tally, riding on the page's statement (an
-    // uncorrelated subquery, run once); with one, a page that is not full tells it, else a
-    // bounded count (at most COUNT_SCAN_CAP + 1 matches).
-    const unfiltered = (Object.keys(filter) as (keyof PaymentLinkFilter)[]).every((key) => key === 'now' || filter[key] === undefined);
+    // Filtered by nothing but a status, the total comes from the company's link tally, riding on
+    // the page's statement (uncorrelated subqueries, run once): the status's count, less (ACTIVE)
+    // or plus (EXPIRED) the ACTIVE links past expiresAt the expiry job has not marked yet, read
+    // from the (company_id, status, expires_at) index. With another filter, a page that is not
+    // full tells the total, else a bounded count (at most COUNT_SCAN_CAP + 1 matches).
+    const tallied = [filter.externalPaymentLinkId, filter.code, filter.createdFrom, filter.createdTo].every((value) => value === undefined);
+    const lapsed = () => this.db('payment_links').where({ company_id: companyId, status: 'ACTIVE' }).where('expires_at', '<=', now).count({ n: '*' });
+    const lapsedSign = filter.status === 'ACTIVE' ? -1 : filter.status === 'EXPIRED' ? 1 : 0;
+    const statuses = filter.status === undefined ? undefined : [filter.status];
     const columns: (string | Knex.QueryBuilder)[] = [...SELECT];
-    // A read in the transaction that wrote sees its own writes (flushTallies).
-    if (unfiltered) await flushTallies(this.db);
-    if (unfiltered) columns.push(tallyTotal(this.db, PAYMENT_LINK_TALLY, companyId).as('page_total'));
+    if (tallied) {
+      // A read in the transaction that wrote sees its own writes (flushTallies).
+      await flushTallies(this.db);
+      columns.push(tallyTotal(this.db, PAYMENT_LINK_TALLY, companyId, statuses).as('page_total'));
+      if (lapsedSign !== 0) columns.push(lapsed().as('page_lapsed'));
+    }
     const rows: Row[] = await query
       .clone()
       .leftJoin('products as p', 'p.id', 'l.product_id')
@@ -121,19 +144,30 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     const told = totalFromPage(page, rows.length);
     let matches: number;
     if (told !== null) matches = told;
-    else if (unfiltered) matches = rows.length > 0 ? Number(rows[0]!.page_total ?? 0) : await readTally(this.db, PAYMENT_LINK_TALLY, companyId);
+    else if (tallied && rows.length > 0) matches = Number(rows[0]!.page_total ?? 0) + lapsedSign * Number(rows[0]!.page_lapsed ?? 0);
+    else if (tallied) matches = (await readTally(this.db, PAYMENT_LINK_TALLY, companyId, statuses)) + lapsedSign * Number(((await lapsed()) as { n: number | string }[])[0]?.n ?? 0);
     else matches = Number((await this.db.count<{ n: number }[]>({ n: '*' }).from(query.clone().select('l.id').limit(COUNT_SCAN_CAP + 1).as('capped')))[0]?.n ?? 0);
     return { items: rows.map(toView), ...cappedTotal(matches) };
   }
 
   async markExpired(organizationId: number, now: Date, limit: number): Promise<PaymentLinkView[]> {
-    const ids = await transitionRows(
-      this.db, 'payment_links', { organization_id: organizationId, status: 'ACTIVE' },
-      (q) => q.where('expires_at', '<=', now.getTime()), { status: 'EXPIRED', updated_at: toMillis(now) }, limit,
-    );
-    if (ids.length === 0) return [];
-    const rows = await this.db('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).whereIn('l.id', ids).orderBy('l.id');
-    return rows.map(toView);
+    // The links and their companies' tallies (ACTIVE to EXPIRED) agree (one transaction).
+    return inTransaction(this.db, async (trx) => {
+      const ids = await transitionRows(
+        trx, 'payment_links', { organization_id: organizationId, status: 'ACTIVE' },
+        (q) => q.where('expires_at', '<=', now.getTime()), { status: 'EXPIRED', updated_at: toMillis(now) }, limit,
+      );
+      if (ids.length === 0) return [];
+      const rows = await trx('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).whereIn('l.id', ids).orderBy('l.id');
+      const views = rows.map(toView);
+      const perCompany = new Map<number, number>();
+      for (const view of views) perCompany.set(view.companyId, (perCompany.get(view.companyId) ?? 0) + 1);
+      for (const [companyId, n] of perCompany) {
+        await addToTally(trx, PAYMENT_LINK_TALLY, companyId, -n, 'ACTIVE');
+        await addToTally(trx, PAYMENT_LINK_TALLY, companyId, n, 'EXPIRED');
+      }
+      return views;
+    });
   }
 
   private async first(where: Row): Promise<PaymentLinkView | null> {

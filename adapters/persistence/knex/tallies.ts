@@ -6,8 +6,8 @@ import type { Knex } from 'knex';
  * the owner chosen at random, so concurrent writers rarely wait on the same row; a read sums the
  * owner's rows (16 primary-key reads where a count would read every row, or 10,001 for a capped
  * list). Kept for the debts (migration 20261129100000_debt_tallies: every debt but the CANCELLED
- * ones, per company), the contacts (per organization), the payment links and the events (per
- * company; migration 20261201100000_list_tallies). test/support/tally-check.ts holds every
+ * ones, per company), the contacts (per organization), the payment links (per company and
+ * status) and the events (per company; migration 20261201100000_list_tallies). test/support/tally-check.ts holds every
  * suite's database to tally = COUNT(*).
  *
  * A transaction keeps to the one shard it drew first, in every tally: a grouped transaction (many
@@ -24,11 +24,13 @@ export const TALLY_SHARDS = 16;
 export interface Tally {
   table: string;
   owner: string;
+  /** A column the rows are also counted by (a payment link's status); none: one count per owner. */
+  by?: string;
 }
 
 export const DEBT_TALLY: Tally = { table: 'debt_tallies', owner: 'company_id' };
 export const CONTACT_TALLY: Tally = { table: 'contact_tallies', owner: 'organization_id' };
-export const PAYMENT_LINK_TALLY: Tally = { table: 'payment_link_tallies', owner: 'company_id' };
+export const PAYMENT_LINK_TALLY: Tally = { table: 'payment_link_tallies', owner: 'company_id', by: 'status' };
 export const EVENT_TALLY: Tally = { table: 'event_tallies', owner: 'company_id' };
 
 /** The shard each open transaction drew (gone with the transaction object). */
@@ -45,7 +47,7 @@ function shardFor(db: Knex | Knex.Transaction): number {
 }
 
 /** What a deferring transaction added to each tally row so far, by table and owner. */
-const pendingOfTransaction = new WeakMap<object, Map<string, { tally: Tally; ownerId: number; delta: number }>>();
+const pendingOfTransaction = new WeakMap<object, Map<string, { tally: Tally; ownerId: number; by: string | undefined; delta: number }>>();
 
 /**
  * Holds the tally writes of `trx` until flushTallies(trx), which its opener must call just before
@@ -57,43 +59,50 @@ export function deferTallies(trx: Knex.Transaction): void {
   pendingOfTransaction.set(trx, new Map());
 }
 
-/** Writes what `trx` held back (deferTallies), in one order for every transaction: table, then owner. */
+/** Writes what `trx` held back (deferTallies), in one order for every transaction: table, owner, then `by`. */
 export async function flushTallies(db: Knex | Knex.Transaction): Promise<void> {
   const pending = pendingOfTransaction.get(db);
   if (!pending || pending.size === 0) return;
   const writes = [...pending.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, write]) => write);
   pending.clear();
-  for (const { tally, ownerId, delta } of writes) await write(db, tally, ownerId, delta);
+  for (const { tally, ownerId, by, delta } of writes) await write(db, tally, ownerId, by, delta);
 }
 
-/** Adds `delta` to the owner's tally, in the caller's transaction (held until its commit when it defers). */
-export async function addToTally(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, delta: number): Promise<void> {
+/**
+ * Adds `delta` to the owner's tally (to its `by` value's count, for a tally kept by a column), in
+ * the caller's transaction (held until its commit when it defers).
+ */
+export async function addToTally(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, delta: number, by?: string): Promise<void> {
   if (delta === 0) return;
+  if ((tally.by === undefined) !== (by === undefined)) throw new Error(`${tally.table} is kept ${tally.by ? `by ${tally.by}` : 'per owner only'}`);
   const pending = pendingOfTransaction.get(db);
-  if (!pending) return write(db, tally, ownerId, delta);
-  const key = `${tally.table}:${String(ownerId).padStart(12, '0')}`;
+  if (!pending) return write(db, tally, ownerId, by, delta);
+  const key = `${tally.table}:${String(ownerId).padStart(12, '0')}:${by ?? ''}`;
   const held = pending.get(key);
   if (held) held.delta += delta;
-  else pending.set(key, { tally, ownerId, delta });
+  else pending.set(key, { tally, ownerId, by, delta });
 }
 
-async function write(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, delta: number): Promise<void> {
+async function write(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, by: string | undefined, delta: number): Promise<void> {
   if (delta === 0) return;
+  const keyColumns = tally.by ? [tally.owner, tally.by, 'shard'] : [tally.owner, 'shard'];
   await db(tally.table)
-    .insert({ [tally.owner]: ownerId, shard: shardFor(db), live: delta })
-    .onConflict([tally.owner, 'shard'])
+    .insert({ [tally.owner]: ownerId, ...(tally.by ? { [tally.by]: by } : {}), shard: shardFor(db), live: delta })
+    .onConflict(keyColumns)
     .merge({ live: db.raw('?? + ?', [`${tally.table}.live`, delta]) });
 }
 
-/** The owner's tally, as a subquery (the SUM of its rows, `n`). */
-export function tallyTotal(db: Knex | Knex.Transaction, tally: Tally, ownerId: number): Knex.QueryBuilder {
-  return db(tally.table).where(tally.owner, ownerId).sum({ n: 'live' });
+/** The owner's tally (of the `by` values given, or all), as a subquery (the SUM of its rows, `n`). */
+export function tallyTotal(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, by?: string[]): Knex.QueryBuilder {
+  const query = db(tally.table).where(tally.owner, ownerId);
+  if (by && tally.by) query.whereIn(tally.by, by);
+  return query.sum({ n: 'live' });
 }
 
-/** The owner's tally, read on its own. */
-export async function readTally(db: Knex | Knex.Transaction, tally: Tally, ownerId: number): Promise<number> {
+/** The owner's tally (of the `by` values given, or all), read on its own. */
+export async function readTally(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, by?: string[]): Promise<number> {
   await flushTallies(db);
-  const rows = (await tallyTotal(db, tally, ownerId)) as { n: number | string | null }[];
+  const rows = (await tallyTotal(db, tally, ownerId, by)) as { n: number | string | null }[];
   return Number(rows[0]?.n ?? 0);
 }
 

@@ -2,11 +2,12 @@ import type { Knex } from 'knex';
 import { tableOptions } from './table-options';
 
 /**
- * The total of GET /contacts, GET /payment-links and GET /events without a filter, as the debts
- * have theirs (20261129100000_debt_tallies, adapters/persistence/knex/tallies.ts): a sharded tally
- * of the organization's contacts and of the company's payment links and events, kept by every
- * insert in its transaction. Before it, a full first page of contacts or links counted up to
- * 10,001 index entries per request (about 1.5 ms of MariaDB CPU per list in docs/performance.md),
+ * The totals of GET /contacts, GET /payment-links (with or without a status) and GET /events
+ * without another filter, as the debts have theirs (20261129100000_debt_tallies,
+ * adapters/persistence/knex/tallies.ts): sharded tallies of the organization's contacts, of the
+ * company's payment links per status and of its events, kept by every write in its transaction.
+ * Before them, a full first page of contacts or links counted up to 10,001 index entries per
+ * request (about 1.5 ms of MariaDB CPU per list, 2.1 ms with a status, in docs/performance.md),
  * and the events page counted every event of the company, a count that grows with every write.
  * Existing rows are counted into shard 0.
  */
@@ -18,12 +19,15 @@ export async function up(db: Knex): Promise<void> {
     t.bigInteger('live').notNullable().defaultTo(0);
     t.primary(['organization_id', 'shard']);
   });
+  // Per status too: GET /payment-links?status=… reads the status's count (ACTIVE less the ACTIVE
+  // links past expiresAt that the expiry job has not marked yet, EXPIRED plus them).
   await db.schema.createTable('payment_link_tallies', (t) => {
     tableOptions(db, t);
     t.integer('company_id').unsigned().notNullable().references('companies.id');
+    t.string('status', 16).notNullable();
     t.smallint('shard').notNullable();
     t.bigInteger('live').notNullable().defaultTo(0);
-    t.primary(['company_id', 'shard']);
+    t.primary(['company_id', 'status', 'shard']);
   });
   await db.schema.createTable('event_tallies', (t) => {
     tableOptions(db, t);
@@ -33,7 +37,7 @@ export async function up(db: Knex): Promise<void> {
     t.primary(['company_id', 'shard']);
   });
   await db.raw('INSERT INTO contact_tallies (organization_id, shard, live) SELECT organization_id, 0, COUNT(*) FROM contacts GROUP BY organization_id');
-  await db.raw('INSERT INTO payment_link_tallies (company_id, shard, live) SELECT company_id, 0, COUNT(*) FROM payment_links GROUP BY company_id');
+  await db.raw('INSERT INTO payment_link_tallies (company_id, status, shard, live) SELECT company_id, status, 0, COUNT(*) FROM payment_links GROUP BY company_id, status');
   await db.raw('INSERT INTO event_tallies (company_id, shard, live) SELECT company_id, 0, COUNT(*) FROM events GROUP BY company_id');
 }
 
