@@ -305,9 +305,13 @@ async function runScenario(scenario: Scenario, ctx: Context, rows: Row[], cores:
   const cpuBefore = cpuSnapshot();
   const serverCpuBefore = processCpuMs(service.serverPid);
   const databaseCpuBefore = databaseCpuMs();
+  const statementsBefore = await ctx.db.dialect.statementsSoFar(ctx.db);
   const result = await measure(load);
   const serverCpuMs = processCpuMs(service.serverPid) - serverCpuBefore;
   const databaseMs = databaseCpuMs() - databaseCpuBefore;
+  // Every client's statements, the bench's own two reads of the count and the workers' polling
+  // included: a few hundred over a run of thousands of requests.
+  const statementsAfter = statementsBefore === null ? null : await ctx.db.dialect.statementsSoFar(ctx.db);
   const share = cpuShare(cpuBefore, cpuSnapshot(), cores);
   const baseline = scenario.baseline ? rows.find((r) => r.id === scenario.baseline) : undefined;
   const row: Row = {
@@ -323,6 +327,10 @@ async function runScenario(scenario: Scenario, ctx: Context, rows: Row[], cores:
     rssMiB: rssMiB(service.serverPid),
     serverCpuMsPerRequest: result.requests > 0 ? Math.round((serverCpuMs / result.requests) * 1000) / 1000 : null,
     databaseCpuMsPerRequest: result.requests > 0 && databaseMs > 0 ? Math.round((databaseMs / result.requests) * 1000) / 1000 : null,
+    statementsPerRequest:
+      statementsBefore !== null && statementsAfter !== null && statementsAfter !== undefined && result.requests > 0
+        ? Math.round(((statementsAfter - statementsBefore) / result.requests) * 100) / 100
+        : null,
     otherCpuCores: share?.otherCores ?? null,
     stealCores: share?.stealCores ?? null,
   };

@@ -58,6 +58,12 @@ export interface BenchDialect {
   explain(conn: BenchConnection, sql: string): Promise<Record<string, unknown>[]>;
   /** How the plans are made, for the report. */
   planMethod: string;
+  /**
+   * Statements the server has received from every client so far (MariaDB's `Questions`), to count
+   * a scenario's statements per request; null where the server keeps no such count (PostgreSQL
+   * without pg_stat_statements).
+   */
+  statementsSoFar(db: { query<T>(sql: string, values?: unknown[]): Promise<T[]> }): Promise<number | null>;
 }
 
 export function benchDialect(url: string): BenchDialect {
@@ -139,6 +145,10 @@ const MYSQL: BenchDialect = {
     return rows.map((row) => ({ ...row }));
   },
   planMethod: 'MariaDB `ANALYZE`: the plan plus r_rows, the rows actually read (plain `EXPLAIN` on MySQL)',
+  async statementsSoFar(db) {
+    const [row] = await db.query<{ Value: string }>("SHOW GLOBAL STATUS LIKE 'Questions'");
+    return row ? Number(row.Value) : null;
+  },
 };
 
 const PG_INT8 = 20;
@@ -269,6 +279,9 @@ const POSTGRES: BenchDialect = {
     return rows.map((row) => ({ 'QUERY PLAN': row['QUERY PLAN'] }));
   },
   planMethod: 'PostgreSQL `EXPLAIN (ANALYZE, BUFFERS)`: the plan as run, with the rows and buffers each node actually read',
+  async statementsSoFar() {
+    return null;
+  },
 };
 
 export interface BenchDatabase {

@@ -26,6 +26,12 @@ export interface Row extends LoadResult {
   serverCpuMsPerRequest: number | null;
   /** CPU the database server (mariadbd, or PostgreSQL's processes) spent during the measured run, per request. */
   databaseCpuMsPerRequest: number | null;
+  /**
+   * Statements the database server received per request during the measured run (MariaDB's
+   * `Questions`, BEGIN and COMMIT included); null on PostgreSQL, which counts none without
+   * pg_stat_statements, and in reports from before it was measured.
+   */
+  statementsPerRequest?: number | null;
   /** Cores' worth of CPU that processes outside the bench (and the database server) used meanwhile. */
   otherCpuCores: number | null;
   stealCores: number | null;
@@ -75,6 +81,7 @@ const COLUMNS: [string, (r: Row) => string][] = [
   ['vs baseline', (r) => (r.ratio === null ? '—' : `${r.ratio.toFixed(r.ratio < 0.1 ? 3 : 2)} × ${r.baseline}`)],
   ['CPU ms/req', (r) => (r.serverCpuMsPerRequest === null ? '?' : r.serverCpuMsPerRequest.toFixed(3))],
   ['DB CPU ms/req', (r) => (r.databaseCpuMsPerRequest === null ? '?' : r.databaseCpuMsPerRequest.toFixed(3))],
+  ['SQL stmts/req', (r) => (r.statementsPerRequest === undefined || r.statementsPerRequest === null ? '—' : r.statementsPerRequest.toFixed(2))],
   ['RSS MiB', (r) => (r.rssMiB === null ? '?' : r.rssMiB.toFixed(1))],
   ['Other CPU', (r) => (r.otherCpuCores === null ? '?' : r.otherCpuCores.toFixed(2))],
 ];
