@@ -60,8 +60,10 @@ export class CreatePaymentLink {
   }
 
   private create(input: CreatePaymentLinkInput, explicitIdentifier: string | undefined, scope: TenantScope): Promise<PaymentLinkView> {
+    // A taken externalPaymentLinkId is found by the link's INSERT (the unique key), not read first:
+    // its ConflictError rolls the transaction back whole (with the group it ran in, whose other
+    // works then run alone) and execute() answers 409.
     return this.deps.uow.runGrouped(scope.organizationId, async (tx) => {
-      if (await this.keyTaken(input, scope, tx)) throw conflict(input.externalPaymentLinkId!);
       const debtor = input.debtor ? await resolveDebtor({ ...tx, ids: this.deps.ids }, input.debtor, scope) : null;
       const product = input.productName ? await findOrCreateProductByName(tx, input.productName, scope) : null;
       const now = scope.clock.now();
@@ -122,9 +124,9 @@ export class CreatePaymentLink {
     });
   }
 
-  private async keyTaken(input: CreatePaymentLinkInput, scope: TenantScope, repos: Repositories = this.deps.repos): Promise<boolean> {
+  private async keyTaken(input: CreatePaymentLinkInput, scope: TenantScope): Promise<boolean> {
     if (input.externalPaymentLinkId === undefined) return false;
-    return (await repos.paymentLinks.findByExternalPaymentLinkId(scope.organizationId, input.externalPaymentLinkId)) !== null;
+    return (await this.deps.repos.paymentLinks.findByExternalPaymentLinkId(scope.organizationId, input.externalPaymentLinkId)) !== null;
   }
 }
 
