@@ -117,6 +117,39 @@ for (const kind of DATABASE_KINDS) {
       expect(shards.map((s) => Number(s.live))).to.deep.equal([5]);
     });
 
+    it("writes the phone index rows of a unit of work's contacts in one INSERT before its commit; a phone search or a phone change inside it sees them", async () => {
+      const t = await newTenant(repos);
+      const org = t.organization.id;
+      const phoneInserts: string[] = [];
+      const onQuery = (q: { sql: string }) => {
+        if (/insert into .?contact_phones/i.test(q.sql)) phoneInserts.push(q.sql);
+      };
+      const phone = (n: string) => [{ type: 'MOBILE' as const, number: n, primary: true, description: 'MOBILE' }];
+      let found: { search: number[]; created: number; changed: unknown };
+      db.on('query', onQuery);
+      try {
+        await uow.run(async (tx) => {
+          for (let i = 0; i < 3; i++) await tx.contacts.insert(newContact(org, { phones: phone(`+52 55 1234 56${i}0`) }));
+          expect(phoneInserts).to.have.length(0);
+        });
+        expect(phoneInserts).to.have.length(1);
+        found = await uow.run(async (tx) => {
+          const created = await tx.contacts.insert(newContact(org, { phones: phone('+52 55 9999 0001') }));
+          const search = await tx.contacts.list(org, { phoneDigits: '99990001' }, { page: 1, limit: 10 });
+          const changed = await tx.contacts.update(org, created.id, { phones: phone('+52 55 8888 0002'), updatedAt: new Date() });
+          return { search: search.items.map((c) => c.id), created: created.id, changed: changed.phones };
+        });
+        expect(found.search).to.deep.equal([found.created]);
+        expect(found.changed).to.deep.equal(phone('+52 55 8888 0002'));
+      } finally {
+        db.off('query', onQuery);
+      }
+      const rows: { contact_id: number }[] = await db('contact_phones').where({ organization_id: org }).select('contact_id');
+      expect(rows).to.have.length(4);
+      expect((await repos.contacts.list(org, { phoneDigits: '99990001' }, { page: 1, limit: 10 })).items).to.have.length(0);
+      expect((await repos.contacts.list(org, { phoneDigits: '88880002' }, { page: 1, limit: 10 })).items.map((c) => c.id)).to.deep.equal([found.created]);
+    });
+
     it('goes on after a duplicate key it handled inside the transaction, and commits what it wrote before and after', async () => {
       // PostgreSQL aborts a transaction at its first failed statement: the write that failed ran
       // in a savepoint, so the rest of the transaction still works.

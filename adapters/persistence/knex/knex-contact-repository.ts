@@ -7,7 +7,8 @@ import { insertedId, sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, likeContains, toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
-import { addToTally, CONTACT_TALLY, flushTallies, readTally, tallyTotal } from './tallies';
+import { flushDeferredWrites, insertRows } from './deferred-writes';
+import { addToTally, CONTACT_TALLY, readTally, tallyTotal } from './tallies';
 
 interface ContactRow {
   id: number;
@@ -79,6 +80,8 @@ export class KnexContactRepository implements ContactRepository {
       const changed = await trx('contacts').where({ organization_id: organizationId, id }).update(patch);
       if (changed === 0) throw new Error(`contact ${id} vanished`);
       if (changes.phones !== undefined) {
+        // Phone rows this transaction still holds back (a contact created in it) go in first.
+        await flushDeferredWrites(trx);
         await trx('contact_phones').where({ contact_id: id }).delete();
         await this.writePhones(trx, id, organizationId, changes.phones);
       }
@@ -99,6 +102,8 @@ export class KnexContactRepository implements ContactRepository {
     if (filter.externalClientId !== undefined) query.where('contacts.external_client_id', filter.externalClientId);
     if (filter.code !== undefined) query.where('contacts.code', filter.code);
     if (filter.phoneDigits !== undefined) {
+      // A search in the transaction that wrote sees the phone rows it holds back.
+      await flushDeferredWrites(this.db);
       query.whereExists((sub) =>
         sub
           .select(this.db.raw('1'))
@@ -115,8 +120,8 @@ export class KnexContactRepository implements ContactRepository {
     const unfiltered = Object.values(filter).every((value) => value === undefined);
     const ids = query.clone().select('contacts.id').orderBy('contacts.id', 'desc').limit(page.limit).offset(offsetOf(page));
     const columns: (string | Knex.QueryBuilder)[] = ['contacts.*'];
-    // A read in the transaction that wrote sees its own writes (flushTallies).
-    if (unfiltered) await flushTallies(this.db);
+    // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
+    if (unfiltered) await flushDeferredWrites(this.db);
     if (unfiltered) columns.push(tallyTotal(this.db, CONTACT_TALLY, organizationId).as('page_total'));
     const rows = await this.db.from(ids.as('pg')).join('contacts', 'contacts.id', 'pg.id').select<(ContactRow & { page_total?: unknown })[]>(columns).orderBy('contacts.id', 'desc');
     const told = totalFromPage(page, rows.length);
@@ -127,9 +132,11 @@ export class KnexContactRepository implements ContactRepository {
     return { items: rows.map(toContact), ...cappedTotal(matches) };
   }
 
+  /** The phone search's index rows: held back to the commit in a unit of work (deferred-writes.ts). */
   private async writePhones(trx: Knex.Transaction, contactId: number, organizationId: number, phones: Phone[]) {
-    if (phones.length === 0) return;
-    await trx('contact_phones').insert(
+    await insertRows(
+      trx,
+      'contact_phones',
       phones.map((p, position) => ({
         contact_id: contactId,
         organization_id: organizationId,

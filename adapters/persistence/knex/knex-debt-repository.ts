@@ -4,12 +4,13 @@ import type { Currency } from '../../../internal/shared/currency';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
 import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-repository';
-import { addToTally, DEBT_TALLY, flushTallies, isLive, liveByCompany, tallyTotal } from './tallies';
+import { addToTally, DEBT_TALLY, isLive, liveByCompany, tallyTotal } from './tallies';
 import { insertedId, sqlDialect } from './dialect';
 import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
+import { flushDeferredWrites } from './deferred-writes';
 
 type Row = Record<string, any>;
 
@@ -171,8 +172,8 @@ export class KnexDebtRepository implements DebtRepository {
       counted = all;
     }
     // The unfiltered list (every debt but the CANCELLED ones) is counted by the tally instead.
-    // A read in the transaction that wrote sees its own writes (flushTallies).
-    if (isUnfiltered(filter)) await flushTallies(this.db);
+    // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
+    if (isUnfiltered(filter)) await flushDeferredWrites(this.db);
     const total = isUnfiltered(filter) ? tallyTotal(this.db, DEBT_TALLY, companyId) : counted.clone().count({ n: '*' });
     // The exact total rides on the page's statement (an uncorrelated subquery, run once): one
     // round trip per list. An empty page past the first asks for it on its own.

@@ -9,7 +9,8 @@ import { lockRowId, transitionRows } from './row-lock';
 import { insertedId, sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { inTransaction } from './in-transaction';
-import { addToTally, PAYMENT_LINK_TALLY, flushTallies, readTally, tallyTotal } from './tallies';
+import { flushDeferredWrites } from './deferred-writes';
+import { addToTally, PAYMENT_LINK_TALLY, readTally, tallyTotal } from './tallies';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
 type Row = Record<string, any>;
@@ -126,8 +127,8 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     const statuses = filter.status === undefined ? undefined : [filter.status];
     const columns: (string | Knex.QueryBuilder)[] = [...SELECT];
     if (tallied) {
-      // A read in the transaction that wrote sees its own writes (flushTallies).
-      await flushTallies(this.db);
+      // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
+      await flushDeferredWrites(this.db);
       columns.push(tallyTotal(this.db, PAYMENT_LINK_TALLY, companyId, statuses).as('page_total'));
       if (lapsedSign !== 0) columns.push(lapsed().as('page_lapsed'));
     }

@@ -27,7 +27,7 @@ import { KnexWebhookDeliveryRepository } from './knex-webhook-delivery-repositor
 import { KnexWebhookEndpointRepository } from './knex-webhook-endpoint-repository';
 import type { CredentialCache } from '../credential-cache';
 import { isDeadlock } from './driver-errors';
-import { deferTallies, flushTallies } from './tallies';
+import { deferWrites, flushDeferredWrites } from './deferred-writes';
 
 export interface KnexRepositoryOptions {
   events: EventWriting;
@@ -92,10 +92,10 @@ export class KnexUnitOfWork implements UnitOfWork {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.transaction(async (trx) => {
-          // The tallies the work changed are written once, just before the commit (tallies.ts).
-          deferTallies(trx);
+          // Phone index rows and tallies are written together just before the commit (deferred-writes.ts).
+          deferWrites(trx);
           const result = await work(knexRepositories(trx, this.options));
-          await flushTallies(trx);
+          await flushDeferredWrites(trx);
           return result;
         });
       } catch (error) {

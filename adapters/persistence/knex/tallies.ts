@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { deferredWrites, flushDeferredWrites } from './deferred-writes';
 
 /**
  * The exact total of an owner's unfiltered list without counting rows: every write that changes
@@ -15,8 +16,9 @@ import type { Knex } from 'knex';
  * of the owner, taken in random order, and two of them would deadlock (PostgreSQL then waits out
  * its deadlock_timeout before breaking it; InnoDB breaks it at once, and the group runs again
  * alone). A unit of work's transaction holds its tally writes back and writes them together
- * just before its commit (deferTallies), in one order for every transaction (table, then owner),
- * so two transactions that write the same tallies never take their rows in opposite orders.
+ * just before its commit (deferred-writes.ts), in one order for every transaction (table, owner,
+ * then status), so two transactions that write the same tallies never take their rows in opposite
+ * orders.
  */
 export const TALLY_SHARDS = 16;
 
@@ -46,41 +48,24 @@ function shardFor(db: Knex | Knex.Transaction): number {
   return shard;
 }
 
-/** What a deferring transaction added to each tally row so far, by table and owner. */
-const pendingOfTransaction = new WeakMap<object, Map<string, { tally: Tally; ownerId: number; by: string | undefined; delta: number }>>();
-
-/**
- * Holds the tally writes of `trx` until flushTallies(trx), which its opener must call just before
- * the commit (KnexUnitOfWork.run does): one upsert per tally row for the whole transaction,
- * holding the row's lock only from there to the commit, instead of one per written row held for
- * the whole transaction. Any other transaction writes its tallies at once.
- */
-export function deferTallies(trx: Knex.Transaction): void {
-  pendingOfTransaction.set(trx, new Map());
-}
-
-/** Writes what `trx` held back (deferTallies), in one order for every transaction: table, owner, then `by`. */
-export async function flushTallies(db: Knex | Knex.Transaction): Promise<void> {
-  const pending = pendingOfTransaction.get(db);
-  if (!pending || pending.size === 0) return;
-  const writes = [...pending.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, write]) => write);
-  pending.clear();
-  for (const { tally, ownerId, by, delta } of writes) await write(db, tally, ownerId, by, delta);
-}
-
 /**
  * Adds `delta` to the owner's tally (to its `by` value's count, for a tally kept by a column), in
- * the caller's transaction (held until its commit when it defers).
+ * the caller's transaction: held back until just before its commit when it defers its writes
+ * (deferred-writes.ts), one upsert per tally row for the whole transaction, holding the row's
+ * lock only from there to the commit.
  */
 export async function addToTally(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, delta: number, by?: string): Promise<void> {
   if (delta === 0) return;
   if ((tally.by === undefined) !== (by === undefined)) throw new Error(`${tally.table} is kept ${tally.by ? `by ${tally.by}` : 'per owner only'}`);
-  const pending = pendingOfTransaction.get(db);
-  if (!pending) return write(db, tally, ownerId, by, delta);
+  const held = deferredWrites(db);
+  if (!held) return write(db, tally, ownerId, by, delta);
   const key = `${tally.table}:${String(ownerId).padStart(12, '0')}:${by ?? ''}`;
-  const held = pending.get(key);
-  if (held) held.delta += delta;
-  else pending.set(key, { tally, ownerId, by, delta });
+  const pending = held.tallies.get(key);
+  if (pending) pending.delta += delta;
+  else {
+    const entry = { delta, write: () => write(db, tally, ownerId, by, entry.delta) };
+    held.tallies.set(key, entry);
+  }
 }
 
 async function write(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, by: string | undefined, delta: number): Promise<void> {
@@ -101,7 +86,7 @@ export function tallyTotal(db: Knex | Knex.Transaction, tally: Tally, ownerId: n
 
 /** The owner's tally (of the `by` values given, or all), read on its own. */
 export async function readTally(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, by?: string[]): Promise<number> {
-  await flushTallies(db);
+  await flushDeferredWrites(db);
   const rows = (await tallyTotal(db, tally, ownerId, by)) as { n: number | string | null }[];
   return Number(rows[0]?.n ?? 0);
 }
