@@ -1,4 +1,4 @@
-import type Router from '@koa/router';
+import type { RouteTable } from './segment-router';
 import type { Context } from 'koa';
 import type { TenantScope } from '../../internal/shared/tenant-scope';
 import type { Application } from '../../internal/application';
@@ -94,7 +94,7 @@ export function route<B = any, Q = any>(definition: Route<B, Q>): Route<B, Q> {
  * (paymentUrl) and personal data (contacts, debtors), which no browser, proxy or CDN may keep
  * (docs/security.md). The documents (/openapi.json, /docs) stay cacheable.
  */
-export function mountRoutes(router: Router, routes: Route[], app: Application, rateLimit?: RateLimitGate): void {
+export function mountRoutes(router: RouteTable, routes: Route[], app: Application, rateLimit?: RateLimitGate): void {
   for (const r of routes) {
     router[r.method](r.path, async (ctx: Context) => {
       ctx.set('Cache-Control', 'no-store');

@@ -1,4 +1,3 @@
-import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Application } from '../../internal/application';
@@ -24,6 +23,7 @@ import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi/document';
 import { mountApiReference } from './reference/api-reference';
 import { mountRoutes, type Route } from './route';
+import { SegmentRouter } from './segment-router';
 import { authRoutes } from './routes/auth.routes';
 import { contactRoutes } from './routes/contacts.routes';
 import { healthRoutes, type ReadinessCheck } from './routes/health.routes';
@@ -108,7 +108,7 @@ export function createHttpServer(options: HttpOptions): Koa {
     : undefined;
   const moneyReceived = metrics ? moneyReceivedMetrics(metrics.registry) : undefined;
   const routes = apiRoutes({ ...options, loginThrottle: throttle, moneyReceived });
-  const router = new Router();
+  const router = new SegmentRouter();
   const rateLimit = options.rateLimit ? rateLimitGate({ ...options.rateLimit, logger: options.logger, metrics }) : undefined;
   mountRoutes(router, routes, options.app, rateLimit);
   const openApi = openApiDocument(routes, options.publicBaseUrl);

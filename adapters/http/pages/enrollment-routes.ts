@@ -1,4 +1,4 @@
-import type Router from '@koa/router';
+import type { RouteTable } from '../segment-router';
 import type { Context } from 'koa';
 import { EnrollmentExpiredError } from '../../../internal/direct-debit/enrollment-grant';
 import { paymentMethodIdOf } from '../../../internal/direct-debit/payment-method';
@@ -10,7 +10,7 @@ import { fieldErrors, formValues, type PageKit, required } from './page-kit';
 import { readForm, setPageHeaders } from './page-security';
 
 /** The direct-debit enrollment page behind an enrollment link's token: the form, and its done page. */
-export function enrollmentPages(router: Router, kit: PageKit): void {
+export function enrollmentPages(router: RouteTable, kit: PageKit): void {
   const { app, portal, csrf, page, renderContext, send, newForm, formExpired } = kit;
 
 

@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { SegmentRouter } from '../segment-router';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { Application } from '../../../internal/application';
@@ -54,14 +55,14 @@ export const DEFAULT_IDENTIFIER_LOOKUP_LIMIT: RateLimitPolicy = { capacity: 10, 
  * limit and error pages, rendering, CSRF forms); each route resolves a code or signature through
  * a use case; every page has the strict headers, every form a CSRF token, every lookup the rate limit.
  */
-export function hostedPages(options: HostedPagesOptions): ReturnType<Router['routes']> {
+export function hostedPages(options: HostedPagesOptions): Middleware {
   const { app, portal, logger } = options;
   const csrf = new CsrfTokens(options.signer);
   const limit = options.lookupLimit ?? DEFAULT_LOOKUP_LIMIT;
   const identifierLimit = options.identifierLookupLimit ?? DEFAULT_IDENTIFIER_LOOKUP_LIMIT;
   // Like every bucket of the API: when the limiter's store does not answer, pages go through (logged, counted).
   const consume = failOpen(options.rateLimiter, logger, undefined);
-  const router = new Router();
+  const router = new SegmentRouter();
 
   router.get('/assets/:name', (ctx) => {
     const asset = ASSETS.get(ctx.params.name!);

@@ -1,4 +1,4 @@
-import type Router from '@koa/router';
+import type { RouteTable } from '../segment-router';
 import type { Context } from 'koa';
 import { INSTRUCTION_METHODS, type InstructionMethod } from '../../../internal/payment-instructions/payment-instruction';
 import type { InstructionPage } from '../../../internal/portal/queries/get-instruction-page';
@@ -71,7 +71,7 @@ export async function sendVoucher(ctx: Context, page: InstructionPage, locale: L
 }
 
 /** Cash and transfer: a payment instruction's page, its status (polled by the page), its public voucher. */
-export function instructionPages(router: Router, kit: PageKit): void {
+export function instructionPages(router: RouteTable, kit: PageKit): void {
   const { app, portal, page, renderContext, send } = kit;
 
 

@@ -1,4 +1,4 @@
-import type Router from '@koa/router';
+import type { RouteTable } from '../segment-router';
 import type { Context } from 'koa';
 import { PaymentDeclinedError } from '../../../internal/portal/payment-declined';
 import type { PortalPage } from '../../../internal/portal/portal-page';
@@ -17,7 +17,7 @@ import { portalDocument, receiptDocument } from './payment-pages';
  * identifier): the page, its payment form (card, or a transfer or cash instruction), and the
  * receipts.
  */
-export function portalPages(router: Router, kit: PageKit): void {
+export function portalPages(router: RouteTable, kit: PageKit): void {
   const { app, portal, csrf, page, renderContext, send, newForm, formExpired } = kit;
 
 

@@ -1,4 +1,4 @@
-import type Router from '@koa/router';
+import type { RouteTable } from '../segment-router';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { NotFoundError } from '../../../internal/shared/errors';
@@ -32,7 +32,7 @@ const TEXTS = {
  * it changes nothing); POST with `List-Unsubscribe=One-Click` (what mail clients send, urlencoded
  * or multipart, without cookies: the signed URL is the credential) turns the channel off.
  */
-export function unsubscribePages(router: Router, kit: PageKit): void {
+export function unsubscribePages(router: RouteTable, kit: PageKit): void {
   const { app, portal, page, send } = kit;
   const renderContext = (ctx: Context) => kit.renderContext(ctx, null);
 

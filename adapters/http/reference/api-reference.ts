@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type Router from '@koa/router';
+import type { RouteTable } from '../segment-router';
 import type { Context } from 'koa';
 import { setPageHeaders } from '../pages/page-security';
 import { StaticScript } from './static-script';
@@ -122,7 +122,7 @@ function setReferenceHeaders(ctx: Context): void {
 }
 
 /** Mounts GET /docs and its two scripts on `router` (the reference reads /openapi.json). */
-export function mountApiReference(router: Router): void {
+export function mountApiReference(router: RouteTable): void {
   const bundle = scalarBundle();
   const page = renderReferencePage(referenceConfiguration(), { bundle: bundle.url(BUNDLE_PATH), start: startScript.url(START_PATH) });
   router.get(REFERENCE_PATH, (ctx) => {
