@@ -497,6 +497,46 @@ const BEFORE_ISSUE_19: Record<string, { ratio: number; cpuVsBaseline: number; p9
   'debts.create': { label: 'POST /v2/debts (single)', ratio: 0.71, cpuVsBaseline: 0.235 / 0.133, p99: 17.62 },
 };
 
+/**
+ * The lists and creates this session's changes touched, as the MariaDB run of 2026-11-26T02:42 (on
+ * a slower hour of this machine: koa-json 29,706 req/s) measured them before: req/s, p99, MariaDB
+ * CPU per request, statements per request (null: not counted then) and the ratio to koa-json.
+ */
+const BEFORE_TALLIES: Record<string, { label: string; rps: number; p99: number; dbCpu: number; ratio: number }> = {
+  'contacts.list': { label: 'GET /contacts', rps: 461, p99: 128.48, dbCpu: 2.165, ratio: 0.016 },
+  'links.list': { label: 'GET /payment-links', rps: 475, p99: 120.65, dbCpu: 2.123, ratio: 0.016 },
+  'links.list.active': { label: 'GET /payment-links?status=ACTIVE', rps: 336, p99: 188.91, dbCpu: 3.206, ratio: 0.011 },
+};
+
+/** The lists before and now (changesSection). */
+function listChanges(report: Report): string {
+  const lines = Object.entries(BEFORE_TALLIES).flatMap(([id, before]) => {
+    const row = report.rows.find((r) => r.id === id);
+    if (!row) return [];
+    return [
+      `| ${before.label} | ${before.rps} | ${row.requestsPerSec.toFixed(0)} | ${before.ratio.toFixed(3)} × | ${row.ratio?.toFixed(3) ?? '?'} × | ${before.p99.toFixed(2)} | ${row.p99Ms.toFixed(2)} | ${before.dbCpu.toFixed(3)} | ${row.databaseCpuMsPerRequest?.toFixed(3) ?? '?'} |`,
+    ];
+  });
+  const events = report.rows.find((r) => r.id === 'events.list');
+  if (events) {
+    lines.push(`| GET /events (new in the bench) | — | ${events.requestsPerSec.toFixed(0)} | — | ${events.ratio?.toFixed(3) ?? '?'} × | — | ${events.p99Ms.toFixed(2)} | — | ${events.databaseCpuMsPerRequest?.toFixed(3) ?? '?'} |`);
+  }
+  if (lines.length === 0) return '';
+  return `The lists before these changes, as the MariaDB run of 2026-11-26 02:42 measured them (a slower hour: bare Koa
+29,706 req/s); compare the ratios and the MariaDB CPU:
+
+| List, 32 connections | before req/s | now | before × koa-json | now | before p99 ms | now | before DB CPU ms/req | now |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${lines.join('\n')}
+`;
+}
+
+/** Statements per request of a scenario in this run, or '?'. */
+function statementsOf(report: Report, id: string): string {
+  const row = report.rows.find((r) => r.id === id);
+  return row?.statementsPerRequest == null ? '?' : row.statementsPerRequest.toFixed(2);
+}
+
 export function changesSection(report: Report): string {
   const baselineCpu = report.rows.find((r) => r.id === 'baseline.koa-insert')?.serverCpuMsPerRequest ?? null;
   const lines = Object.entries(BEFORE_ISSUE_19).flatMap(([id, before]) => {
@@ -538,6 +578,28 @@ export function changesSection(report: Report): string {
   debt.created events inserted straight, one transaction per subscription. Generation must write both (every debt
   created reports one event, in the debt's transaction), so the database alone caps it well below the debts-only
   baseline the target is set against.
+- **Sharded tallies for the unfiltered contact, payment-link and event lists**
+  (adapters/persistence/knex/tallies.ts, migration 20261201100000_list_tallies), as the debts had theirs: a full
+  first page of contacts or links counted up to 10,001 index entries per request (about 2 ms of MariaDB CPU, which
+  held the lists near 460 req/s), and GET /events counted every event of the company. The payment links' tally is
+  kept per status, so GET /payment-links?status=… reads it too: the status's count, less (ACTIVE) or plus
+  (EXPIRED) the ACTIVE links past expiresAt the expiry job has not marked yet, read from the status index in the
+  page's statement. Every suite's database is checked, before it is dropped, for every tally equal to COUNT(*).
+- **Deferred writes** (adapters/persistence/knex/deferred-writes.ts): a unit of work writes its tally deltas and
+  its contacts' phone index rows just before its commit, one upsert per tally row and one multi-row INSERT for
+  the phones of the whole group, instead of a statement each per create. POST /contacts made 2.80 statements per
+  request after the tallies (an upsert each, which also cost it a third of its throughput in a first try), and
+  makes ${statementsOf(report, 'contacts.create')} now.
+- **POST /payment-links**: the externalPaymentLinkId is checked by the link's INSERT (its unique key answers 409
+  and the transaction rolls back whole) instead of a SELECT first: 4.50 statements per request, now
+  ${statementsOf(report, 'links.create')}.
+- **SegmentRouter** (adapters/http/segment-router.ts): a request's routes are found by the first segment of its
+  path; @koa/router's test of every route's pattern in turn was 4.5 % of a GET by id's API CPU.
+- **SQL statements per request** are counted for every scenario (MariaDB's Questions over the measured run, the
+  column beside DB CPU): each statement is a round trip whose socket write alone is 17 to 22 % of a create's or a
+  read's API CPU in the profiles, so they are a floor as much as the code is.
+
+${listChanges(report)}
 - **PostgreSQL deadlocks the PostgreSQL bench found**, gone: a grouped transaction drew a debt-tally shard per write
   and two groups locking shards in random orders deadlocked (PostgreSQL waits out its 1 s deadlock_timeout before
   breaking one; POST /payment-links answered 7 to 34 req/s there); a transaction now keeps to the shard it drew
