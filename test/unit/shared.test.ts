@@ -188,6 +188,21 @@ describe('calendar-date', () => {
       expect(toIsoUtc(Date.UTC(2026, 1, 3, 4, 5, 6, 7))).to.equal('2026-02-03T04:05:06.007Z');
     });
 
+    it("writes what Date's toISOString writes, for any instant of the wire range (years 0000-9999, negative epochs included) and past it, Date or number", () => {
+      const earliest = utcDay(0, 1, 1).getTime();
+      const latest = utcDay(10000, 1, 1).getTime() - 1;
+      fc.assert(
+        fc.property(fc.integer({ min: earliest - 10 * 86_400_000, max: latest + 10 * 86_400_000 }), (ms) => {
+          const expected = new Date(ms).toISOString();
+          expect(toIsoUtc(ms)).to.equal(expected);
+          expect(toIsoUtc(new Date(ms))).to.equal(expected);
+        }),
+        { numRuns: 2000 },
+      );
+      for (const ms of [earliest, latest, -1, 0, 86_399_999, 86_400_000]) expect(toIsoUtc(ms)).to.equal(new Date(ms).toISOString());
+      expect(() => toIsoUtc(Number.NaN)).to.throw(RangeError);
+    });
+
     it('round-trips every instant to the millisecond', () => {
       fc.assert(
         fc.property(fc.integer({ min: 0, max: Date.UTC(9999, 11, 31) }), (ms) => {
