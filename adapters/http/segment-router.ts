@@ -51,15 +51,21 @@ export class SegmentRouter {
     return this;
   }
 
-  /** The middleware: the routes of the path's first segment, then the pattern-first ones. */
-  routes(): Middleware {
+  /**
+   * The middleware: the routes of the path's first segment, then the pattern-first ones. Like
+   * @koa/router's, it carries `router.stack`, every route's layer (path and methods), for the
+   * tools that read a router's route table (the reliability suite's fuzzing).
+   */
+  routes(): Middleware & { router: { stack: RouterInstance['stack'] } } {
     const bySegment = new Map([...this.bySegment].map(([segment, router]) => [segment, router.routes()]));
     const any = this.anySegment.routes();
-    return (ctx, next: Next) => {
+    const middleware: Middleware = (ctx, next: Next) => {
       const routerCtx = ctx as RouterContext;
       const routes = bySegment.get(firstSegment(ctx.path).toLowerCase());
       return routes ? routes(routerCtx, () => any(routerCtx, next)) : any(routerCtx, next);
     };
+    const stack = [...[...this.bySegment.values()].flatMap((router) => router.stack), ...this.anySegment.stack];
+    return Object.assign(middleware, { router: { stack } });
   }
 
   private routerOf(path: string): RouterInstance {

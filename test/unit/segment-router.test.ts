@@ -53,6 +53,15 @@ describe('SegmentRouter', () => {
     expect((await request(server).get('/else/third')).text).to.equal('no route');
   });
 
+  it("carries every route's layer as router.stack, as @koa/router's middleware does", () => {
+    const router = new SegmentRouter();
+    router.get('/contacts/:id', name('one'));
+    router.post('/pay/:code', name('pay'));
+    router.get('/:anything/x', name('any'));
+    const stack = router.routes().router.stack.map((layer) => `${layer.methods.join(',')} ${layer.path}`);
+    expect(stack).to.deep.equal(['HEAD,GET /contacts/:id', 'POST /pay/:code', 'HEAD,GET /:anything/x']);
+  });
+
   it('reads the first segment of a path', () => {
     expect(firstSegment('/contacts/ctc_1')).to.equal('contacts');
     expect(firstSegment('/contacts')).to.equal('contacts');

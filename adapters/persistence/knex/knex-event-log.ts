@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { inTransaction } from './in-transaction';
 import { addToTally, EVENT_TALLY, readTally } from './tallies';
 import type { DomainEvent } from '../../../internal/events/domain-event';
 import type { EventType } from '../../../internal/events/event-type';
@@ -35,11 +36,15 @@ export class KnexEventLog implements EventLog {
         created_at: toMillis(event.occurredAt),
       };
     });
-    for (let i = 0; i < rows.length; i += CHUNK) await this.db('events').insert(rows.slice(i, i + CHUNK));
-    // Each company's event tally, in the same transaction (GET /events' unfiltered total).
-    const perCompany = new Map<number, number>();
-    for (const row of rows) perCompany.set(row.company_id, (perCompany.get(row.company_id) ?? 0) + 1);
-    for (const [companyId, n] of perCompany) await addToTally(this.db, EVENT_TALLY, companyId, n);
+    if (rows.length === 0) return;
+    // The events and each company's event tally (GET /events' unfiltered total) in one transaction:
+    // the change's own, as the outbox requires, or one of their own for a caller outside any.
+    await inTransaction(this.db, async (trx) => {
+      for (let i = 0; i < rows.length; i += CHUNK) await trx('events').insert(rows.slice(i, i + CHUNK));
+      const perCompany = new Map<number, number>();
+      for (const row of rows) perCompany.set(row.company_id, (perCompany.get(row.company_id) ?? 0) + 1);
+      for (const [companyId, n] of perCompany) await addToTally(trx, EVENT_TALLY, companyId, n);
+    });
   }
 
   async findByEventId(companyId: number, eventId: string): Promise<LoggedEvent | null> {

@@ -8,8 +8,8 @@ import { deferredWrites, flushDeferredWrites } from './deferred-writes';
  * owner's rows (16 primary-key reads where a count would read every row, or 10,001 for a capped
  * list). Kept for the debts (migration 20261129100000_debt_tallies: every debt but the CANCELLED
  * ones, per company), the contacts (per organization), the payment links (per company and
- * status) and the events (per company; migration 20261201100000_list_tallies). test/support/tally-check.ts holds every
- * suite's database to tally = COUNT(*).
+ * status) and the events (per company; migration 20261201100000_list_tallies).
+ * test/support/tally-check.ts holds every suite's database to tally = COUNT(*).
  *
  * A transaction keeps to the one shard it drew first, in every tally: a grouped transaction (many
  * creates in one, see UnitOfWork.runGrouped) that drew a shard per write would hold several rows
