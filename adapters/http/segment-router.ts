@@ -21,34 +21,20 @@ export class SegmentRouter {
   /** Routes whose first segment is a pattern (`/:id`, `/*rest`): tried for every path. */
   private readonly anySegment = new Router();
 
-  get(path: string, ...handlers: Handler[]): this {
-    this.routerOf(path).get(path, ...handlers);
-    return this;
-  }
+  get = this.adder('get');
+  post = this.adder('post');
+  put = this.adder('put');
+  patch = this.adder('patch');
+  delete = this.adder('delete');
+  all = this.adder('all');
 
-  post(path: string, ...handlers: Handler[]): this {
-    this.routerOf(path).post(path, ...handlers);
-    return this;
-  }
-
-  put(path: string, ...handlers: Handler[]): this {
-    this.routerOf(path).put(path, ...handlers);
-    return this;
-  }
-
-  patch(path: string, ...handlers: Handler[]): this {
-    this.routerOf(path).patch(path, ...handlers);
-    return this;
-  }
-
-  delete(path: string, ...handlers: Handler[]): this {
-    this.routerOf(path).delete(path, ...handlers);
-    return this;
-  }
-
-  all(path: string, ...handlers: Handler[]): this {
-    this.routerOf(path).all(path, ...handlers);
-    return this;
+  /** `router.<method>(path, ...handlers)`, on the router of the path's first segment. */
+  private adder(method: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'all') {
+    return (path: string, ...handlers: Handler[]): this => {
+      const router = this.routerOf(path);
+      (router[method] as (path: string, ...handlers: Handler[]) => unknown).call(router, path, ...handlers);
+      return this;
+    };
   }
 
   /**

@@ -28,6 +28,16 @@ for (const kind of DATABASE_KINDS) {
       repos = knexRepositories(db, { events: testEventWriting(), secrets: testSecretBox() });
     });
 
+    /** The statements matching `pattern` that `db` runs until stop(). */
+    function recordStatements(pattern: RegExp): { statements: string[]; stop(): void } {
+      const statements: string[] = [];
+      const onQuery = (q: { sql: string }) => {
+        if (pattern.test(q.sql)) statements.push(q.sql);
+      };
+      db.on('query', onQuery);
+      return { statements, stop: () => db.off('query', onQuery) };
+    }
+
     after(async () => {
       if (!database) return;
       await db.destroy();
@@ -89,11 +99,7 @@ for (const kind of DATABASE_KINDS) {
     it('writes the tallies a unit of work changed once, just before its commit; a list inside it counts them; a rollback drops them', async () => {
       const t = await newTenant(repos);
       const org = t.organization.id;
-      const tallyWrites: string[] = [];
-      const onQuery = (q: { sql: string }) => {
-        if (/insert into .?contact_tallies/i.test(q.sql)) tallyWrites.push(q.sql);
-      };
-      db.on('query', onQuery);
+      const { statements: tallyWrites, stop } = recordStatements(/insert into .?contact_tallies/i);
       try {
         const inside = await uow.run(async (tx) => {
           for (let i = 0; i < 4; i++) await tx.contacts.insert(newContact(org));
@@ -110,7 +116,7 @@ for (const kind of DATABASE_KINDS) {
           throw new Error('rolled back');
         }));
       } finally {
-        db.off('query', onQuery);
+        stop();
       }
       expect((await repos.contacts.list(org, {}, { page: 1, limit: 2 })).total).to.equal(5);
       const shards: { live: number | string }[] = await db('contact_tallies').where({ organization_id: org }).select('live');
@@ -120,13 +126,9 @@ for (const kind of DATABASE_KINDS) {
     it("writes the phone index rows of a unit of work's contacts in one INSERT before its commit; a phone search or a phone change inside it sees them", async () => {
       const t = await newTenant(repos);
       const org = t.organization.id;
-      const phoneInserts: string[] = [];
-      const onQuery = (q: { sql: string }) => {
-        if (/insert into .?contact_phones/i.test(q.sql)) phoneInserts.push(q.sql);
-      };
+      const { statements: phoneInserts, stop } = recordStatements(/insert into .?contact_phones/i);
       const phone = (n: string) => [{ type: 'MOBILE' as const, number: n, primary: true, description: 'MOBILE' }];
       let found: { search: number[]; created: number; changed: unknown };
-      db.on('query', onQuery);
       try {
         await uow.run(async (tx) => {
           for (let i = 0; i < 3; i++) await tx.contacts.insert(newContact(org, { phones: phone(`+52 55 1234 56${i}0`) }));
@@ -142,7 +144,7 @@ for (const kind of DATABASE_KINDS) {
         expect(found.search).to.deep.equal([found.created]);
         expect(found.changed).to.deep.equal(phone('+52 55 8888 0002'));
       } finally {
-        db.off('query', onQuery);
+        stop();
       }
       const rows: { contact_id: number }[] = await db('contact_phones').where({ organization_id: org }).select('contact_id');
       expect(rows).to.have.length(4);

@@ -120,9 +120,11 @@ export class KnexContactRepository implements ContactRepository {
     const unfiltered = Object.values(filter).every((value) => value === undefined);
     const ids = query.clone().select('contacts.id').orderBy('contacts.id', 'desc').limit(page.limit).offset(offsetOf(page));
     const columns: (string | Knex.QueryBuilder)[] = ['contacts.*'];
-    // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
-    if (unfiltered) await flushDeferredWrites(this.db);
-    if (unfiltered) columns.push(tallyTotal(this.db, CONTACT_TALLY, organizationId).as('page_total'));
+    if (unfiltered) {
+      // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
+      await flushDeferredWrites(this.db);
+      columns.push(tallyTotal(this.db, CONTACT_TALLY, organizationId).as('page_total'));
+    }
     const rows = await this.db.from(ids.as('pg')).join('contacts', 'contacts.id', 'pg.id').select<(ContactRow & { page_total?: unknown })[]>(columns).orderBy('contacts.id', 'desc');
     const told = totalFromPage(page, rows.length);
     let matches: number;

@@ -12,30 +12,22 @@ import { tableOptions } from './table-options';
  * Existing rows are counted into shard 0.
  */
 export async function up(db: Knex): Promise<void> {
-  await db.schema.createTable('contact_tallies', (t) => {
-    tableOptions(db, t);
-    t.integer('organization_id').unsigned().notNullable().references('organizations.id');
-    t.smallint('shard').notNullable();
-    t.bigInteger('live').notNullable().defaultTo(0);
-    t.primary(['organization_id', 'shard']);
-  });
+  // The debt_tallies shape (20261129100000_debt_tallies): the owner, its shard, the rows counted.
+  // `by`: a short text column the rows are also counted by.
+  const tallyTable = (name: string, owner: string, ownerTable: string, by?: string) =>
+    db.schema.createTable(name, (t) => {
+      tableOptions(db, t);
+      t.integer(owner).unsigned().notNullable().references(`${ownerTable}.id`);
+      if (by) t.string(by, 16).notNullable();
+      t.smallint('shard').notNullable();
+      t.bigInteger('live').notNullable().defaultTo(0);
+      t.primary(by ? [owner, by, 'shard'] : [owner, 'shard']);
+    });
+  await tallyTable('contact_tallies', 'organization_id', 'organizations');
   // Per status too: GET /payment-links?status=… reads the status's count (ACTIVE less the ACTIVE
   // links past expiresAt that the expiry job has not marked yet, EXPIRED plus them).
-  await db.schema.createTable('payment_link_tallies', (t) => {
-    tableOptions(db, t);
-    t.integer('company_id').unsigned().notNullable().references('companies.id');
-    t.string('status', 16).notNullable();
-    t.smallint('shard').notNullable();
-    t.bigInteger('live').notNullable().defaultTo(0);
-    t.primary(['company_id', 'status', 'shard']);
-  });
-  await db.schema.createTable('event_tallies', (t) => {
-    tableOptions(db, t);
-    t.integer('company_id').unsigned().notNullable().references('companies.id');
-    t.smallint('shard').notNullable();
-    t.bigInteger('live').notNullable().defaultTo(0);
-    t.primary(['company_id', 'shard']);
-  });
+  await tallyTable('payment_link_tallies', 'company_id', 'companies', 'status');
+  await tallyTable('event_tallies', 'company_id', 'companies');
   await db.raw('INSERT INTO contact_tallies (organization_id, shard, live) SELECT organization_id, 0, COUNT(*) FROM contacts GROUP BY organization_id');
   await db.raw('INSERT INTO payment_link_tallies (company_id, status, shard, live) SELECT company_id, status, 0, COUNT(*) FROM payment_links GROUP BY company_id, status');
   await db.raw('INSERT INTO event_tallies (company_id, shard, live) SELECT company_id, 0, COUNT(*) FROM events GROUP BY company_id');
