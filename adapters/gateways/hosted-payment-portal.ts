@@ -20,6 +20,7 @@ export class HostedPaymentPortal implements PaymentPortal, ReminderLinks {
    * event) would otherwise sign the same ones again and again.
    */
   private readonly signed = new Map<string, string>();
+  private lastPortal: { companyCode: string; portalUrl: string | null; base: string } | null = null;
 
   constructor(
     private readonly publicBaseUrl: string,
@@ -49,8 +50,16 @@ export class HostedPaymentPortal implements PaymentPortal, ReminderLinks {
 
   linkUrl(link: { companyCode: string; portalUrl: string | null; shortCode: string | null; identifier: string }): string | null {
     if (link.shortCode) return `${this.publicBaseUrl}/l/${link.shortCode}`;
-    const portal = (link.portalUrl ?? `${this.publicBaseUrl}/pay/${encodeURIComponent(link.companyCode)}`).replace(/\/+$/, '');
-    return `${portal}/${encodeURIComponent(link.identifier)}`;
+    return `${this.portalBase(link.companyCode, link.portalUrl)}/${encodeURIComponent(link.identifier)}`;
+  }
+
+  /** The company's portal root without a trailing slash; a page of links asks for the same one each time, so the last is kept. */
+  private portalBase(companyCode: string, portalUrl: string | null): string {
+    const last = this.lastPortal;
+    if (last && last.companyCode === companyCode && last.portalUrl === portalUrl) return last.base;
+    const base = (portalUrl ?? `${this.publicBaseUrl}/pay/${encodeURIComponent(companyCode)}`).replace(/\/+$/, '');
+    this.lastPortal = { companyCode, portalUrl, base };
+    return base;
   }
 
   /** `<base>/unsubscribe/<sealed target>`: the one-click unsubscribe page of a reminder email (RFC 8058); it never expires. */

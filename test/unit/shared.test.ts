@@ -84,6 +84,18 @@ describe('money', () => {
       expect(amountFromCents(10000)).to.equal(100);
       expect(amountFromCents(0)).to.equal(0);
     });
+
+    it('gives exactly the number the two-decimal string parses to, for any whole number of cents', () => {
+      const viaDecimalString = (cents: number) => Number((cents / 100).toFixed(2));
+      fc.assert(
+        fc.property(fc.oneof(fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.maxSafeInteger(), fc.maxSafeNat().map((n) => -n)), (cents) => {
+          expect(amountFromCents(cents)).to.equal(viaDecimalString(cents));
+          // And the same on the wire.
+          expect(JSON.stringify(amountFromCents(cents))).to.equal(JSON.stringify(viaDecimalString(cents)));
+        }),
+        { numRuns: 20_000 },
+      );
+    });
   });
 
   describe('properties', () => {

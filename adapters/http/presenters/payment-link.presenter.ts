@@ -11,14 +11,15 @@ import type { PaymentPortal } from '../../../ports/payment-portal';
 /**
  * The PaymentLink shape: externalPaymentLinkId, expiresAt, successUrl, metadata,
  * identifierValue, contact (always null in this version) and product are always present, null
- * when empty. additionalData lives on the associated debt and is not shown here.
+ * when empty. additionalData lives on the associated debt and is not shown here. `page` presents
+ * a list with one reading of the clock for all of it, as the use case filtered it by one.
  */
 export function paymentLinkPresenter(portal: PaymentPortal) {
-  return (link: PaymentLinkView, scope: PresentationScope) => ({
+  const present = (link: PaymentLinkView, scope: PresentationScope, now: Date) => ({
     paymentLinkId: paymentLinkIdOf(link),
     externalPaymentLinkId: link.externalPaymentLinkId,
     debtId: DEBT_ID_PREFIX + link.debtExternalRequestId,
-    status: effectiveLinkStatus(link, scope.clock.now()),
+    status: effectiveLinkStatus(link, now),
     amount: amountFromCents(link.amountCents),
     currency: link.currency,
     description: link.description,
@@ -38,6 +39,12 @@ export function paymentLinkPresenter(portal: PaymentPortal) {
       createdInline: link.productCreatedInline,
     },
     createdAt: toIsoUtc(link.createdAt),
+  });
+  return Object.assign((link: PaymentLinkView, scope: PresentationScope) => present(link, scope, scope.clock.now()), {
+    page: (links: readonly PaymentLinkView[], scope: PresentationScope) => {
+      const now = scope.clock.now();
+      return links.map((link) => present(link, scope, now));
+    },
   });
 }
 

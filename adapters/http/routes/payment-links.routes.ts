@@ -80,7 +80,7 @@ export function paymentLinkRoutes(app: Application, portal: PaymentPortal) {
       handle: async ({ query, scope }) => {
         const { page, limit, ...filter } = query;
         const result = await listPaymentLinks.execute(filter, { page, limit }, scope);
-        return { data: result.items.map((l) => present(l, scope)), meta: pageMeta({ page, limit }, result, true) };
+        return { data: present.page(result.items, scope), meta: pageMeta({ page, limit }, result, true) };
       },
     }),
     route({

@@ -204,8 +204,10 @@ function toRow(link: NewPaymentLink): Row {
   };
 }
 
+/** One object per row (a page maps every row through here): the link and its product's name. */
 function toView(row: Row): PaymentLinkView {
-  const link: PaymentLink = {
+  const productId = row.product_id === null ? null : Number(row.product_id);
+  return {
     id: Number(row.id),
     organizationId: Number(row.organization_id),
     companyId: Number(row.company_id),
@@ -223,15 +225,12 @@ function toView(row: Row): PaymentLinkView {
     identifierValue: row.identifier_value ?? null,
     urlIdentifier: row.url_identifier,
     shortCode: row.short_code ?? null,
-    productId: row.product_id === null ? null : Number(row.product_id),
+    productId,
     productCreatedInline: bool(row.product_created_inline),
     contactId: row.contact_id === null ? null : Number(row.contact_id),
     paymentsCount: Number(row.payments_count),
     createdAt: fromMillis(row.created_at),
     updatedAt: fromMillis(row.updated_at),
-  };
-  return {
-    ...link,
-    product: link.productId === null ? null : { id: link.productId, name: row.product_name, active: bool(row.product_active) },
+    product: productId === null ? null : { id: productId, name: row.product_name, active: bool(row.product_active) },
   };
 }

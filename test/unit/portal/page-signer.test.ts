@@ -43,6 +43,19 @@ describe('hosted pages: signatures', () => {
     expect(portal.linkUrl({ companyCode: 'ACME', portalUrl: null, shortCode: 'AbC123', identifier: 'x' })).to.equal('https://pay.example.com/l/AbC123');
     expect(portal.linkUrl({ companyCode: 'ACME', portalUrl: 'https://portal.acme.mx/', shortCode: null, identifier: 'ana' })).to.equal('https://portal.acme.mx/ana');
   });
+
+  it('public link URLs keep each company\'s portal apart, one after the other in any order', () => {
+    const portal = new HostedPaymentPortal('https://pay.example.com', signer);
+    const acme = { companyCode: 'ACME', portalUrl: 'https://portal.acme.mx//', shortCode: null };
+    const own = { companyCode: 'ACME', portalUrl: null, shortCode: null };
+    const other = { companyCode: 'OTRA S.A.', portalUrl: null, shortCode: null };
+    for (let round = 0; round < 2; round++) {
+      expect(portal.linkUrl({ ...acme, identifier: 'ana' })).to.equal('https://portal.acme.mx/ana');
+      expect(portal.linkUrl({ ...own, identifier: 'ana' })).to.equal('https://pay.example.com/pay/ACME/ana');
+      expect(portal.linkUrl({ ...other, identifier: 'a b' })).to.equal('https://pay.example.com/pay/OTRA%20S.A./a%20b');
+      expect(portal.linkUrl({ ...other, identifier: 'c' })).to.equal('https://pay.example.com/pay/OTRA%20S.A./c');
+    }
+  });
 });
 
 describe('sandbox payment processor', () => {
