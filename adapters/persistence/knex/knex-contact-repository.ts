@@ -5,7 +5,7 @@ import { COUNT_SCAN_CAP, cappedTotal, offsetOf, type Page, type PageRequest, tot
 import type { ContactChanges, ContactFilter, ContactRepository, NewContact } from '../../../ports/contact-repository';
 import { insertedId, sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
-import { bool, fromMillis, likeContains, toMillis } from './rows/columns';
+import { bool, fromMillis, toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
 import { flushDeferredWrites, insertRows } from './deferred-writes';
 import { addToTally, CONTACT_TALLY, readTally, tallyTotal } from './tallies';
@@ -96,7 +96,8 @@ export class KnexContactRepository implements ContactRepository {
     const table = sqlDialect(this.db).orderedByOwnIndex(this.db, 'contacts');
     const query = this.db.from(table).where('contacts.organization_id', organizationId);
     if (filter.name !== undefined) {
-      query.whereRaw("contacts.name_search LIKE ? ESCAPE '!'", [likeContains(foldForSearch(filter.name))]);
+      const contains = sqlDialect(this.db).containsText('contacts.name_search', foldForSearch(filter.name));
+      query.whereRaw(contains.sql, contains.bindings);
     }
     if (filter.email !== undefined) query.whereRaw('LOWER(contacts.email) = ?', [filter.email.toLowerCase()]);
     if (filter.externalClientId !== undefined) query.where('contacts.external_client_id', filter.externalClientId);
