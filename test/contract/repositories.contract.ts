@@ -688,6 +688,10 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect(await repos().products.findByExternalProductId(foreign.id, product.externalProductId!)).to.equal(null);
         }
         expect(await repos().products.findById(mine!.id, 2_000_000_000)).to.equal(null);
+        // Beyond what an id column holds on any store (PostgreSQL's INTEGER, MySQL's INT UNSIGNED): no product, no error.
+        for (const beyond of [2_848_035_817, 4_294_967_296, 999_999_999_999_999]) {
+          expect(await repos().products.findById(mine!.id, beyond), String(beyond)).to.equal(null);
+        }
       });
 
       it('rejects a duplicate name in one company with ConflictError', async () => {
@@ -843,8 +847,9 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         const active = await repos().products.insert(newProduct(company));
         const inactive = await repos().products.insert(newProduct(company, { active: false, createdAt: null }));
         await repos().products.insert(newProduct(company));
-        const found = await repos().products.findByIds(company.id, [inactive.id, active.id, 2_000_000_000]);
+        const found = await repos().products.findByIds(company.id, [inactive.id, active.id, 2_000_000_000, 2_848_035_817, 999_999_999_999_999]);
         expect(sortById(found)).to.deep.equal(sortById([active, inactive]));
+        expect(await repos().products.findByIds(company.id, [2_848_035_817])).to.deep.equal([]);
       });
 
       it("returns the company's products by externalProductId, exactly, ignoring unknown ones", async () => {

@@ -324,7 +324,7 @@ describeEachDatabase('debts creation', ({ api }) => {
     it('answers 404 for a nonexistent product, creating no debt, no contact from contactData and no product', async () => {
       const t = await api().newTenant();
       const contactData = { externalClientId: 'new-client', name: 'Bo', email: 'bo@example.com' };
-      for (const ref of [{ productId: 'prd_999999' }, { externalProductId: 'missing-1' }]) {
+      for (const ref of [{ productId: 'prd_999999' }, { productId: 'prd_2848035817' }, { externalProductId: 'missing-1' }]) {
         expectFailure(await postV2(t, { amount: 10, dueDate: DUE, contactData, ...ref }), 404, 'RESOURCE_NOT_FOUND');
       }
       expect(await debtTotal(t)).to.equal(0);

@@ -108,7 +108,11 @@ describeEachDatabase(
 
       it('is 404 for an unknown product and 422 to enroll in an inactive one; cancel of a never-enrolled user is 404', async () => {
         const { t, productId } = await tenant();
-        expectError(await enroll(t, { externalClientId: 'ana', productId: 'prd_999999999' }), 404, 'RESOURCE_NOT_FOUND');
+        // Beyond any id column (PostgreSQL's INTEGER refuses the statement): the same 404, never a 500.
+        for (const unknown of ['prd_999999999', 'prd_2848035817', 'prd_999999999999999']) {
+          expectError(await enroll(t, { externalClientId: 'ana', productId: unknown }), 404, 'RESOURCE_NOT_FOUND');
+          expectError(await cancel(t, { externalClientId: 'ana', productId: unknown }), 404, 'RESOURCE_NOT_FOUND');
+        }
         expectError(await enroll(t, { externalClientId: 'ana', externalProductId: 'SKU-none' }), 404, 'RESOURCE_NOT_FOUND');
         expectError(await cancel(t, { externalClientId: 'ana', productId }), 404, 'RESOURCE_NOT_FOUND');
         expectOk(await http().delete(`/products/${productId}`).set(t.headers));

@@ -249,7 +249,7 @@ describeEachDatabase('products', ({ api }) => {
     it('answers 404 RESOURCE_NOT_FOUND for other prefixes and non-numeric ids', async () => {
       const t = await api().newTenant();
       const n = numberOf((await create(t, { name: 'Target' })).productId);
-      for (const id of ['abc', 'prd_x', `con_${n}`, 'prd_0', '0', `PRD_${n}`, `prd_${n}x`, `prd_-${n}`, '99999999']) {
+      for (const id of ['abc', 'prd_x', `con_${n}`, 'prd_0', '0', `PRD_${n}`, `prd_${n}x`, `prd_-${n}`, '99999999', 'prd_2848035817', 'prd_999999999999999']) {
         const res = await get(t, id);
         expect(res.status, id).to.equal(404);
         expectError(res, 404, 'RESOURCE_NOT_FOUND');

@@ -36,6 +36,12 @@ export interface SqlDialect {
    * run in a savepoint (see guardedWrite). MySQL and SQLite undo only the failed statement.
    */
   failedStatementAbortsTransaction: boolean;
+  /**
+   * The largest id an `increments` column holds (MySQL's INT UNSIGNED, PostgreSQL's INTEGER,
+   * SQLite's 64-bit rowid). A number a client sends as an id may be larger: it names no row, and
+   * must not reach PostgreSQL, which refuses the whole statement for it (value out of range).
+   */
+  maxRowId: number;
   /** Whether VARCHAR(n) widths are enforced (SQLite ignores them): a wider value needs the column widened. */
   enforcesStringWidths: boolean;
   /**
@@ -80,6 +86,7 @@ const MYSQL: SqlDialect = {
     return step === null ? null : idsFrom(Number(reported), rows, step);
   },
   failedStatementAbortsTransaction: false,
+  maxRowId: 4_294_967_295,
   enforcesStringWidths: true,
   // MariaDB/MySQL would read "newest first" along the primary key, through every organization's
   // rows, until the page is full: the organization's index gives the same order over its rows only.
@@ -111,6 +118,7 @@ const SQLITE: SqlDialect = {
     return idsFrom(Number(reported) - (rows - 1), rows, 1);
   },
   failedStatementAbortsTransaction: false,
+  maxRowId: Number.MAX_SAFE_INTEGER,
   enforcesStringWidths: false,
   orderedByOwnIndex: (_db, table) => table,
   nullsLowest: (column, order) => ({ column, order }),
@@ -136,6 +144,7 @@ const POSTGRES: SqlDialect = {
   },
   insertedIds: async (_db, insert) => ((await insert.returning('id')) as { id: number | string }[]).map((r) => Number(r.id)),
   failedStatementAbortsTransaction: true,
+  maxRowId: 2_147_483_647,
   enforcesStringWidths: true,
   // The planner picks the organization's index for a newest-first page without being told.
   orderedByOwnIndex: (_db, table) => table,

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Product } from '../../../internal/products/product';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { NewProduct, ProductFilter, ProductRepository } from '../../../ports/product-repository';
-import { insertedId } from './dialect';
+import { insertedId, sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillisOrNull, toMillisOrNull } from './rows/columns';
 
@@ -35,6 +35,7 @@ export class KnexProductRepository implements ProductRepository {
   }
 
   async findById(companyId: number, id: number): Promise<Product | null> {
+    if (!this.holdsId(id)) return null;
     return this.first({ company_id: companyId, id });
   }
 
@@ -43,8 +44,14 @@ export class KnexProductRepository implements ProductRepository {
   }
 
   async findByIds(companyId: number, ids: number[]): Promise<Product[]> {
-    if (ids.length === 0) return [];
-    return (await this.db<ProductRow>('products').where('company_id', companyId).whereIn('id', ids)).map(toProduct);
+    const storable = ids.filter((id) => this.holdsId(id));
+    if (storable.length === 0) return [];
+    return (await this.db<ProductRow>('products').where('company_id', companyId).whereIn('id', storable)).map(toProduct);
+  }
+
+  /** A product number a client sent may be beyond any id the table can hold: it names no product. */
+  private holdsId(id: number): boolean {
+    return id <= sqlDialect(this.db).maxRowId;
   }
 
   async findByExternalProductIds(companyId: number, externalProductIds: string[]): Promise<Product[]> {
