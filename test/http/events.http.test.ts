@@ -47,6 +47,14 @@ describeEachDatabase('events', ({ api }) => {
     const paged = await list(t, { limit: 1, page: 2 });
     expect(expectOk(paged).map((e: { type: string }) => e.type)).to.deep.equal(['contact.updated']);
     expect(paged.body.meta).to.deep.equal({ page: 2, limit: 1, total: 3, hasMore: true });
+    // The total on every path: a full page (the tally, or a count of a filter's matches), a page
+    // that is not full, and a page past the end.
+    const meta = async (q: Record<string, unknown>) => (await list(t, q)).body.meta;
+    expect(await meta({ limit: 2 })).to.deep.equal({ page: 1, limit: 2, total: 3, hasMore: true });
+    expect(await meta({ limit: 2, page: 5 })).to.deep.equal({ page: 5, limit: 2, total: 3, hasMore: false });
+    expect(await meta({ type: 'contact.created', limit: 1 })).to.deep.equal({ page: 1, limit: 1, total: 2, hasMore: true });
+    expect(await meta({ type: 'contact.created', limit: 1, page: 3 })).to.deep.equal({ page: 3, limit: 1, total: 2, hasMore: false });
+    expect(await meta({ type: 'contact.created', limit: 5 })).to.deep.equal({ page: 1, limit: 5, total: 2, hasMore: false });
 
     const ofAna = expectOk(await list(t, { resourceId: ana.contactId }));
     expect(ofAna.map((e: { type: string }) => e.type)).to.deep.equal(['contact.updated', 'contact.created']);

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import { inTransaction } from './in-transaction';
-import { addToTally, EVENT_TALLY, readTally } from './tallies';
+import { flushDeferredWrites } from './deferred-writes';
+import { addToTally, EVENT_TALLY, readTally, tallyTotal } from './tallies';
 import type { DomainEvent } from '../../../internal/events/domain-event';
 import type { EventType } from '../../../internal/events/event-type';
-import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
+import { offsetOf, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
 import type { EventFilter, EventHeader, EventLog, LoggedEvent } from '../../../ports/event-log';
 import type { EventWriting } from '../../events/event-renderer';
 import { fromMillis, toMillis } from './rows/columns';
@@ -58,14 +59,20 @@ export class KnexEventLog implements EventLog {
     if (filter.resourceId !== undefined) query.where('resource_id', filter.resourceId);
     if (filter.createdFrom !== undefined) query.where('created_at', '>=', filter.createdFrom);
     if (filter.createdTo !== undefined) query.where('created_at', '<=', filter.createdTo);
-    // Without a filter the total is the company's event tally; with one, a count of the matches.
+    // A page that is not full tells the total. Otherwise, without a filter, the total is the
+    // company's event tally, riding on the page's statement (an uncorrelated subquery, run once);
+    // with one, a count of the matches.
     const unfiltered = Object.values(filter).every((value) => value === undefined);
-    const [rows, total] = await Promise.all([
-      query.clone().select('*').orderBy('id', 'desc').limit(page.limit).offset(offsetOf(page)),
-      unfiltered
-        ? readTally(this.db, EVENT_TALLY, companyId)
-        : query.clone().count<{ n: number }[]>({ n: '*' }).then(([count]) => Number(count?.n ?? 0)),
-    ]);
+    const columns: (string | Knex.QueryBuilder)[] = ['events.*'];
+    if (unfiltered) {
+      // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
+      await flushDeferredWrites(this.db);
+      columns.push(tallyTotal(this.db, EVENT_TALLY, companyId).as('page_total'));
+    }
+    const rows: Row[] = await query.clone().select(columns).orderBy('id', 'desc').limit(page.limit).offset(offsetOf(page));
+    let total = totalFromPage(page, rows.length);
+    if (total === null && unfiltered) total = rows.length > 0 ? Number(rows[0]!.page_total ?? 0) : await readTally(this.db, EVENT_TALLY, companyId);
+    if (total === null) total = Number(((await query.clone().count({ n: '*' })) as { n: number | string }[])[0]?.n ?? 0);
     return { items: rows.map(toLoggedEvent), total, capped: false };
   }
 
