@@ -14,6 +14,8 @@ export interface LoggedEvent {
   resourceId: string;
   /** The public event object: `{ eventId, type, createdAt, companyCode, data: { object }, requestId }`. */
   payload: Record<string, unknown>;
+  /** `payload` as stored, JSON text: a page of events writes it into its answer as it is. */
+  payloadJson: string;
   requestId: string | null;
   clientUserId: number | null;
   apiKeyPrefix: string | null;

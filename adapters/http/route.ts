@@ -5,6 +5,7 @@ import type { Application } from '../../internal/application';
 import type { RateLimitGate } from './middleware/rate-limit';
 import type { HeaderName } from './openapi/responses';
 import { malformedJsonError } from './middleware/json-body';
+import { holdsRawJson, pageJson } from './raw-json';
 import { validateBody, validateQuery, type JsonSchema } from './validation';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -109,7 +110,11 @@ export function mountRoutes(router: RouteTable, routes: Route[], app: Applicatio
       ctx.status = reply.status ?? r.status ?? 200;
       const requestId = ctx.state.requestId;
       if (r.bare) ctx.body = { ...(reply.data as object), requestId };
-      else if (reply.meta) ctx.body = { data: reply.data, meta: reply.meta, requestId };
+      else if (reply.meta && holdsRawJson(reply.data)) {
+        // Koa answers a string as text unless the type is set first.
+        ctx.type = 'json';
+        ctx.body = pageJson(reply.data, reply.meta, requestId);
+      } else if (reply.meta) ctx.body = { data: reply.data, meta: reply.meta, requestId };
       else ctx.body = { data: reply.data, ...reply.extra, requestId };
     });
   }

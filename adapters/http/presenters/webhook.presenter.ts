@@ -1,3 +1,4 @@
+import { RawJson } from '../raw-json';
 import type { EventDetail } from '../../../internal/events/queries/get-event';
 import { toIsoUtc } from '../../../internal/shared/calendar-date';
 import type { WebhookTestResult } from '../../../internal/webhooks/commands/test-webhook-endpoint';
@@ -40,8 +41,9 @@ export function presentWebhookTestResult(result: WebhookTestResult) {
 }
 
 /** The event object exactly as it was delivered (rendered once, when it was written). */
-export function presentEvent(event: LoggedEvent): Record<string, unknown> {
-  return event.payload;
+/** An event of a page: its public object as stored, written into the answer as it is. */
+export function presentEvent(event: LoggedEvent): RawJson {
+  return new RawJson(event.payloadJson);
 }
 
 /** The event with its delivery to each endpoint: status, next attempt, and every attempt. */

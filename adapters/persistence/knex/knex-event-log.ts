@@ -114,6 +114,8 @@ function toHeader(row: Row): EventHeader {
 }
 
 function toLoggedEvent(row: Row): LoggedEvent {
+  const payloadJson: string = row.payload;
+  let payload: Record<string, unknown> | undefined;
   return {
     id: Number(row.id),
     eventId: row.event_id,
@@ -121,7 +123,11 @@ function toLoggedEvent(row: Row): LoggedEvent {
     companyId: Number(row.company_id),
     type: row.type as EventType,
     resourceId: row.resource_id,
-    payload: JSON.parse(row.payload),
+    // Parsed on first read: a page of events only writes the stored text into its answer.
+    get payload() {
+      return (payload ??= JSON.parse(payloadJson) as Record<string, unknown>);
+    },
+    payloadJson,
     requestId: row.request_id ?? null,
     clientUserId: row.client_user_id === null ? null : Number(row.client_user_id),
     apiKeyPrefix: row.api_key_prefix ?? null,

@@ -23,6 +23,7 @@ export class MemoryEventLog implements EventLog {
         type: event.type,
         resourceId,
         payload: copy(payload) as unknown as Record<string, unknown>,
+        payloadJson: JSON.stringify(payload),
         requestId: event.requestId,
         clientUserId: event.clientUserId,
         apiKeyPrefix: event.apiKeyPrefix,
