@@ -18,6 +18,7 @@ import * as reminders from './20261128100000_reminders';
 import * as debtTallies from './20261129100000_debt_tallies';
 import * as paymentLinkStatusIndex from './20261130100000_payment_link_status_index';
 import * as listTallies from './20261201100000_list_tallies';
+import * as paymentLinkPageOrderIndex from './20261202100000_payment_link_page_order_index';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -48,6 +49,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261129100000_debt_tallies', debtTallies],
   ['20261130100000_payment_link_status_index', paymentLinkStatusIndex],
   ['20261201100000_list_tallies', listTallies],
+  ['20261202100000_payment_link_page_order_index', paymentLinkPageOrderIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
