@@ -292,6 +292,8 @@ export interface BenchDatabase {
   query<T>(sql: string, values?: unknown[]): Promise<T[]>;
   /** A multi-row INSERT on a connection of its own. */
   insertRows(table: string, columns: string[], rows: unknown[][]): Promise<void>;
+  /** Has the server take the tables' planner statistics now (what its own background work does within a minute). */
+  analyze(tables: string[]): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -315,6 +317,7 @@ export async function createBenchDatabase(serverUrl: string): Promise<BenchDatab
     dialect,
     query: <T>(sql: string, values: unknown[] = []) => withConnection((conn) => conn.query<T>(sql, values)),
     insertRows: (table, columns, rows) => withConnection((conn) => conn.insertRows(table, columns, rows)),
+    analyze: (tables) => withConnection((conn) => dialect.analyze(conn, tables)),
     async drop() {
       if (dropped) return;
       await dialect.dropDatabase(serverUrl, name);

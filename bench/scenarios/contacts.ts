@@ -25,6 +25,7 @@ export const contactsList: Scenario = {
   kind: 'api',
   baseline: 'baseline.koa-json',
   load: async (ctx) => {
+    await ctx.db.analyze(['contacts']);
     const first = await apiCall(ctx, 'GET', '/contacts');
     ctx.dataset.contactsBeforeList = (first.meta as { total: number }).total;
     return { method: 'GET', path: '/contacts', headers: ctx.headers };

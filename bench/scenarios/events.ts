@@ -14,6 +14,7 @@ export const eventsList: Scenario = {
   baseline: 'baseline.koa-json',
   expectStatus: 200,
   load: async (ctx) => {
+    await ctx.db.analyze(['events']);
     const first = await apiCall(ctx, 'GET', '/events');
     ctx.dataset['events.list.total'] = (first.meta as { total: number }).total;
     return { method: 'GET', path: '/events', headers: ctx.headers };

@@ -40,6 +40,7 @@ export function linkListScenarios(): Scenario[] {
     baseline: 'baseline.koa-json',
     expectStatus: 200,
     load: async (ctx) => {
+      await ctx.db.analyze(['payment_links']);
       const first = await apiCall(ctx, 'GET', list.path);
       ctx.dataset[`${list.id}.total`] = (first.meta as { total: number }).total;
       return { method: 'GET', path: list.path, headers: ctx.headers };
