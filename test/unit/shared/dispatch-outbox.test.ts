@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import { DispatchOutbox } from '../../../internal/shared/jobs/dispatch-outbox';
+import type { Clock } from '../../../ports/clock';
+import type { JobOutbox, OutboxEntry } from '../../../ports/job-outbox';
+import type { Job, JobQueue } from '../../../ports/job-queue';
+
+/** An outbox in memory whose reads can be held open, and a queue that records what it was handed. */
+function world() {
+  const entries: OutboxEntry[] = [];
+  const reads: number[] = [];
+  const enqueued: string[] = [];
+  let hold: Promise<void> | null = null;
+  let nextId = 1;
+  const outbox = {
+    add: async (job: Required<Job>) => void entries.push({ ...job, id: nextId++ }),
+    pending: async (limit: number) => {
+      const seen = entries.slice(0, limit);
+      reads.push(seen.length);
+      if (hold) await hold;
+      return seen;
+    },
+    markDispatched: async (ids: number[]) => {
+      for (const id of ids) entries.splice(entries.findIndex((e) => e.id === id), 1);
+    },
+  } as unknown as JobOutbox;
+  const queue = { enqueue: async (job: Job) => void enqueued.push(job.jobId!) } as unknown as JobQueue;
+  const clock: Clock = { now: () => new Date('2026-11-26T10:00:00Z') } as Clock;
+  const job = (jobId: string): Required<Job> => ({ name: 'subscriptions.generate-cycles', jobId, data: { subscriptionId: 1 } });
+  return {
+    dispatch: new DispatchOutbox({ outbox, queue, clock }),
+    add: (jobId: string) => outbox.add(job(jobId), clock.now()),
+    holdReads: () => {
+      let release!: () => void;
+      hold = new Promise((resolve) => (release = resolve));
+      return () => {
+        hold = null;
+        release();
+      };
+    },
+    reads,
+    enqueued,
+    entries,
+  };
+}
+
+describe('DispatchOutbox', () => {
+  it('hands every pending entry over once and marks it dispatched', async () => {
+    const w = world();
+    await w.add('a');
+    await w.add('b');
+    expect(await w.dispatch.execute()).to.deep.equal({ dispatched: 2 });
+    expect(w.enqueued).to.deep.equal(['a', 'b']);
+    expect(w.entries).to.deep.equal([]);
+  });
+
+  it('runs once at a time: calls made during a run share one more run, which sees the entries committed meanwhile', async () => {
+    const w = world();
+    await w.add('first');
+    const release = w.holdReads();
+    const inFlight = w.dispatch.execute();
+    // Committed after the run in flight read the outbox: only a later run can hand it over.
+    await w.add('late');
+    const waiting = Array.from({ length: 31 }, () => w.dispatch.execute());
+    release();
+    await inFlight;
+    await Promise.all(waiting);
+    expect(w.reads).to.deep.equal([1, 1], 'two reads of the outbox for 32 calls');
+    expect(w.enqueued).to.deep.equal(['first', 'late']);
+    expect(w.entries).to.deep.equal([]);
+  });
+
+  it('a call waiting on a run that fails gets a run of its own', async () => {
+    let reads = 0;
+    const failing = new DispatchOutbox({
+      outbox: {
+        pending: async () => {
+          reads += 1;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          throw new Error('database away');
+        },
+        markDispatched: async () => undefined,
+      } as unknown as JobOutbox,
+      queue: { enqueue: async () => undefined } as unknown as JobQueue,
+      clock: { now: () => new Date() } as Clock,
+    });
+    const [first, second] = await Promise.allSettled([failing.execute(), failing.execute()]);
+    expect([first.status, second.status]).to.deep.equal(['rejected', 'rejected']);
+    expect(reads).to.equal(2);
+    await failing.execute().catch(() => undefined);
+    expect(reads).to.equal(3, 'nothing left in flight after the failures');
+  });
+});
