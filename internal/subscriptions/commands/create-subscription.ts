@@ -42,8 +42,12 @@ export const SUBSCRIPTION_CODE_LENGTH = 20;
  * lose its generation.
  */
 export class CreateSubscription {
+  /** One per use case: the creations that commit together share its runs (DispatchOutbox). */
+  private readonly dispatch: DispatchOutbox;
+
   constructor(private readonly deps: { uow: UnitOfWork; repos: Repositories; ids: IdGenerator; queue: JobQueue; clock: Clock }) {
     requireDeps('CreateSubscription', deps);
+    this.dispatch = new DispatchOutbox({ ...deps, outbox: deps.repos.outbox });
   }
 
   async execute(input: CreateSubscriptionInput, scope: TenantScope): Promise<SubscriptionView> {
@@ -84,7 +88,12 @@ export class CreateSubscription {
           updatedAt: now,
         });
         await tx.outbox.add(generationJob(created, 0, null), now);
-        const view = (await tx.subscriptions.findById(created.id))!;
+        // What findById would read back, from the rows just resolved and written.
+        const view: SubscriptionView = {
+          ...created,
+          contact: { code: contact.code, externalClientId: contact.externalClientId },
+          product: { id: product.id, name: product.name, active: product.active },
+        };
         await tx.events.append([eventOf(scope, 'subscription.created', { kind: 'subscription', subscription: view }, now)]);
         return view;
       });
@@ -97,7 +106,7 @@ export class CreateSubscription {
       created = await write(); // a concurrent request created the same inline contact or product
     }
     // Hand the job over now; if the queue is away the outbox dispatcher retries it.
-    await new DispatchOutbox({ ...this.deps, outbox: this.deps.repos.outbox }).execute().catch(() => undefined);
+    await this.dispatch.execute().catch(() => undefined);
     return created;
   }
 }
