@@ -41,12 +41,17 @@ export class CreateDebt {
     const key = externalRequestId ?? this.deps.ids.alphanumeric(GENERATED_REQUEST_ID_LENGTH);
     let product: Product | null | undefined;
     if (draft.product !== null && 'productName' in draft.product) {
-      // A legacy productName may create a product: a replay must create nothing, so it is
-      // looked for first. The product stands even if the debt then fails, like one made with
-      // POST /products.
-      const replayed = externalRequestId === undefined ? null : await this.deps.repos.debts.findByExternalRequestId(scope.company.id, key);
-      if (replayed) return { debt: replayed, created: false };
-      product = await resolveProduct({ products: this.deps.repos.products, uow: this.deps.uow }, draft.product, scope);
+      // A legacy productName names a product, found by a plain read when it exists and is active (a
+      // replay then creates nothing anyway: the grouped write answers the stored debt). Otherwise the
+      // request may create it, and a replay must create nothing: the stored debt is looked for
+      // first. The product stands even if the debt then fails, like one made with POST /products.
+      const named = await this.deps.repos.products.findByName(scope.company.id, draft.product.productName);
+      if (named?.active) product = named;
+      else {
+        const replayed = externalRequestId === undefined ? null : await this.deps.repos.debts.findByExternalRequestId(scope.company.id, key);
+        if (replayed) return { debt: replayed, created: false };
+        product = await resolveProduct({ products: this.deps.repos.products, uow: this.deps.uow }, draft.product, scope);
+      }
     }
     const outcome = await this.groups.submit({ externalRequestId: key, draft, scope, ...(product !== undefined ? { product } : {}) });
     if (outcome.error) throw outcome.error;
