@@ -7,14 +7,17 @@ import { effectiveSubscriptionStatus, subscriptionIdOf } from '../../../internal
 import type { PaymentPortal } from '../../../ports/payment-portal';
 import type { SubscriptionView } from '../../../ports/subscription-repository';
 
-/** The Subscription shape; paymentMethods, description and additionalData only when set. */
+/**
+ * The Subscription shape; paymentMethods, description and additionalData only when set. `page`
+ * presents a list with one reading of the clock for all of it, as the use case filtered it by one.
+ */
 export function subscriptionPresenter(portal: PaymentPortal) {
-  return (s: SubscriptionView, scope: PresentationScope) => {
+  const present = (s: SubscriptionView, scope: PresentationScope, today: string) => {
     const subscriptionId = subscriptionIdOf(s);
     const body: Record<string, unknown> = {
       subscriptionId,
       externalSubscriptionId: s.externalSubscriptionId,
-      status: effectiveSubscriptionStatus(s, utcDateOf(scope.clock.now())),
+      status: effectiveSubscriptionStatus(s, today),
       scheduling: {
         intervalUnit: s.schedule.intervalUnit,
         intervalCount: s.schedule.intervalCount,
@@ -41,4 +44,10 @@ export function subscriptionPresenter(portal: PaymentPortal) {
     body.updatedAt = toIsoUtc(s.updatedAt);
     return body;
   };
+  return Object.assign((s: SubscriptionView, scope: PresentationScope) => present(s, scope, utcDateOf(scope.clock.now())), {
+    page: (subscriptions: readonly SubscriptionView[], scope: PresentationScope) => {
+      const today = utcDateOf(scope.clock.now());
+      return subscriptions.map((s) => present(s, scope, today));
+    },
+  });
 }

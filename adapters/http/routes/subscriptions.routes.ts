@@ -113,7 +113,7 @@ export function subscriptionRoutes(app: Application, portal: PaymentPortal, pres
       handle: async ({ query, scope }) => {
         const { page, limit, ...filter } = query;
         const result = await listSubscriptions.execute(filter, { page, limit }, scope);
-        return { data: result.items.map((s) => present(s, scope)), meta: pageMeta({ page, limit }, result) };
+        return { data: present.page(result.items, scope), meta: pageMeta({ page, limit }, result) };
       },
     }),
     route({
