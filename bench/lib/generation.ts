@@ -407,6 +407,24 @@ async function checkThroughApi(deps: GenerationDeps, subscriptionId: string, cyc
 }
 
 /**
+ * Removes the jobs the API scenarios left waiting (no worker ran during them): the cycle
+ * generation of each subscription POST /subscriptions created. Generation is measured on its own
+ * subscriptions afterwards; these would otherwise run first on its workers. Returns how many.
+ */
+export async function drainWaitingJobs(redisUrl: string, queuePrefix: string): Promise<number> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue(QUEUE_NAME, { connection: redis, prefix: queuePrefix });
+  try {
+    const { waiting = 0, prioritized = 0 } = await queue.getJobCounts('waiting', 'prioritized');
+    await queue.drain();
+    return waiting + prioritized;
+  } finally {
+    await queue.close();
+    redis.disconnect();
+  }
+}
+
+/**
  * A worker schedules the repeating jobs on start and BullMQ runs each at once (overdue marking
  * over the whole debts table among them): wait until it logged each of them as done, then
  * until the queue is idle, so the measurement does not share the worker with them.

@@ -43,7 +43,8 @@ const BATCH = 50; // the batch limit of POST /v2/debts
 /** Room for about 40 messages a second (the 2-core machine sends about 100), at least 10 minutes. */
 const timeoutMs = (debts: number) => Math.max(600_000, debts * 25);
 
-export async function measureReminders(deps: RemindersDeps, plan: { debts: number; workers: number[] }): Promise<RemindersReport> {
+/** `duplicateWatchMs`: how long after the last message a duplicate is waited for (a few scheduler ticks; 1 s in the quick smoke run). */
+export async function measureReminders(deps: RemindersDeps, plan: { debts: number; workers: number[]; duplicateWatchMs: number }): Promise<RemindersReport> {
   const accepted = new Map<string, number>();
   const smtp = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -89,7 +90,7 @@ export async function measureReminders(deps: RemindersDeps, plan: { debts: numbe
       }
       const seconds = (performance.now() - started) / 1000;
       // A few more scheduler ticks: a duplicate would arrive now.
-      await new Promise((resolve) => setTimeout(resolve, 4000));
+      await new Promise((resolve) => setTimeout(resolve, plan.duplicateWatchMs));
       const cpuMs = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0) - cpuBefore;
       const run: ReminderRun = {
         workers: workers.length,

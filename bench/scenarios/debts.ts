@@ -1,7 +1,7 @@
 import { dateInDays, debtorAndProduct, rotatingGet } from './support';
 import type { Scenario } from './types';
 
-/** POST /v2/debts, single and in batches, and GET /debts/{id} (the lists: debt-lists.ts). */
+/** POST /v2/debts, single and in batches, legacy POST /debts, and GET /debts/{id} (the lists: debt-lists.ts). */
 
 export const BATCH_ITEMS = 50;
 
@@ -22,6 +22,31 @@ export const debtsCreate: Scenario = {
       headers: { ...ctx.headers, 'content-type': 'application/json' },
       body,
       vary: () => ({ headers: { 'idempotency-key': `${ctx.runTag}-single-${++n}` } }),
+    };
+  },
+};
+
+/**
+ * Legacy POST /debts: the same debtor, and the product by name (productName: found, never created
+ * again after the first request), each request a new Idempotency-Key.
+ */
+export const debtsLegacyCreate: Scenario = {
+  id: 'debts.legacy.create',
+  label: 'POST /debts (legacy)',
+  service: 'api',
+  kind: 'api',
+  baseline: 'baseline.koa-insert',
+  expectStatus: 201,
+  load: async (ctx) => {
+    const { externalClientId } = await debtorAndProduct(ctx);
+    const body = JSON.stringify({ externalClientId, productName: `Bench product ${ctx.runTag}`, amount: 980.25, dueDate: dateInDays(30), description: 'Bench legacy debt' });
+    let n = 0;
+    return {
+      method: 'POST',
+      path: '/debts',
+      headers: { ...ctx.headers, 'content-type': 'application/json' },
+      body,
+      vary: () => ({ headers: { 'idempotency-key': `${ctx.runTag}-legacy-${++n}` } }),
     };
   },
 };

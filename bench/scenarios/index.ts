@@ -1,10 +1,12 @@
 import { baselineKoaInsert, baselineKoaJson, baselineKoaSelect } from './baselines';
 import { contactsCreate, contactsGet, contactsList, contactsSearch } from './contacts';
 import { debtListScenarios } from './debt-lists';
-import { debtsBatch, debtsCreate, debtsGet } from './debts';
+import { debtsBatch, debtsCreate, debtsGet, debtsLegacyCreate } from './debts';
+import { adhesionsCreate, paymentMethodsCreate } from './direct-debit';
 import { eventsList } from './events';
 import { linkListScenarios, linksCreate, linksGet } from './payment-links';
 import { productsCreate, productsGet } from './products';
+import { subscriptionListScenarios, subscriptionsCreate, subscriptionsGet } from './subscriptions';
 import type { Scenario } from './types';
 
 /**
@@ -26,10 +28,16 @@ export const SCENARIOS: Scenario[] = [
   contactsSearch,
   debtsCreate,
   debtsBatch,
+  debtsLegacyCreate,
   debtsGet,
   linksCreate,
   linksGet,
   ...linkListScenarios(),
+  subscriptionsCreate,
+  subscriptionsGet,
+  ...subscriptionListScenarios(),
+  adhesionsCreate,
+  paymentMethodsCreate,
   // Last: by now the demo company's events include one per create above.
   eventsList,
 ];

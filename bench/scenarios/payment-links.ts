@@ -1,4 +1,4 @@
-import { apiCall, rotatingGet } from './support';
+import { apiCall, dateInDays, rotatingGet } from './support';
 import type { Scenario } from './types';
 
 /** POST /payment-links, GET /payment-links/{id} and the link lists. */
@@ -27,23 +27,40 @@ export const linksCreate: Scenario = {
 
 export const linksGet = rotatingGet('links.get', 'GET /payment-links/{id}', '/payment-links?limit=500', (l: { paymentLinkId: string }) => `/payment-links/${l.paymentLinkId}`);
 
-/** GET /payment-links over the links the POST scenario left (all ACTIVE). */
+/** GET /payment-links over the links the POST scenario left (all ACTIVE): the default page and each filter. */
 export function linkListScenarios(): Scenario[] {
-  return [
-    { id: 'links.list', label: 'GET /payment-links', path: '/payment-links' },
-    { id: 'links.list.active', label: 'GET /payment-links?status=ACTIVE', path: '/payment-links?status=ACTIVE' },
-  ].map((list) => ({
+  const lists: { id: string; label: string; path: (newest: { paymentLinkId: string; externalPaymentLinkId: string; debtId: string }) => string }[] = [
+    { id: 'links.list', label: 'GET /payment-links', path: () => '/payment-links' },
+    { id: 'links.list.active', label: 'GET /payment-links?status=ACTIVE', path: () => '/payment-links?status=ACTIVE' },
+    {
+      id: 'links.list.external',
+      label: 'GET /payment-links?externalPaymentLinkId',
+      path: (newest) => `/payment-links?externalPaymentLinkId=${encodeURIComponent(newest.externalPaymentLinkId)}`,
+    },
+    { id: 'links.list.debt', label: 'GET /payment-links?debtId', path: (newest) => `/payment-links?debtId=${encodeURIComponent(newest.debtId)}` },
+    {
+      id: 'links.list.created',
+      label: 'GET /payment-links?createdAtFrom&createdAtTo',
+      // The last day's links: every link the bench made.
+      path: () => `/payment-links?createdAtFrom=${dateInDays(-1)}&createdAtTo=${dateInDays(1)}`,
+    },
+  ];
+  return lists.map((list) => ({
     id: list.id,
     label: list.label,
     service: 'api',
     kind: 'api',
     baseline: 'baseline.koa-json',
+    skipInQuick: list.id !== 'links.list' && list.id !== 'links.list.active',
     expectStatus: 200,
     load: async (ctx) => {
       await ctx.db.analyze(['payment_links']);
-      const first = await apiCall(ctx, 'GET', list.path);
+      const newest = (await apiCall(ctx, 'GET', '/payment-links?limit=1')).data as { paymentLinkId: string; externalPaymentLinkId: string; debtId: string }[];
+      if (!newest[0]) throw new Error('GET /payment-links returned no link to filter on');
+      const path = list.path(newest[0]);
+      const first = await apiCall(ctx, 'GET', path);
       ctx.dataset[`${list.id}.total`] = (first.meta as { total: number }).total;
-      return { method: 'GET', path: list.path, headers: ctx.headers };
+      return { method: 'GET', path, headers: ctx.headers };
     },
   }));
 }

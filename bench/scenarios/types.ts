@@ -37,6 +37,11 @@ export interface Scenario {
   connections?: number;
   /** Resources one request creates (a batch: 50); the ratio then compares items/s. */
   itemsPerRequest?: number;
+  /**
+   * Left out of `--quick` (CI's smoke run, held under a minute): a variant of a path another
+   * scenario already runs there (the same list at another concurrency, another filter).
+   */
+  skipInQuick?: boolean;
   /** The only status code every answer must have (a 207 batch would otherwise pass as 2xx). */
   expectStatus?: number;
   load(ctx: Context): Promise<Omit<LoadSpec, 'baseUrl' | 'connections' | 'durationSec' | 'warmupSec'>>;
