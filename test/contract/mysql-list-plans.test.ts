@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
+import { knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
+import type { Repositories } from '../../ports/unit-of-work';
+import { createTestDatabase, databaseAvailable, type TestDatabase } from '../support/databases';
+import { testEventWriting } from '../support/event-writing';
+import { testSecretBox } from '../support/secrets';
+import { newContact, newProduct, newTenant, T1, type TenantFixture, uid } from './fixtures';
+
+/**
+ * The page of GET /subscriptions on MariaDB reads the page's rows along the company's
+ * (company_id, external_subscription_id) index and stops there, even when one debtor and one
+ * product hold every subscription: joined first, MariaDB drove the join from that contact and
+ * sorted all of the company's subscriptions for every page. Checked with MariaDB's ANALYZE (the
+ * statement run, with the rows each table actually gave), after ANALYZE TABLE.
+ */
+describe('MariaDB list plans', function () {
+  let database: TestDatabase | null = null;
+  let db: Knex;
+  let repos: Repositories;
+  let tenant: TenantFixture;
+  const ROWS = 2000;
+
+  before(async function () {
+    if (!(await databaseAvailable('mysql'))) this.skip();
+    database = await createTestDatabase('mysql');
+    db = openKnex(database.url);
+    const [[version]] = (await db.raw('SELECT VERSION() AS v')) as [{ v: string }[]];
+    if (!/mariadb/i.test(version!.v)) this.skip(); // ANALYZE <statement> is MariaDB's
+    await migrateLatest(db);
+    repos = knexRepositories(db, { events: testEventWriting(), secrets: testSecretBox() });
+    tenant = await newTenant(repos);
+    const contact = await repos.contacts.insert(newContact(tenant.organization.id));
+    const product = await repos.products.insert(newProduct(tenant.company));
+    const rows = Array.from({ length: ROWS }, (_, i) => ({
+      organization_id: tenant.organization.id, company_id: tenant.company.id, code: `P${uid()}${uid()}`, external_subscription_id: `plan-${i}`,
+      contact_id: contact.id, contact_created_inline: false, product_id: product.id, product_created_inline: false, status: 'ACTIVE',
+      amount_cents: 100, currency: 'MXN', interval_unit: 'month', interval_count: 1, start_date: '2026-01-15', total_cycles: 6,
+      last_due_date: '2026-06-15', enforce_payment_order: false, autopay: false, allow_overdue_payment: true, allow_partial_payments: true,
+      resume_count: 0, created_at: T1.getTime(), updated_at: T1.getTime(),
+    }));
+    await db.batchInsert('subscriptions', rows, 500);
+    await db.raw('ANALYZE TABLE subscriptions, contacts, products');
+  });
+
+  after(async () => {
+    if (!database) return;
+    await db.destroy();
+    await database.drop();
+  });
+
+  /** MariaDB's ANALYZE of the one statement `list` runs that reads the page (the one with a LIMIT). */
+  async function pagePlan(list: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
+    const pages: { sql: string; bindings: unknown[] }[] = [];
+    const onQuery = (q: { sql: string; bindings?: unknown[] }) => {
+      if (/\blimit\b/i.test(q.sql)) pages.push({ sql: q.sql, bindings: q.bindings ?? [] });
+    };
+    db.on('query', onQuery);
+    try {
+      await list();
+    } finally {
+      db.off('query', onQuery);
+    }
+    expect(pages).to.have.length(1);
+    const [{ sql, bindings }] = pages as [{ sql: string; bindings: unknown[] }];
+    const [rows] = (await db.raw(`ANALYZE ${sql}`, bindings as Knex.RawBinding[])) as [Record<string, unknown>[]];
+    return rows;
+  }
+
+  it('GET /subscriptions reads no more subscriptions than its page, besides the total', async () => {
+    const plan = await pagePlan(() => repos.subscriptions.list(tenant.company.id, { today: '2026-01-01' }, { page: 1, limit: 50 }));
+    const shown = JSON.stringify(plan, null, 1);
+    // The total's subquery counts the company's subscriptions along an index: that is its job.
+    const reads = plan.filter((row) => row.table === 's' && row.select_type !== 'SUBQUERY');
+    expect(reads, shown).to.not.be.empty;
+    for (const row of reads) expect(Number(row.r_rows), shown).to.be.at.most(50);
+  });
+
+  it('the page holds the newest externalSubscriptionIds and the exact total', async () => {
+    const page = await repos.subscriptions.list(tenant.company.id, { today: '2026-01-01' }, { page: 1, limit: 3 });
+    expect(page.items.map((s) => s.externalSubscriptionId)).to.deep.equal(['plan-999', 'plan-998', 'plan-997']);
+    expect(page.total).to.equal(ROWS);
+  });
+});
