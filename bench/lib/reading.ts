@@ -124,6 +124,7 @@ function generationReading(g: GenerationReport): string {
  */
 function busyListReading(report: Report, lists: Row[]): string {
   const cores = report.machine.cores;
+  const connections = lists[0]!.connections;
   const parts = lists.map((r) => {
     const cpu = (r.serverCpuMsPerRequest ?? 0) + (r.databaseCpuMsPerRequest ?? 0);
     const floor = (r.connections * cpu) / cores;
@@ -131,17 +132,13 @@ function busyListReading(report: Report, lists: Row[]): string {
   });
   const over = lists.filter((r) => r.p99Ms >= 30);
   return (
-    `GET /debts at ${lists[0]!.connections} connections (issue 19: every list's p99 under 30 ms there): ${parts.join('; ')}. ` +
+    `GET /debts at ${connections} connections (issue 19: every list's p99 under 30 ms there): ${parts.join('; ')}. ` +
     (over.length === 0
       ? 'Every one is under 30 ms.'
-      : `${over.map((r) => r.label).join(', ')} ${over.length === 1 ? 'is' : 'are'} over 30 ms: with ${r32(lists)} requests in flight on ${cores} cores the mean ` +
+      : `${over.map((r) => r.label).join(', ')} ${over.length === 1 ? 'is' : 'are'} over 30 ms: with ${connections} requests in flight on ${cores} cores the mean ` +
         'latency cannot fall below connections × CPU per request ÷ cores (the floor in brackets), and p99 sits above the mean; only less CPU per ' +
         'request (the filtered exact totals count every match, see the plans below) lowers it.')
   );
-}
-
-function r32(lists: Row[]): number {
-  return lists[0]?.connections ?? 32;
 }
 
 function listReading(report: Report, lists: Row[]): string {

@@ -1,55 +1,54 @@
 import { dateInDays, debtorAndProduct, rotatingGet } from './support';
-import type { Scenario } from './types';
+import type { Context, Scenario } from './types';
 
 /** POST /v2/debts, single and in batches, legacy POST /debts, and GET /debts/{id} (the lists: debt-lists.ts). */
 
 export const BATCH_ITEMS = 50;
 
-export const debtsCreate: Scenario = {
-  id: 'debts.create',
-  label: 'POST /v2/debts (single)',
-  service: 'api',
-  kind: 'api',
-  baseline: 'baseline.koa-insert',
-  expectStatus: 201,
-  load: async (ctx) => {
-    const debtor = await debtorAndProduct(ctx);
-    const body = JSON.stringify({ ...debtor, amount: 1250.5, dueDate: dateInDays(30), description: 'Bench debt' });
-    let n = 0;
-    return {
-      method: 'POST',
-      path: '/v2/debts',
-      headers: { ...ctx.headers, 'content-type': 'application/json' },
-      body,
-      vary: () => ({ headers: { 'idempotency-key': `${ctx.runTag}-single-${++n}` } }),
-    };
-  },
-};
+/**
+ * One debt per request: the same body each time, a new Idempotency-Key (`<runTag>-<keyPart>-<n>`,
+ * which the bench counts the stored debts by) on each.
+ */
+function keyedDebts(id: string, label: string, path: string, keyPart: string, bodyOf: (ctx: Context) => Promise<unknown>): Scenario {
+  return {
+    id,
+    label,
+    service: 'api',
+    kind: 'api',
+    baseline: 'baseline.koa-insert',
+    expectStatus: 201,
+    load: async (ctx) => {
+      const body = JSON.stringify(await bodyOf(ctx));
+      let n = 0;
+      return {
+        method: 'POST',
+        path,
+        headers: { ...ctx.headers, 'content-type': 'application/json' },
+        body,
+        vary: () => ({ headers: { 'idempotency-key': `${ctx.runTag}-${keyPart}-${++n}` } }),
+      };
+    },
+  };
+}
+
+export const debtsCreate = keyedDebts('debts.create', 'POST /v2/debts (single)', '/v2/debts', 'single', async (ctx) => ({
+  ...(await debtorAndProduct(ctx)),
+  amount: 1250.5,
+  dueDate: dateInDays(30),
+  description: 'Bench debt',
+}));
 
 /**
  * Legacy POST /debts: the same debtor, and the product by name (productName: found, never created
- * again after the first request), each request a new Idempotency-Key.
+ * again after the first request).
  */
-export const debtsLegacyCreate: Scenario = {
-  id: 'debts.legacy.create',
-  label: 'POST /debts (legacy)',
-  service: 'api',
-  kind: 'api',
-  baseline: 'baseline.koa-insert',
-  expectStatus: 201,
-  load: async (ctx) => {
-    const { externalClientId } = await debtorAndProduct(ctx);
-    const body = JSON.stringify({ externalClientId, productName: `Bench product ${ctx.runTag}`, amount: 980.25, dueDate: dateInDays(30), description: 'Bench legacy debt' });
-    let n = 0;
-    return {
-      method: 'POST',
-      path: '/debts',
-      headers: { ...ctx.headers, 'content-type': 'application/json' },
-      body,
-      vary: () => ({ headers: { 'idempotency-key': `${ctx.runTag}-legacy-${++n}` } }),
-    };
-  },
-};
+export const debtsLegacyCreate = keyedDebts('debts.legacy.create', 'POST /debts (legacy)', '/debts', 'legacy', async (ctx) => ({
+  externalClientId: (await debtorAndProduct(ctx)).externalClientId,
+  productName: `Bench product ${ctx.runTag}`,
+  amount: 980.25,
+  dueDate: dateInDays(30),
+  description: 'Bench legacy debt',
+}));
 
 export const debtsBatch: Scenario = {
   id: 'debts.batch',

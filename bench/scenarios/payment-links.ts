@@ -1,29 +1,13 @@
-import { apiCall, dateInDays, rotatingGet } from './support';
+import { apiCall, creating, dateInDays, rotatingGet } from './support';
 import type { Scenario } from './types';
 
 /** POST /payment-links, GET /payment-links/{id} and the link lists. */
 
-export const linksCreate: Scenario = {
-  id: 'links.create',
-  label: 'POST /payment-links',
-  service: 'api',
-  kind: 'api',
-  baseline: 'baseline.koa-insert',
-  expectStatus: 201,
-  load: async (ctx) => {
-    // 30 days ahead, RFC 3339 with seconds and Z; each request a new externalPaymentLinkId.
-    const expiresAt = new Date(Date.now() + 30 * 24 * 60 * 60 * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    let n = 0;
-    return {
-      method: 'POST',
-      path: '/payment-links',
-      headers: { ...ctx.headers, 'content-type': 'application/json' },
-      vary: () => ({
-        body: JSON.stringify({ externalPaymentLinkId: `${ctx.runTag}-link-${++n}`, amount: 350.75, description: 'Bench payment link', expiresAt }),
-      }),
-    };
-  },
-};
+export const linksCreate = creating('links.create', 'POST /payment-links', '/payment-links', async (ctx) => {
+  // 30 days ahead, RFC 3339 with seconds and Z; each request a new externalPaymentLinkId.
+  const expiresAt = new Date(Date.now() + 30 * 24 * 60 * 60 * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return (n) => ({ externalPaymentLinkId: `${ctx.runTag}-link-${n}`, amount: 350.75, description: 'Bench payment link', expiresAt });
+});
 
 export const linksGet = rotatingGet('links.get', 'GET /payment-links/{id}', '/payment-links?limit=500', (l: { paymentLinkId: string }) => `/payment-links/${l.paymentLinkId}`);
 

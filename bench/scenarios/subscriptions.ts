@@ -1,4 +1,4 @@
-import { apiCall, dateInDays, debtorAndProduct, rotatingGet } from './support';
+import { apiCall, creating, dateInDays, debtorAndProduct, rotatingGet } from './support';
 import type { Scenario } from './types';
 
 /**
@@ -10,37 +10,21 @@ import type { Scenario } from './types';
 /** Cycles of each benched subscription: a year of monthly charges (generation is measured apart). */
 const CYCLES = 12;
 
-export const subscriptionsCreate: Scenario = {
-  id: 'subscriptions.create',
-  label: 'POST /subscriptions',
-  service: 'api',
-  kind: 'api',
-  baseline: 'baseline.koa-insert',
-  expectStatus: 201,
-  load: async (ctx) => {
-    // The bench debtor and its product by name: the subscription reuses both, as a business's do.
-    const { externalClientId } = await debtorAndProduct(ctx);
-    let n = 0;
-    return {
-      method: 'POST',
-      path: '/subscriptions',
-      headers: { ...ctx.headers, 'content-type': 'application/json' },
-      vary: () => ({
-        body: JSON.stringify({
-          externalSubscriptionId: `${ctx.runTag}-sub-${++n}`,
-          externalClientId,
-          productName: `Bench product ${ctx.runTag}`,
-          amount: 499.9,
-          intervalUnit: 'month',
-          intervalCount: 1,
-          startDate: dateInDays(1),
-          totalCycles: CYCLES,
-          description: 'Bench subscription',
-        }),
-      }),
-    };
-  },
-};
+export const subscriptionsCreate = creating('subscriptions.create', 'POST /subscriptions', '/subscriptions', async (ctx) => {
+  // The bench debtor and its product by name: the subscription reuses both, as a business's do.
+  const { externalClientId } = await debtorAndProduct(ctx);
+  return (n) => ({
+    externalSubscriptionId: `${ctx.runTag}-sub-${n}`,
+    externalClientId,
+    productName: `Bench product ${ctx.runTag}`,
+    amount: 499.9,
+    intervalUnit: 'month',
+    intervalCount: 1,
+    startDate: dateInDays(1),
+    totalCycles: CYCLES,
+    description: 'Bench subscription',
+  });
+});
 
 export const subscriptionsGet = rotatingGet(
   'subscriptions.get', 'GET /subscriptions/{id}', '/subscriptions?limit=500', (s: { subscriptionId: string }) => `/subscriptions/${s.subscriptionId}`,

@@ -22,6 +22,31 @@ export function rotatingGet<T>(id: string, label: string, listPath: string, path
   };
 }
 
+/**
+ * A POST that creates a new resource per request (answered 201), compared with koa-insert: `prepare`
+ * runs once before the load and returns the body of the n-th request (n from 1).
+ */
+export function creating(id: string, label: string, path: string, prepare: (ctx: Context) => Promise<(n: number) => unknown>): Scenario {
+  return {
+    id,
+    label,
+    service: 'api',
+    kind: 'api',
+    baseline: 'baseline.koa-insert',
+    expectStatus: 201,
+    load: async (ctx) => {
+      const bodyOf = await prepare(ctx);
+      let n = 0;
+      return {
+        method: 'POST',
+        path,
+        headers: { ...ctx.headers, 'content-type': 'application/json' },
+        vary: () => ({ body: JSON.stringify(bodyOf(++n)) }),
+      };
+    },
+  };
+}
+
 /** A contact and a product of the demo company, created through the API once. */
 export async function debtorAndProduct(ctx: Context): Promise<{ externalClientId: string; productId: string }> {
   if (ctx.debtor) return ctx.debtor;
