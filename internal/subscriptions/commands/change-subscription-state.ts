@@ -31,8 +31,12 @@ const TRANSITIONS = {
 export type SubscriptionAction = keyof typeof TRANSITIONS;
 
 export class ChangeSubscriptionState {
+  /** One per use case, as CreateSubscription's: resumes that commit together share its runs. */
+  private readonly dispatch: DispatchOutbox;
+
   constructor(private readonly deps: Deps) {
     requireDeps('ChangeSubscriptionState', deps);
+    this.dispatch = new DispatchOutbox({ ...deps, outbox: deps.repos.outbox });
   }
 
   async execute(action: SubscriptionAction, id: string, scope: TenantScope): Promise<SubscriptionView> {
@@ -57,7 +61,7 @@ export class ChangeSubscriptionState {
       return changed;
     });
     if (action === 'resume') {
-      await new DispatchOutbox({ ...this.deps, outbox: this.deps.repos.outbox }).execute().catch(() => undefined);
+      await this.dispatch.execute().catch(() => undefined);
     }
     return updated;
   }
