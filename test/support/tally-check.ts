@@ -6,6 +6,7 @@ const TALLIES: { tally: string; rows: string; keys: string[]; live: (q: Knex.Que
   { tally: 'contact_tallies', rows: 'contacts', keys: ['organization_id'], live: (q) => q },
   { tally: 'payment_link_tallies', rows: 'payment_links', keys: ['company_id', 'status'], live: (q) => q },
   { tally: 'event_tallies', rows: 'events', keys: ['company_id'], live: (q) => q },
+  { tally: 'subscription_tallies', rows: 'subscriptions', keys: ['company_id'], live: (q) => q },
 ];
 
 /**

@@ -7,7 +7,10 @@ import type { Subscription, SubscriptionStatus } from '../../../internal/subscri
 import type {
   NewSubscription, SubscriptionChanges, SubscriptionFilter, SubscriptionRepository, SubscriptionView,
 } from '../../../ports/subscription-repository';
+import { flushDeferredWrites } from './deferred-writes';
+import { inTransaction } from './in-transaction';
 import { lockRowId, transitionRows } from './row-lock';
+import { addToTally, SUBSCRIPTION_TALLY, tallyTotal } from './tallies';
 import { insertedId } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
@@ -26,8 +29,12 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(subscription: NewSubscription): Promise<Subscription> {
-    const id = await translatingDuplicates(this.db, 'Subscription', (db) => insertedId(db, 'subscriptions', toRow(subscription)));
-    return { ...subscription, id: Number(id) };
+    // The subscription and its company's tally agree (one transaction).
+    return inTransaction(this.db, async (trx) => {
+      const id = await translatingDuplicates(trx, 'Subscription', (db) => insertedId(db, 'subscriptions', toRow(subscription)));
+      await addToTally(trx, SUBSCRIPTION_TALLY, subscription.companyId, 1);
+      return { ...subscription, id: Number(id) };
+    });
   }
 
   findByCode(companyId: number, code: string): Promise<SubscriptionView | null> {
@@ -93,16 +100,21 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
     // The page's ids from the subscriptions alone, along the (company_id, external_subscription_id)
     // index, then only those rows joined to their contact and product: joined first, MariaDB drove
     // the join from the contact (one debtor with many subscriptions) and sorted all of them for
-    // every page. The exact total is a subquery of the same statement (uncorrelated: run once);
-    // a page that is not full tells it.
+    // every page. The exact total is a subquery of the same statement (uncorrelated: run once):
+    // without a filter the company's subscription tally, with one a count of the matches; a page
+    // that is not full tells it.
+    const unfiltered = filter.status === undefined && filter.contactId === undefined;
+    // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
+    if (unfiltered) await flushDeferredWrites(this.db);
+    const total = () =>
+      unfiltered ? tallyTotal(this.db, SUBSCRIPTION_TALLY, companyId) : query.clone().count<{ n: number | string }[]>({ n: '*' });
     const ids = query.clone().select('s.id').orderBy('s.external_subscription_id', 'desc').limit(page.limit).offset(offsetOf(page));
-    const count = () => query.clone().count<{ n: number | string }[]>({ n: '*' });
     const rows: Row[] = await joined(this.db.from(ids.as('pg')).join('subscriptions as s', 's.id', 'pg.id'))
-      .select([...SELECT, count().as('page_total')])
+      .select([...SELECT, total().as('page_total')])
       .orderBy('s.external_subscription_id', 'desc');
     const told = totalFromPage(page, rows.length);
-    const total = told ?? (rows.length > 0 ? Number(rows[0]!.page_total) : Number((await count())[0]?.n ?? 0));
-    return { items: rows.map(toView), total, capped: false };
+    const matches = told ?? (rows.length > 0 ? Number(rows[0]!.page_total ?? 0) : Number(((await total()) as { n: number | string | null }[])[0]?.n ?? 0));
+    return { items: rows.map(toView), total: matches, capped: false };
   }
 
   private async first(where: Row): Promise<SubscriptionView | null> {

@@ -19,6 +19,7 @@ import * as debtTallies from './20261129100000_debt_tallies';
 import * as paymentLinkStatusIndex from './20261130100000_payment_link_status_index';
 import * as listTallies from './20261201100000_list_tallies';
 import * as paymentLinkPageOrderIndex from './20261202100000_payment_link_page_order_index';
+import * as subscriptionTallies from './20261203100000_subscription_tallies';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -50,6 +51,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261130100000_payment_link_status_index', paymentLinkStatusIndex],
   ['20261201100000_list_tallies', listTallies],
   ['20261202100000_payment_link_page_order_index', paymentLinkPageOrderIndex],
+  ['20261203100000_subscription_tallies', subscriptionTallies],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
