@@ -52,8 +52,10 @@ export class CreateSubscription {
 
   async execute(input: CreateSubscriptionInput, scope: TenantScope): Promise<SubscriptionView> {
     const schedule = parseSchedule(input.schedule);
+    // A taken externalSubscriptionId is found by the subscription's INSERT (its unique key): the
+    // transaction then rolls back whole (inline contact and product included) and the conflict
+    // is told apart from a race on the inline contact or product below.
     const taken = () => this.deps.repos.subscriptions.findByExternalSubscriptionId(scope.organizationId, input.externalSubscriptionId);
-    if (await taken()) throw conflict(input.externalSubscriptionId);
     const write = () =>
       this.deps.uow.runGrouped(scope.organizationId, async (tx) => {
         const { contact, createdInline } = await resolveDebtor({ ...tx, ids: this.deps.ids }, input.debtor, scope);
