@@ -6,6 +6,8 @@
  * to $BENCH_CPU_PROBE_DIR/<pid>-<name>.json: the self time per function and per part of a
  * request (bench/lib/profile.ts reads it). Native frames (a socket write, a hash) count for the
  * nearest JavaScript frame that called them, so their cost lands on the part that asked for it.
+ * With BENCH_SCENARIO_PROFILES=<dir> each scenario's whole profile is kept there as well
+ * (<scenario id>.cpuprofile, for Chrome DevTools or bench/lib/callers.cjs).
  */
 const dir = process.env.BENCH_CPU_PROBE_DIR;
 if (dir) {
@@ -94,7 +96,12 @@ if (dir) {
         .then(() => done({ started: true }), (error) => done({ error: String(error) }));
     } else if (command === 'stop') {
       post('Profiler.stop')
-        .then(({ profile }) => done(summarize(profile)), (error) => done({ error: String(error) }));
+        .then(({ profile }) => {
+          // BENCH_SCENARIO_PROFILES=<dir>: each scenario's whole profile too, for Chrome DevTools.
+          const keep = process.env.BENCH_SCENARIO_PROFILES;
+          if (keep) fs.writeFileSync(path.join(keep, `${name}.cpuprofile`), JSON.stringify(profile));
+          done(summarize(profile));
+        }, (error) => done({ error: String(error) }));
     }
   });
 }
