@@ -42,7 +42,7 @@ describe('MariaDB list plans', function () {
     }));
     await db.batchInsert('subscriptions', rows, 500);
     // What the repository's inserts would have kept (adapters/persistence/knex/tallies.ts).
-    await db('subscription_tallies').insert({ company_id: tenant.company.id, shard: 0, live: ROWS });
+    await db('subscription_tallies').insert({ company_id: tenant.company.id, status: 'ACTIVE', shard: 0, live: ROWS });
     await db.raw('ANALYZE TABLE subscriptions, contacts, products');
   });
 
@@ -77,6 +77,18 @@ describe('MariaDB list plans', function () {
     const reads = plan.filter((row) => row.table === 's' && row.select_type !== 'SUBQUERY');
     expect(reads, shown).to.not.be.empty;
     for (const row of reads) expect(Number(row.r_rows), shown).to.be.at.most(50);
+  });
+
+  it('GET /subscriptions?status=ACTIVE counts no subscription: the tally, less the lapsed ones from their index', async () => {
+    const plan = await pagePlan(() => repos.subscriptions.list(tenant.company.id, { status: 'ACTIVE', today: '2026-01-01' }, { page: 1, limit: 50 }));
+    const shown = JSON.stringify(plan, null, 1);
+    const reads = plan.filter((row) => ['s', 'subscriptions'].includes(String(row.table)));
+    expect(reads, shown).to.not.be.empty;
+    for (const row of reads) expect(Number(row.r_rows), shown).to.be.at.most(50);
+    const page = await repos.subscriptions.list(tenant.company.id, { status: 'ACTIVE', today: '2026-01-01' }, { page: 1, limit: 3 });
+    expect(page.total).to.equal(ROWS);
+    const lapsed = await repos.subscriptions.list(tenant.company.id, { status: 'ENDED', today: '2026-07-01' }, { page: 1, limit: 3 });
+    expect(lapsed.total).to.equal(ROWS);
   });
 
   it('the page holds the newest externalSubscriptionIds and the exact total', async () => {

@@ -408,6 +408,32 @@ export function describeSubscriptionsContract({ repos, uow, contention }: Contra
         expect(read.status).to.equal('ACTIVE');
       });
 
+      it("tells each status's exact total on full and empty pages, through pauses, cancellations and the mark-ended job", async () => {
+        const t = await subscriptionTenant();
+        const { s } = await listed(t);
+        // limit 1: every page with a match is full, so no page tells its own total.
+        const totals = async (day: string) => {
+          const out: Record<string, number[]> = {};
+          for (const status of [undefined, 'ACTIVE', 'ENDED', 'PAUSED', 'CANCELLED'] as const) {
+            const full = await repos().subscriptions.list(t.company.id, { status, today: day }, { page: 1, limit: 1 });
+            const empty = await repos().subscriptions.list(t.company.id, { status, today: day }, { page: 50, limit: 1 });
+            out[status ?? 'all'] = [full.total, empty.total];
+          }
+          return out;
+        };
+        expect(await totals(today)).to.deep.equal({ all: [6, 6], ACTIVE: [2, 2], ENDED: [2, 2], PAUSED: [1, 1], CANCELLED: [1, 1] });
+        expect(await totals('2026-06-02')).to.deep.equal({ all: [6, 6], ACTIVE: [1, 1], ENDED: [3, 3], PAUSED: [1, 1], CANCELLED: [1, 1] });
+        await repos().subscriptions.update(t.company.id, s.active.id, { status: 'PAUSED', updatedAt: T2 });
+        await repos().subscriptions.update(t.company.id, s.open.id, { status: 'CANCELLED', updatedAt: T2 });
+        await repos().subscriptions.update(t.company.id, s.paused.id, { description: 'still paused', updatedAt: T2 });
+        expect(await totals(today)).to.deep.equal({ all: [6, 6], ACTIVE: [0, 0], ENDED: [2, 2], PAUSED: [2, 2], CANCELLED: [2, 2] });
+        await repos().subscriptions.update(t.company.id, s.active.id, { status: 'ACTIVE', updatedAt: T2 });
+        expect(await repos().subscriptions.markEnded(t.organization.id, '2026-06-02', T2, 10)).to.have.length(2);
+        for (const day of [today, '2026-06-02']) {
+          expect(await totals(day), day).to.deep.equal({ all: [6, 6], ACTIVE: [0, 0], ENDED: [3, 3], PAUSED: [1, 1], CANCELLED: [2, 2] });
+        }
+      });
+
       it('filters by contact, alone and with a status', async () => {
         const t = await subscriptionTenant();
         const { otherContact } = await listed(t);

@@ -6,12 +6,12 @@ const TALLIES: { tally: string; rows: string; keys: string[]; live: (q: Knex.Que
   { tally: 'contact_tallies', rows: 'contacts', keys: ['organization_id'], live: (q) => q },
   { tally: 'payment_link_tallies', rows: 'payment_links', keys: ['company_id', 'status'], live: (q) => q },
   { tally: 'event_tallies', rows: 'events', keys: ['company_id'], live: (q) => q },
-  { tally: 'subscription_tallies', rows: 'subscriptions', keys: ['company_id'], live: (q) => q },
+  { tally: 'subscription_tallies', rows: 'subscriptions', keys: ['company_id', 'status'], live: (q) => q },
 ];
 
 /**
  * Every tally must equal COUNT(*) of the rows it counts, per owner (and status, for the payment
- * links), whatever happened to the database: every suite's API checks it before its database is
+ * links and the subscriptions), whatever happened to the database: every suite's API checks it before its database is
  * dropped (harness close()), the reliability suite's races, crashes and dropped connections
  * included. Throws with the tallies and keys that differ.
  */

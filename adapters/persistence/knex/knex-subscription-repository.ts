@@ -11,7 +11,7 @@ import { flushDeferredWrites } from './deferred-writes';
 import { inTransaction } from './in-transaction';
 import { lockRowId, transitionRows } from './row-lock';
 import { addToTally, SUBSCRIPTION_TALLY, tallyTotal } from './tallies';
-import { insertedId } from './dialect';
+import { insertedId, sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 
@@ -29,10 +29,10 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(subscription: NewSubscription): Promise<Subscription> {
-    // The subscription and its company's tally agree (one transaction).
+    // The subscription and its company's tally of its status agree (one transaction).
     return inTransaction(this.db, async (trx) => {
       const id = await translatingDuplicates(trx, 'Subscription', (db) => insertedId(db, 'subscriptions', toRow(subscription)));
-      await addToTally(trx, SUBSCRIPTION_TALLY, subscription.companyId, 1);
+      await addToTally(trx, SUBSCRIPTION_TALLY, subscription.companyId, 1, subscription.status);
       return { ...subscription, id: Number(id) };
     });
   }
@@ -65,6 +65,21 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
     if (changes.additionalData !== undefined) patch.additional_data = JSON.stringify(changes.additionalData);
     if (changes.status !== undefined) patch.status = changes.status;
     if (changes.resumeCount !== undefined) patch.resume_count = changes.resumeCount;
+    if (changes.status === undefined) return this.write(companyId, id, patch);
+    // A status change moves the subscription from one count of the company's tally to the other.
+    return inTransaction(this.db, async (trx) => {
+      const before = sqlDialect(trx).lockRows(trx('subscriptions').where({ company_id: companyId, id }).select('status'));
+      const from = ((await before) as { status: string }[])[0]?.status;
+      const view = await new KnexSubscriptionRepository(trx).write(companyId, id, patch);
+      if (from !== undefined && from !== view.status) {
+        await addToTally(trx, SUBSCRIPTION_TALLY, companyId, -1, from);
+        await addToTally(trx, SUBSCRIPTION_TALLY, companyId, 1, view.status);
+      }
+      return view;
+    });
+  }
+
+  private async write(companyId: number, id: number, patch: Row): Promise<SubscriptionView> {
     await this.db('subscriptions').where({ company_id: companyId, id }).update(patch);
     const view = await this.first({ 's.company_id': companyId, 's.id': id });
     if (!view) throw new Error(`subscription ${id} vanished`);
@@ -72,13 +87,23 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
   }
 
   async markEnded(organizationId: number, today: string, at: Date, limit: number): Promise<SubscriptionView[]> {
-    const ids = await transitionRows(
-      this.db, 'subscriptions', { organization_id: organizationId, status: 'ACTIVE' },
-      (q) => q.where('last_due_date', '<', today), { status: 'ENDED', updated_at: toMillis(at) }, limit,
-    );
-    if (ids.length === 0) return [];
-    const rows = await joined(this.db('subscriptions as s')).select(SELECT).whereIn('s.id', ids).orderBy('s.id');
-    return rows.map(toView);
+    // The subscriptions and their companies' tallies (ACTIVE to ENDED) agree (one transaction).
+    return inTransaction(this.db, async (trx) => {
+      const ids = await transitionRows(
+        trx, 'subscriptions', { organization_id: organizationId, status: 'ACTIVE' },
+        (q) => q.where('last_due_date', '<', today), { status: 'ENDED', updated_at: toMillis(at) }, limit,
+      );
+      if (ids.length === 0) return [];
+      const rows = await joined(trx('subscriptions as s')).select(SELECT).whereIn('s.id', ids).orderBy('s.id');
+      const views = rows.map(toView);
+      const perCompany = new Map<number, number>();
+      for (const view of views) perCompany.set(view.companyId, (perCompany.get(view.companyId) ?? 0) + 1);
+      for (const [companyId, n] of perCompany) {
+        await addToTally(trx, SUBSCRIPTION_TALLY, companyId, -n, 'ACTIVE');
+        await addToTally(trx, SUBSCRIPTION_TALLY, companyId, n, 'ENDED');
+      }
+      return views;
+    });
   }
 
   async list(companyId: number, filter: SubscriptionFilter, page: PageRequest): Promise<Page<SubscriptionView>> {
@@ -100,20 +125,31 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
     // The page's ids from the subscriptions alone, along the (company_id, external_subscription_id)
     // index, then only those rows joined to their contact and product: joined first, MariaDB drove
     // the join from the contact (one debtor with many subscriptions) and sorted all of them for
-    // every page. The exact total is a subquery of the same statement (uncorrelated: run once):
-    // without a filter the company's subscription tally, with one a count of the matches; a page
-    // that is not full tells it.
-    const unfiltered = filter.status === undefined && filter.contactId === undefined;
+    // every page. The exact total is a subquery of the same statement (uncorrelated: run once), and
+    // a page that is not full tells it. Filtered by nothing but a status (or nothing), it comes from
+    // the company's subscription tally: the status's count, less (ACTIVE) or plus (ENDED) the ACTIVE
+    // subscriptions past their last cycle that the mark-ended job has not marked yet, read from the
+    // (company_id, status, last_due_date) index. Filtered by a contact, a count of the matches.
+    const tallied = filter.contactId === undefined;
+    const lapsedSign = filter.status === 'ACTIVE' ? -1 : filter.status === 'ENDED' ? 1 : 0;
+    const lapsed = () =>
+      this.db('subscriptions').where({ company_id: companyId, status: 'ACTIVE' }).where('last_due_date', '<', filter.today).count({ n: '*' });
+    const statuses = filter.status === undefined ? undefined : [filter.status];
     // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
-    if (unfiltered) await flushDeferredWrites(this.db);
-    const total = () =>
-      unfiltered ? tallyTotal(this.db, SUBSCRIPTION_TALLY, companyId) : query.clone().count<{ n: number | string }[]>({ n: '*' });
+    if (tallied) await flushDeferredWrites(this.db);
+    const total = () => (tallied ? tallyTotal(this.db, SUBSCRIPTION_TALLY, companyId, statuses) : query.clone().count<{ n: number | string }[]>({ n: '*' }));
     const ids = query.clone().select('s.id').orderBy('s.external_subscription_id', 'desc').limit(page.limit).offset(offsetOf(page));
+    const columns: (string | Knex.QueryBuilder)[] = [...SELECT, total().as('page_total')];
+    if (tallied && lapsedSign !== 0) columns.push(lapsed().as('page_lapsed'));
     const rows: Row[] = await joined(this.db.from(ids.as('pg')).join('subscriptions as s', 's.id', 'pg.id'))
-      .select([...SELECT, total().as('page_total')])
+      .select(columns)
       .orderBy('s.external_subscription_id', 'desc');
     const told = totalFromPage(page, rows.length);
-    const matches = told ?? (rows.length > 0 ? Number(rows[0]!.page_total ?? 0) : Number(((await total()) as { n: number | string | null }[])[0]?.n ?? 0));
+    const count = async (query: Knex.QueryBuilder) => Number(((await query) as { n: number | string | null }[])[0]?.n ?? 0);
+    let matches: number;
+    if (told !== null) matches = told;
+    else if (rows.length > 0) matches = Number(rows[0]!.page_total ?? 0) + lapsedSign * Number(rows[0]!.page_lapsed ?? 0);
+    else matches = (await count(total())) + (tallied && lapsedSign !== 0 ? lapsedSign * (await count(lapsed())) : 0);
     return { items: rows.map(toView), total: matches, capped: false };
   }
 

@@ -9,7 +9,8 @@ import { deferredWrites, flushDeferredWrites } from './deferred-writes';
  * list). Kept for the debts (migration 20261129100000_debt_tallies: every debt but the CANCELLED
  * ones, per company), the contacts (per organization), the payment links (per company and
  * status) and the events (per company; migration 20261201100000_list_tallies), and the
- * subscriptions (per company; migration 20261203100000_subscription_tallies).
+ * subscriptions (per company and status; migrations 20261203100000_subscription_tallies and
+ * 20261204100000_subscription_status_tallies).
  * test/support/tally-check.ts holds every suite's database to tally = COUNT(*).
  *
  * A transaction keeps to the one shard it drew first, in every tally: a grouped transaction (many
@@ -35,7 +36,7 @@ export const DEBT_TALLY: Tally = { table: 'debt_tallies', owner: 'company_id' };
 export const CONTACT_TALLY: Tally = { table: 'contact_tallies', owner: 'organization_id' };
 export const PAYMENT_LINK_TALLY: Tally = { table: 'payment_link_tallies', owner: 'company_id', by: 'status' };
 export const EVENT_TALLY: Tally = { table: 'event_tallies', owner: 'company_id' };
-export const SUBSCRIPTION_TALLY: Tally = { table: 'subscription_tallies', owner: 'company_id' };
+export const SUBSCRIPTION_TALLY: Tally = { table: 'subscription_tallies', owner: 'company_id', by: 'status' };
 
 /** The shard each open transaction drew (gone with the transaction object). */
 const shardOfTransaction = new WeakMap<object, number>();
