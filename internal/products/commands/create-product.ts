@@ -16,6 +16,10 @@ export interface CreateProductInput {
  * (its stored values win). The name stays taken by inactive products; an externalProductId
  * belongs to one product only. A product it creates has its product.created event in the same
  * transaction; returning the stored one writes nothing.
+ *
+ * The INSERT comes first: the (company_id, name) and (company_id, external_product_id) unique keys
+ * find a taken name or key (the transaction rolls back whole), and only then are the products
+ * holding them read to decide between the stored product and a 409. A new product costs no read.
  */
 export class CreateProduct {
   constructor(private readonly deps: { uow: UnitOfWork; repos: Repositories }) {
@@ -26,24 +30,22 @@ export class CreateProduct {
     const name = normalizeProductName(input.name);
     const externalProductId =
       input.externalProductId == null ? null : normalizeExternalProductId(input.externalProductId);
+    const active = input.active ?? true;
     try {
-      return await this.createOrReturn(name, externalProductId, input.active ?? true, scope);
+      return await this.create(name, externalProductId, active, scope);
     } catch (error) {
-      // A concurrent request inserted the same name or external id between our read and our
-      // insert: read again, which now resolves to the stored product or a genuine conflict.
       if (!(error instanceof ConflictError)) throw error;
-      return this.createOrReturn(name, externalProductId, input.active ?? true, scope);
     }
+    const stored = await this.holderOf(name, externalProductId, scope);
+    if (stored) return stored;
+    // The product that held the name or key was deleted since: create it once more (a second
+    // conflict is a 409 of its own).
+    return this.create(name, externalProductId, active, scope);
   }
 
-  private async createOrReturn(
-    name: string,
-    externalProductId: string | null,
-    active: boolean,
-    scope: TenantScope,
-  ): Promise<Product> {
-    const companyId = scope.company.id;
-    const { byName: existing, byExternalProductId: owner } = await this.deps.repos.products.findNameAndKeyHolders(companyId, name, externalProductId);
+  /** The active product the name and externalProductId resolve to, a 409 saying why not, or null when neither is held. */
+  private async holderOf(name: string, externalProductId: string | null, scope: TenantScope): Promise<Product | null> {
+    const { byName: existing, byExternalProductId: owner } = await this.deps.repos.products.findNameAndKeyHolders(scope.company.id, name, externalProductId);
     if (existing && !existing.active) {
       throw new ConflictError(`The product name ${name} is taken by an inactive product`);
     }
@@ -53,12 +55,15 @@ export class CreateProduct {
     if (owner && owner.id !== existing?.id) {
       throw new ConflictError(`The externalProductId ${externalProductId} belongs to another product`);
     }
-    if (existing) return existing;
+    return existing;
+  }
+
+  private create(name: string, externalProductId: string | null, active: boolean, scope: TenantScope): Promise<Product> {
     return this.deps.uow.runGrouped(scope.organizationId, async (tx) => {
       const now = scope.clock.now();
       const product = await tx.products.insert({
         organizationId: scope.organizationId,
-        companyId,
+        companyId: scope.company.id,
         name,
         externalProductId,
         active,

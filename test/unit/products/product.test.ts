@@ -13,6 +13,7 @@ import {
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../../internal/shared/errors';
 import type { TenantScope } from '../../../internal/shared/tenant-scope';
 import type { ProductRepository } from '../../../ports/product-repository';
+import type { UnitOfWork } from '../../../ports/unit-of-work';
 
 const T0 = new Date('2031-03-04T05:06:07.089Z');
 
@@ -249,16 +250,38 @@ describe('products: use cases (memory)', () => {
       expect((await products.listActive(scope.company.id, {}, { page: 1, limit: 50 })).total).to.equal(1);
     });
 
-    it('retries once when the insert loses a race, returning the product stored meanwhile', async () => {
-      const winner = await create({ name: 'Race' });
-      let lookups = 0;
-      // The first lookup misses, as if the winner committed just after our read.
-      const racing: ProductRepository = Object.assign(Object.create(products) as ProductRepository, {
-        findByName: async (companyId: number, name: string) => (lookups++ === 0 ? null : products.findByName(companyId, name)),
+    /** CreateProduct over the test's ports, its reads of the name and key holders counted. */
+    function counted(uow = infra.ports.uow) {
+      const reads = { n: 0 };
+      const holders: ProductRepository = Object.assign(Object.create(products) as ProductRepository, {
+        findNameAndKeyHolders: (...args: Parameters<ProductRepository['findNameAndKeyHolders']>) => {
+          reads.n++;
+          return products.findNameAndKeyHolders(...args);
+        },
       });
-      const result = await new CreateProduct({ uow: infra.ports.uow, repos: { ...infra.ports.repos, products: racing } }).execute({ name: 'Race' }, scope);
-      expect(result).to.deep.equal(winner);
-      expect(lookups).to.equal(2);
+      return { reads, useCase: new CreateProduct({ uow, repos: { ...infra.ports.repos, products: holders } }) };
+    }
+
+    it('a new product costs no read; a taken name is read after the insert conflicts, and answers the stored product', async () => {
+      const { reads, useCase } = counted();
+      const created = await useCase.execute({ name: 'Race' }, scope);
+      expect(reads.n, 'a new name').to.equal(0);
+      expect(await useCase.execute({ name: ' Race ' }, scope)).to.deep.equal(created);
+      expect(reads.n, 'a taken name').to.equal(1);
+      expect((await products.listActive(scope.company.id, {}, { page: 1, limit: 50 })).total).to.equal(1);
+    });
+
+    it('creates once more when the product that held the name is gone by the time it is read', async () => {
+      let conflicts = 0;
+      // The first insert conflicts, as if a product with the name existed and was deleted just after.
+      const racing: UnitOfWork = {
+        ...infra.ports.uow,
+        runGrouped: (key, work) => (conflicts++ === 0 ? Promise.reject(new ConflictError('Product already exists')) : infra.ports.uow.runGrouped(key, work)),
+      };
+      const { reads, useCase } = counted(racing);
+      const result = await useCase.execute({ name: 'Phoenix' }, scope);
+      expect([conflicts, reads.n]).to.deep.equal([2, 1]);
+      expect(await stored(result)).to.deep.equal(result);
     });
   });
 
