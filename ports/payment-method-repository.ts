@@ -5,8 +5,9 @@ export type NewPaymentMethod = Omit<PaymentMethodReference, 'id'>;
 /** Payment method references per user (externalClientId) and company. */
 export interface PaymentMethodRepository {
   /**
-   * @throws ConflictError when `isDefault` and the user already has a default method (two
-   * first registrations raced: one default per user is a unique key).
+   * @throws ConflictError when `isDefault` and the user already has a default method (one default
+   * per user is a unique key); the transaction it ran in goes on (RegisterPaymentMethod then
+   * inserts the method as not the default).
    */
   insert(method: NewPaymentMethod): Promise<PaymentMethodReference>;
   /** The user's default method stops being the default (no-op when there is none). */

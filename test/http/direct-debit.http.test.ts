@@ -32,6 +32,18 @@ describeEachDatabase(
         expect(listed).to.deep.equal([first, card]);
       });
 
+      it("leaves exactly one default when a new user's registrations race, each answered 201", async () => {
+        const { t } = await tenant();
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => register(t, { externalClientId: 'racer', paymentMethodType: i % 2 ? 'CARD_TOKENIZED' : 'BANK_ACCOUNT' })),
+        );
+        const registered = answers.map((res) => expectOk(res, 201));
+        expect(registered.filter((m) => m.isDefault)).to.have.length(1);
+        const listed = expectOk<Body[]>(await methods(t, { externalClientId: 'racer' }));
+        expect(listed.map((m) => m.paymentMethodId).sort()).to.deep.equal(registered.map((m) => m.paymentMethodId).sort());
+        expect(listed.filter((m) => m.isDefault)).to.deep.equal(registered.filter((m) => m.isDefault));
+      });
+
       it('moves the default only when registration asks for it', async () => {
         const { t } = await tenant();
         const first = expectOk(await register(t, { externalClientId: 'ana', paymentMethodType: 'BANK_ACCOUNT' }), 201);

@@ -48,23 +48,33 @@ export class RegisterPaymentMethod {
     return this.deps.uow.runGrouped(scope.organizationId, async (tx) => {
       const { paymentMethods, events } = tx;
       const companyId = scope.company.id;
-      const current = await paymentMethods.findDefault(companyId, externalClientId);
-      const isDefault = current === null || input.isDefault === true;
-      if (current && isDefault) await paymentMethods.clearDefault(companyId, externalClientId);
-      const method = await paymentMethods.insert({
-        organizationId: scope.organizationId,
-        companyId,
-        code: this.deps.ids.alphanumeric(PAYMENT_METHOD_CODE_LENGTH),
-        externalClientId,
-        type: input.type,
-        isDefault,
-        status: 'ACTIVE',
-        maskedReference: input.maskedReference ?? null,
-        createdAt: scope.clock.now(),
-      });
-      await events.append([eventOf(scope, 'payment_method.registered', { kind: 'payment_method', paymentMethod: method })]);
-      await alongside?.(tx, method);
-      return method;
+      const method = (isDefault: boolean) =>
+        paymentMethods.insert({
+          organizationId: scope.organizationId,
+          companyId,
+          code: this.deps.ids.alphanumeric(PAYMENT_METHOD_CODE_LENGTH),
+          externalClientId,
+          type: input.type,
+          isDefault,
+          status: 'ACTIVE',
+          maskedReference: input.maskedReference ?? null,
+          createdAt: scope.clock.now(),
+        });
+      let registered: PaymentMethodReference;
+      if (input.isDefault === true) {
+        await paymentMethods.clearDefault(companyId, externalClientId);
+        registered = await method(true);
+      } else {
+        // The default unless the user has one: the one-default-per-user key answers, so the
+        // user's first method costs one INSERT and no read.
+        registered = await method(true).catch((error: unknown) => {
+          if (error instanceof ConflictError) return method(false);
+          throw error;
+        });
+      }
+      await events.append([eventOf(scope, 'payment_method.registered', { kind: 'payment_method', paymentMethod: registered })]);
+      await alongside?.(tx, registered);
+      return registered;
     });
   }
 }
