@@ -9,8 +9,12 @@ export interface AdhesionView extends Adhesion {
 
 /** One adhesion per user (externalClientId) and product within a company. */
 export interface AdhesionRepository {
-  /** @throws ConflictError when the user already has an adhesion to the product. */
-  insert(adhesion: NewAdhesion): Promise<AdhesionView>;
+  /**
+   * The adhesion as written (its view is the caller's: it holds the product). In a transaction,
+   * a conflict leaves the transaction usable (EnrollAdhesion then locks the adhesion there).
+   * @throws ConflictError when the user already has an adhesion to the product.
+   */
+  insert(adhesion: NewAdhesion): Promise<Adhesion>;
   find(companyId: number, externalClientId: string, productId: number): Promise<AdhesionView | null>;
   /** Reads the adhesion and locks it until the transaction ends. */
   lock(companyId: number, externalClientId: string, productId: number): Promise<AdhesionView | null>;

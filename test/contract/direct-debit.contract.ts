@@ -127,10 +127,18 @@ export function describeDirectDebitContract({ repos, uow, contention }: Contract
   describe('AdhesionRepository', () => {
     it('round-trips an adhesion with its product, one per user and product, and changes its status', async () => {
       const { t, contact, product, enroll } = await autopayFixture(repos());
-      const adhesion = await enroll();
-      expect(adhesion).to.deep.include({ externalClientId: contact.externalClientId, productId: product.id, status: 'ACTIVE', createdAt: T1 });
-      expect(adhesion.product).to.deep.equal({ id: product.id, name: product.name, active: true });
+      const inserted = await enroll();
+      expect(inserted).to.deep.include({ externalClientId: contact.externalClientId, productId: product.id, status: 'ACTIVE', createdAt: T1 });
+      expect(inserted).to.not.have.property('product');
+      const adhesion = { ...inserted, product: { id: product.id, name: product.name, active: true } };
       await expectConflict(enroll());
+      // The conflict leaves the transaction it ran in usable (EnrollAdhesion locks the adhesion next).
+      expect(
+        await uow().run(async (tx) => {
+          await expectConflict(tx.adhesions.insert({ ...inserted, code: `adh${uid()}` }));
+          return tx.adhesions.lock(t.company.id, contact.externalClientId, product.id);
+        }),
+      ).to.deep.equal(adhesion);
       expect(await repos().adhesions.find(t.company.id, contact.externalClientId, product.id)).to.deep.equal(adhesion);
       expect(await uow().run((tx) => tx.adhesions.lock(t.company.id, contact.externalClientId, product.id))).to.deep.equal(adhesion);
       const cancelled = await repos().adhesions.setStatus(t.company.id, adhesion.id, 'INACTIVE', T2);
@@ -154,7 +162,7 @@ export function describeDirectDebitContract({ repos, uow, contention }: Contract
         (tx) => tx.adhesions.lock(t.company.id, contact.externalClientId, product.id),
       );
       expectWaited(outcome, contention());
-      expect(outcome.second).to.deep.equal({ ...adhesion, status: 'INACTIVE', updatedAt: T2 });
+      expect(outcome.second).to.deep.equal({ ...adhesion, status: 'INACTIVE', updatedAt: T2, product: { id: product.id, name: product.name, active: true } });
     });
   });
 

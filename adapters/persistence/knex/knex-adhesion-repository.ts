@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AdhesionStatus } from '../../../internal/direct-debit/adhesion';
+import type { Adhesion, AdhesionStatus } from '../../../internal/direct-debit/adhesion';
 import type { AdhesionRepository, AdhesionView, NewAdhesion } from '../../../ports/adhesion-repository';
 import { insertedId } from './dialect';
 import { translatingDuplicates } from './driver-errors';
@@ -11,7 +11,7 @@ type Row = Record<string, any>;
 export class KnexAdhesionRepository implements AdhesionRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  async insert(adhesion: NewAdhesion): Promise<AdhesionView> {
+  async insert(adhesion: NewAdhesion): Promise<Adhesion> {
     const id = await translatingDuplicates(this.db, 'Adhesion', (db) =>
       insertedId(db, 'adhesions', {
         organization_id: adhesion.organizationId,
@@ -24,7 +24,7 @@ export class KnexAdhesionRepository implements AdhesionRepository {
         updated_at: toMillis(adhesion.updatedAt),
       }),
     );
-    return (await this.first({ 'a.id': Number(id) }))!;
+    return { ...adhesion, id: Number(id) };
   }
 
   find(companyId: number, externalClientId: string, productId: number): Promise<AdhesionView | null> {

@@ -10,11 +10,11 @@ export class MemoryAdhesionRepository implements AdhesionRepository {
     return this.store.tables.adhesions;
   }
 
-  async insert(adhesion: NewAdhesion): Promise<AdhesionView> {
+  async insert(adhesion: NewAdhesion): Promise<Adhesion> {
     if (this.row(adhesion.companyId, adhesion.externalClientId, adhesion.productId)) throw new ConflictError('Adhesion already exists');
     const stored = { ...copy(adhesion), id: this.store.nextId() };
     this.rows.push(stored);
-    return this.view(stored);
+    return copy(stored);
   }
 
   async find(companyId: number, externalClientId: string, productId: number): Promise<AdhesionView | null> {

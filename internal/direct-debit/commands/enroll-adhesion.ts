@@ -1,6 +1,7 @@
 import type { IdGenerator } from '../../../ports/id-generator';
 import type { AdhesionView } from '../../../ports/adhesion-repository';
 import type { ProductRepository } from '../../../ports/product-repository';
+import type { Product } from '../../products/product';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { eventOf } from '../../events/domain-event';
 import { ConflictError } from '../../shared/errors';
@@ -26,38 +27,55 @@ export class EnrollAdhesion {
   }
 
   async execute(externalClientId: string, ref: AdhesionProductRef, scope: TenantScope): Promise<EnrollAdhesionResult> {
-    const product = await productToEnroll(this.deps.products, ref, scope);
-    return this.enrollProduct(externalClientId, product.id, scope);
+    return this.enrollProduct(externalClientId, await productToEnroll(this.deps.products, ref, scope), scope);
   }
 
   /** For callers that already hold the product (the adhesion request job). */
-  async enrollProduct(externalClientId: string, productId: number, scope: TenantScope): Promise<EnrollAdhesionResult> {
+  async enrollProduct(externalClientId: string, product: EnrolledProduct, scope: TenantScope): Promise<EnrollAdhesionResult> {
     try {
-      return await this.deps.uow.runGrouped(scope.organizationId, (tx) => this.enroll(tx, externalClientId, productId, scope));
+      return await this.deps.uow.runGrouped(scope.organizationId, (tx) => this.enroll(tx, externalClientId, product, scope));
     } catch (error) {
       // A concurrent enrollment created it first: enrolling again finds it.
       if (!(error instanceof ConflictError)) throw error;
-      return this.deps.uow.run((tx) => this.enroll(tx, externalClientId, productId, scope));
+      return this.deps.uow.run((tx) => this.enroll(tx, externalClientId, product, scope));
     }
   }
 
-  private async enroll(tx: Repositories, externalClientId: string, productId: number, scope: TenantScope): Promise<EnrollAdhesionResult> {
+  /**
+   * The INSERT comes first: the (company, user, product) unique key finds an adhesion that exists,
+   * which is then locked and made ACTIVE again if it is not. A new adhesion costs one INSERT, no
+   * read, and answers the product the caller holds.
+   */
+  private async enroll(tx: Repositories, externalClientId: string, product: EnrolledProduct, scope: TenantScope): Promise<EnrollAdhesionResult> {
     const now = scope.clock.now();
-    const existing = await tx.adhesions.lock(scope.company.id, externalClientId, productId);
-    if (existing?.status === 'ACTIVE') return { adhesion: existing, changed: false };
-    const adhesion = existing
-      ? await tx.adhesions.setStatus(scope.company.id, existing.id, 'ACTIVE', now)
-      : await tx.adhesions.insert({
-          organizationId: scope.organizationId,
-          companyId: scope.company.id,
-          code: this.deps.ids.alphanumeric(ADHESION_CODE_LENGTH),
-          externalClientId,
-          productId,
-          status: 'ACTIVE',
-          createdAt: now,
-          updatedAt: now,
-        });
+    const inserted = await tx.adhesions
+      .insert({
+        organizationId: scope.organizationId,
+        companyId: scope.company.id,
+        code: this.deps.ids.alphanumeric(ADHESION_CODE_LENGTH),
+        externalClientId,
+        productId: product.id,
+        status: 'ACTIVE',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .catch((error: unknown) => {
+        if (error instanceof ConflictError) return null;
+        throw error;
+      });
+    let adhesion: AdhesionView;
+    if (inserted) adhesion = { ...inserted, product: { id: product.id, name: product.name, active: product.active } };
+    else {
+      const existing = await tx.adhesions.lock(scope.company.id, externalClientId, product.id);
+      // Not there: the conflict was the random code's; enrollProduct runs again with another.
+      if (!existing) throw new ConflictError('Adhesion code taken');
+      if (existing.status === 'ACTIVE') return { adhesion: existing, changed: false };
+      adhesion = await tx.adhesions.setStatus(scope.company.id, existing.id, 'ACTIVE', now);
+    }
     await tx.events.append([eventOf(scope, 'adhesion.created', { kind: 'adhesion', adhesion }, now)]);
     return { adhesion, changed: true };
   }
 }
+
+/** What an adhesion's view shows of its product. */
+export type EnrolledProduct = Pick<Product, 'id' | 'name' | 'active'>;

@@ -11,8 +11,9 @@ import { paymentMethodIdOf } from '../payment-method';
 import type { DebitRun, ExecuteDueDebits } from './execute-due-debits';
 
 /**
- * Worker job: processes the adhesion request a new autopay debt emitted. The user is enrolled in
- * the product (the adhesion is created, or made ACTIVE again), the direct-debit platform is told
+ * Worker job: processes the adhesion request a new autopay debt emitted (none when the company,
+ * the payment method or the product is gone). The user is enrolled in the product (the adhesion
+ * is created, or made ACTIVE again), the direct-debit platform is told
  * (a transient failure there fails the job, which the queue retries; enrolling twice changes
  * nothing), and the user's debts of that product that are already due are collected at once;
  * later ones are collected on their due date by the scheduled `direct-debit.execute-due`.
@@ -34,8 +35,9 @@ export class RequestAdhesion {
     const { repos } = this.deps;
     const scope = await loadWorkerScope(repos.tenancy, this.deps.clock, request.companyId);
     const method = scope && (await repos.paymentMethods.findById(request.companyId, request.paymentMethodId));
-    if (!scope || !method) return { enrolled: false, attempted: 0, succeeded: 0, failed: 0 };
-    const { adhesion } = await this.deps.enrollAdhesion.enrollProduct(request.externalClientId, request.productId, scope);
+    const product = method && (await repos.products.findById(request.companyId, request.productId));
+    if (!scope || !method || !product) return { enrolled: false, attempted: 0, succeeded: 0, failed: 0 };
+    const { adhesion } = await this.deps.enrollAdhesion.enrollProduct(request.externalClientId, product, scope);
     await this.deps.directDebit.requestAdhesion({
       idempotencyKey: `${adhesionIdOf(adhesion)}-${paymentMethodIdOf(method)}`,
       companyCode: scope.company.code,
