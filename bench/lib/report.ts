@@ -543,10 +543,38 @@ const BEFORE_NEW_SCENARIOS: Record<string, { label: string; rps: number; ratio: 
   'subscriptions.list.client': { label: 'GET /subscriptions?externalClientId', rps: 204, ratio: 0.0053, p99: 228.25, cpu: 2.302, dbCpu: 6.934, stmts: 3.1 },
 };
 
+/**
+ * The creates that now insert first and GET /subscriptions?status before those changes, as the
+ * MariaDB run of 2026-11-26 10:21 measured them (a slow hour: koa-json 39,952 req/s, koa-insert 5,817).
+ */
+const BEFORE_INSERT_FIRST: Record<string, { label: string; rps: number; ratio: number; p99: number; cpu: number; dbCpu: number; stmts: number }> = {
+  'products.create': { label: 'POST /products', rps: 1945, ratio: 0.33, p99: 28.27, cpu: 0.462, dbCpu: 0.318, stmts: 3.49 },
+  'payment-methods.create': { label: 'POST /test-helpers/payment-methods', rps: 2413, ratio: 0.41, p99: 30.3, cpu: 0.391, dbCpu: 0.223, stmts: 2.89 },
+  'adhesions.create': { label: 'POST /adhesions', rps: 1402, ratio: 0.24, p99: 38.88, cpu: 0.685, dbCpu: 0.436, stmts: 6.08 },
+  'subscriptions.list.active': { label: 'GET /subscriptions?status=ACTIVE', rps: 519, ratio: 0.013, p99: 99.21, cpu: 0.89, dbCpu: 2.731, stmts: 1.04 },
+};
+
 /** The new scenarios' first run and this one (changesSection). */
 function newScenarioChanges(report: Report): string {
+  return beforeAndNow(
+    report,
+    BEFORE_NEW_SCENARIOS,
+    `The scenarios new in the bench, as their first run measured them (2026-11-26 09:47, before the changes above
+they prompted; a slow hour: koa-json 38,666 req/s, koa-insert 5,766), and in this run; ratios are to each row's
+baseline in its own run:`,
+    'first',
+  );
+}
+
+/** Rows of `before` against this run, as a table after `intro` (changesSection). */
+function beforeAndNow(
+  report: Report,
+  before: Record<string, { label: string; rps: number; ratio: number; p99: number; cpu: number; dbCpu: number; stmts: number }>,
+  intro: string,
+  was: string,
+): string {
   const f = (v: number | null | undefined, digits: number) => (v == null ? '?' : v.toFixed(digits));
-  const lines = Object.entries(BEFORE_NEW_SCENARIOS).flatMap(([id, b]) => {
+  const lines = Object.entries(before).flatMap(([id, b]) => {
     const r = report.rows.find((row) => row.id === id);
     if (!r) return [];
     return [
@@ -555,14 +583,23 @@ function newScenarioChanges(report: Report): string {
     ];
   });
   if (lines.length === 0) return '';
-  return `The scenarios new in the bench, as their first run measured them (2026-11-26 09:47, before the changes above
-they prompted; a slow hour: koa-json 38,666 req/s, koa-insert 5,766), and in this run; ratios are to each row's
-baseline in its own run:
+  return `${intro}
 
-| Scenario, 32 connections | first req/s | now | first ratio | now | first p99 ms | now | first API CPU ms | now | first DB CPU ms | now | first stmts/req | now |
+| Scenario, 32 connections | ${was} req/s | now | ${was} ratio | now | ${was} p99 ms | now | ${was} API CPU ms | now | ${was} DB CPU ms | now | ${was} stmts/req | now |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${lines.join('\n')}
 `;
+}
+
+/** The creates that insert first and GET /subscriptions?status, before and now (changesSection). */
+function insertFirstChanges(report: Report): string {
+  return beforeAndNow(
+    report,
+    BEFORE_INSERT_FIRST,
+    `The three creates that insert first now and \`GET /subscriptions?status=ACTIVE\`, in the MariaDB run of 2026-11-26
+10:21 (before those changes; a slow hour: koa-json 39,952 req/s, koa-insert 5,817) and in this run; compare ratios:`,
+    'before',
+  );
 }
 
 /** The lists before and now (changesSection). */
@@ -711,7 +748,24 @@ export function changesSection(report: Report): string {
   does, and the repository's toView builds one object per row instead of spreading a Subscription into its view
   (a page read cost 0.56 ms of CPU with the spread, 0.34 without, in process).
 
+- **Creates insert first** (2026-11-26): \`POST /products\`, the payment-method registration and
+  \`POST /adhesions\` let their unique keys find what is taken instead of reading before every insert, as
+  \`POST /payment-links\` and \`POST /subscriptions\` already did. A product's name or externalProductId taken
+  rolls its transaction back (and its group's, whose other works then run alone) and only then reads the holders
+  to answer the stored product or a 409 (internal/products/commands/create-product.ts). A payment method goes in
+  as the user's default and, when the one-default-per-user key refuses, as one more, in the same transaction
+  (the knex insert runs in a savepoint on PostgreSQL, guardedWrite); a race of first registrations still leaves
+  exactly one default (test/http/direct-debit.http.test.ts). An adhesion goes in first; an existing one is then
+  locked and made ACTIVE again as before, and a new one answers the product the request already read instead
+  of a read back (the adhesion request job reads its product itself).
+- **GET /subscriptions?status** reads its total from the subscription tally, kept per status now (migration
+  20261204100000, moved by every status change and by the mark-ended job in their transactions), less (ACTIVE)
+  or plus (ENDED) the ACTIVE subscriptions past their last cycle that the job has not marked yet, from the new
+  (company_id, status, last_due_date) index: before, every full page counted every match (2.7 ms of MariaDB CPU
+  for 2,000 ACTIVE subscriptions). test/contract/mysql-list-plans.test.ts holds the plan to the page's rows.
+
 ${newScenarioChanges(report)}
+${insertFirstChanges(report)}
 ${listChanges(report)}
 - **PostgreSQL deadlocks the PostgreSQL bench found**, gone: a grouped transaction drew a debt-tally shard per write
   and two groups locking shards in random orders deadlocked (PostgreSQL waits out its 1 s deadlock_timeout before
