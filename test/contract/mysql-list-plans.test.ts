@@ -6,21 +6,25 @@ import type { Repositories } from '../../ports/unit-of-work';
 import { createTestDatabase, databaseAvailable, type TestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
 import { testSecretBox } from '../support/secrets';
-import { newContact, newProduct, newTenant, T1, type TenantFixture, uid } from './fixtures';
+import { newContact, newDebt, newProduct, newTenant, T1, type TenantFixture, uid } from './fixtures';
 
 /**
  * The page of GET /subscriptions on MariaDB reads the page's rows along the company's
  * (company_id, external_subscription_id) index and stops there, even when one debtor and one
  * product hold every subscription: joined first, MariaDB drove the join from that contact and
  * sorted all of the company's subscriptions for every page. Checked with MariaDB's ANALYZE (the
- * statement run, with the rows each table actually gave), after ANALYZE TABLE.
+ * statement run, with the rows each table actually gave), after ANALYZE TABLE. The page of
+ * GET /debts reads the company's debts along its own index: along the primary key, MariaDB read
+ * every company's debts backward until the page was full.
  */
 describe('MariaDB list plans', function () {
   let database: TestDatabase | null = null;
   let db: Knex;
   let repos: Repositories;
   let tenant: TenantFixture;
+  let crowd: TenantFixture;
   const ROWS = 2000;
+  const DEBTS = 40_000;
 
   before(async function () {
     if (!(await databaseAvailable('mysql'))) this.skip();
@@ -44,6 +48,19 @@ describe('MariaDB list plans', function () {
     // What the repository's inserts would have kept (adapters/persistence/knex/tallies.ts).
     await db('subscription_tallies').insert({ company_id: tenant.company.id, status: 'ACTIVE', shard: 0, live: ROWS });
     await db.raw('ANALYZE TABLE subscriptions, contacts, products');
+    // Debts: the tenant's are one in twenty of the table, the rest another company's, interleaved.
+    crowd = await newTenant(repos);
+    const crowdContact = await repos.contacts.insert(newContact(crowd.organization.id));
+    const template = await repos.debts.insert(newDebt({ ...tenant, contact }));
+    const { id: _id, ...row } = (await db('debts').where({ id: template.id }).first()) as Record<string, unknown>;
+    const debts = Array.from({ length: DEBTS }, (_, i) =>
+      i % 20 === 0
+        ? { ...row, external_request_id: `mine-${i}`, created_at: T1.getTime() + ((i * 7919) % DEBTS) * 60_000 }
+        : { ...row, organization_id: crowd.organization.id, company_id: crowd.company.id, contact_id: crowdContact.id, external_request_id: `crowd-${i}`, created_at: T1.getTime() + ((i * 7919) % DEBTS) * 60_000 },
+    );
+    await db.batchInsert('debts', debts, 1000);
+    await db('debt_tallies').insert({ company_id: tenant.company.id, shard: 15, live: DEBTS / 20 });
+    await db.raw('ANALYZE TABLE debts');
   });
 
   after(async () => {
@@ -89,6 +106,22 @@ describe('MariaDB list plans', function () {
     expect(page.total).to.equal(ROWS);
     const lapsed = await repos.subscriptions.list(tenant.company.id, { status: 'ENDED', today: '2026-07-01' }, { page: 1, limit: 3 });
     expect(lapsed.total).to.equal(ROWS);
+  });
+
+  it("GET /debts reads the company's page along its own index, not the primary key through every company's debts", async () => {
+    const plan = await pagePlan(() => repos.debts.list(tenant.company.id, { today: '2026-01-01' }, { page: 1, limit: 50 }));
+    const shown = JSON.stringify(plan, null, 1);
+    const reads = plan.filter((row) => row.table === 'd');
+    expect(reads, shown).to.not.be.empty;
+    for (const row of reads) {
+      // (r_rows after a filesort counts what the sort kept, not what it read.)
+      expect(String(row.Extra), shown).to.not.include('filesort');
+      expect(row.type === 'eq_ref' || row.key !== 'PRIMARY', shown).to.equal(true);
+      expect(Number(row.r_rows), shown).to.be.at.most(50);
+    }
+    const page = await repos.debts.list(tenant.company.id, { today: '2026-01-01' }, { page: 2, limit: 50 });
+    expect([page.items.length, page.total]).to.deep.equal([50, DEBTS / 20 + 1]);
+    expect(page.items.every((d) => d.companyId === tenant.company.id)).to.equal(true);
   });
 
   it('the page holds the newest externalSubscriptionIds and the exact total', async () => {

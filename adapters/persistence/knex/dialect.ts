@@ -50,6 +50,11 @@ export interface SqlDialect {
    */
   orderedByOwnIndex(db: Knex | Knex.Transaction, table: string): string | Knex.Raw;
   /**
+   * `table AS alias` read along `index` only, where the database takes hints (MySQL/MariaDB's
+   * FORCE INDEX): for a query whose best index the planner misjudges on some data (see its use).
+   */
+  alongIndex(db: Knex | Knex.Transaction, table: string, alias: string, index: string): string | Knex.Raw;
+  /**
    * An ORDER BY item on a nullable column that sorts NULL as the lowest value, as MySQL and SQLite
    * do (first ascending, last descending); PostgreSQL sorts NULL highest unless told.
    */
@@ -91,6 +96,7 @@ const MYSQL: SqlDialect = {
   // MariaDB/MySQL would read "newest first" along the primary key, through every organization's
   // rows, until the page is full: the organization's index gives the same order over its rows only.
   orderedByOwnIndex: (db, table) => db.raw('?? IGNORE INDEX FOR ORDER BY (PRIMARY)', [table]),
+  alongIndex: (db, table, alias, index) => db.raw('?? AS ?? FORCE INDEX (??)', [table, alias, index]),
   nullsLowest: (column, order) => ({ column, order }),
   containsText: (column, text) => ({ sql: `INSTR(${column}, ?) > 0`, bindings: [text] }),
   tableOptions: (table) => {
@@ -121,6 +127,7 @@ const SQLITE: SqlDialect = {
   maxRowId: Number.MAX_SAFE_INTEGER,
   enforcesStringWidths: false,
   orderedByOwnIndex: (_db, table) => table,
+  alongIndex: (_db, table, alias) => `${table} as ${alias}`,
   nullsLowest: (column, order) => ({ column, order }),
   containsText: (column, text) => ({ sql: `${column} LIKE ? ESCAPE '!'`, bindings: [likeContains(text)] }),
   // SQLite compares TEXT exactly (BINARY) by default.
@@ -148,6 +155,7 @@ const POSTGRES: SqlDialect = {
   enforcesStringWidths: true,
   // The planner picks the organization's index for a newest-first page without being told.
   orderedByOwnIndex: (_db, table) => table,
+  alongIndex: (_db, table, alias) => `${table} as ${alias}`,
   nullsLowest: (column, order) => ({ column, order, nulls: order === 'desc' ? 'last' : 'first' }),
   containsText: (column, text) => ({ sql: `${column} LIKE ? ESCAPE '!'`, bindings: [likeContains(text)] }),
   // Every table of the database shares its encoding and collation (create it UTF8, and with a

@@ -168,7 +168,15 @@ export class KnexDebtRepository implements DebtRepository {
         else if (filter.status === 'PENDING') q.where('d.status', 'PENDING').where('d.due_date', '>=', filter.today);
         else q.where('d.status', filter.status);
       });
-      ids = newest(all.clone(), page.limit).offset(offset);
+      // Unfiltered, the newest of the company's debts along its (company_id, id) index, each row
+      // checked for CANCELLED, as far as the page needs. Left to choose, MariaDB read the primary
+      // key backward through every company's debts (772 rows for a page of 50 when the company
+      // held 5 % of the table; a small company's page would read nearly all of it), or the
+      // (company_id, created_at, status) index, every entry of the company, then sorted them.
+      const pageIds = isUnfiltered(filter)
+        ? this.db.from(sqlDialect(this.db).alongIndex(this.db, 'debts', 'd', 'debts_company_id_id_index')).where('d.company_id', companyId).whereNot('d.status', 'CANCELLED')
+        : all.clone();
+      ids = newest(pageIds, page.limit).offset(offset);
       counted = all;
     }
     // The unfiltered list (every debt but the CANCELLED ones) is counted by the tally instead.
