@@ -108,7 +108,8 @@ async function main(): Promise<number> {
       DATA_DIR: dataDir,
       // One key sends far more than the default 100 req/s here: a limit no scenario reaches,
       // so every request still pays the limiter (one EVALSHA) without being refused.
-      RATE_LIMIT_CAPACITY: '1000000',
+      // BENCH_RATE_LIMIT_CAPACITY=0 turns the limiter off, to measure what it costs.
+      RATE_LIMIT_CAPACITY: process.env.BENCH_RATE_LIMIT_CAPACITY ?? '1000000',
       RATE_LIMIT_REFILL_PER_SECOND: '1000000',
       // The live heap after a full GC on request (bench/lib/gc-probe.cjs), for the memory figures.
       ...gcProbeEnv(),
