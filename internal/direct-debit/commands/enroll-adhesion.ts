@@ -1,9 +1,9 @@
 import type { IdGenerator } from '../../../ports/id-generator';
 import type { AdhesionView } from '../../../ports/adhesion-repository';
 import type { ProductRepository } from '../../../ports/product-repository';
-import type { Product } from '../../products/product';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { eventOf } from '../../events/domain-event';
+import type { Product } from '../../products/product';
 import { ConflictError } from '../../shared/errors';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
