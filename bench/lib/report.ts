@@ -535,7 +535,10 @@ const BEFORE_TALLIES: Record<string, { label: string; rps: number; p99: number; 
  * the changes they prompted; a slow hour: koa-json 38,666 req/s, koa-insert 5,766): req/s, ratio
  * to the scenario's baseline, p99, API and MariaDB CPU per request, statements per request.
  */
-const BEFORE_NEW_SCENARIOS: Record<string, { label: string; rps: number; ratio: number; p99: number; cpu: number; dbCpu: number; stmts: number }> = {
+/** A scenario's figures in an earlier run: req/s, ratio to its baseline, p99, API and database CPU per request, statements per request. */
+type EarlierFigures = Record<string, { label: string; rps: number; ratio: number; p99: number; cpu: number; dbCpu: number; stmts: number }>;
+
+const BEFORE_NEW_SCENARIOS: EarlierFigures = {
   'debts.legacy.create': { label: 'POST /debts (legacy)', rps: 779, ratio: 0.135, p99: 68.37, cpu: 1.397, dbCpu: 0.616, stmts: 7.75 },
   'subscriptions.create': { label: 'POST /subscriptions', rps: 355, ratio: 0.062, p99: 145.35, cpu: 2.793, dbCpu: 1.374, stmts: 12.87 },
   'subscriptions.list': { label: 'GET /subscriptions', rps: 211, ratio: 0.0055, p99: 225.19, cpu: 2.047, dbCpu: 6.891, stmts: 2.13 },
@@ -548,7 +551,7 @@ const BEFORE_NEW_SCENARIOS: Record<string, { label: string; rps: number; ratio: 
  * changes, as the MariaDB run of 2026-11-26 10:21 measured them (a slow hour: koa-json 39,952
  * req/s, koa-insert 5,817).
  */
-const BEFORE_INSERT_FIRST: Record<string, { label: string; rps: number; ratio: number; p99: number; cpu: number; dbCpu: number; stmts: number }> = {
+const BEFORE_INSERT_FIRST: EarlierFigures = {
   'products.create': { label: 'POST /products', rps: 1945, ratio: 0.33, p99: 28.27, cpu: 0.462, dbCpu: 0.318, stmts: 3.49 },
   'payment-methods.create': { label: 'POST /test-helpers/payment-methods', rps: 2413, ratio: 0.41, p99: 30.3, cpu: 0.391, dbCpu: 0.223, stmts: 2.89 },
   'adhesions.create': { label: 'POST /adhesions', rps: 1402, ratio: 0.24, p99: 38.88, cpu: 0.685, dbCpu: 0.436, stmts: 6.08 },
@@ -572,7 +575,7 @@ baseline in its own run:`,
 /** Rows of `before` against this run, as a table after `intro` (changesSection). */
 function beforeAndNow(
   report: Report,
-  before: Record<string, { label: string; rps: number; ratio: number; p99: number; cpu: number; dbCpu: number; stmts: number }>,
+  before: EarlierFigures,
   intro: string,
   was: string,
 ): string {

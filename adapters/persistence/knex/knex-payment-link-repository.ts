@@ -10,7 +10,7 @@ import { insertedId, sqlDialect } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { inTransaction } from './in-transaction';
 import { flushDeferredWrites } from './deferred-writes';
-import { addToTally, PAYMENT_LINK_TALLY, readTally, tallyTotal } from './tallies';
+import { addToTally, changingStatus, moveInTally, PAYMENT_LINK_TALLY, readTally, tallyTotal } from './tallies';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
 type Row = Record<string, any>;
@@ -78,16 +78,7 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     if (changes.paymentsCount !== undefined) patch.payments_count = changes.paymentsCount;
     if (changes.status === undefined) return this.write(companyId, id, patch);
     // A status change moves the link from one count of the company's tally to the other.
-    return inTransaction(this.db, async (trx) => {
-      const before = sqlDialect(trx).lockRows(trx('payment_links').where({ company_id: companyId, id }).select('status'));
-      const from = ((await before) as { status: string }[])[0]?.status;
-      const view = await new KnexPaymentLinkRepository(trx).write(companyId, id, patch);
-      if (from !== undefined && from !== view.status) {
-        await addToTally(trx, PAYMENT_LINK_TALLY, companyId, -1, from);
-        await addToTally(trx, PAYMENT_LINK_TALLY, companyId, 1, view.status);
-      }
-      return view;
-    });
+    return changingStatus(this.db, PAYMENT_LINK_TALLY, 'payment_links', companyId, id, (trx) => new KnexPaymentLinkRepository(trx).write(companyId, id, patch));
   }
 
   private async write(companyId: number, id: number, patch: Row): Promise<PaymentLinkView> {
@@ -161,12 +152,7 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
       if (ids.length === 0) return [];
       const rows = await trx('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).whereIn('l.id', ids).orderBy('l.id');
       const views = rows.map(toView);
-      const perCompany = new Map<number, number>();
-      for (const view of views) perCompany.set(view.companyId, (perCompany.get(view.companyId) ?? 0) + 1);
-      for (const [companyId, n] of perCompany) {
-        await addToTally(trx, PAYMENT_LINK_TALLY, companyId, -n, 'ACTIVE');
-        await addToTally(trx, PAYMENT_LINK_TALLY, companyId, n, 'EXPIRED');
-      }
+      await moveInTally(trx, PAYMENT_LINK_TALLY, views.map((view) => view.companyId), 'ACTIVE', 'EXPIRED');
       return views;
     });
   }

@@ -10,8 +10,8 @@ import type {
 import { flushDeferredWrites } from './deferred-writes';
 import { inTransaction } from './in-transaction';
 import { lockRowId, transitionRows } from './row-lock';
-import { addToTally, SUBSCRIPTION_TALLY, tallyTotal } from './tallies';
-import { insertedId, sqlDialect } from './dialect';
+import { addToTally, changingStatus, moveInTally, SUBSCRIPTION_TALLY, tallyTotal } from './tallies';
+import { insertedId } from './dialect';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 
@@ -67,16 +67,7 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
     if (changes.resumeCount !== undefined) patch.resume_count = changes.resumeCount;
     if (changes.status === undefined) return this.write(companyId, id, patch);
     // A status change moves the subscription from one count of the company's tally to the other.
-    return inTransaction(this.db, async (trx) => {
-      const before = sqlDialect(trx).lockRows(trx('subscriptions').where({ company_id: companyId, id }).select('status'));
-      const from = ((await before) as { status: string }[])[0]?.status;
-      const view = await new KnexSubscriptionRepository(trx).write(companyId, id, patch);
-      if (from !== undefined && from !== view.status) {
-        await addToTally(trx, SUBSCRIPTION_TALLY, companyId, -1, from);
-        await addToTally(trx, SUBSCRIPTION_TALLY, companyId, 1, view.status);
-      }
-      return view;
-    });
+    return changingStatus(this.db, SUBSCRIPTION_TALLY, 'subscriptions', companyId, id, (trx) => new KnexSubscriptionRepository(trx).write(companyId, id, patch));
   }
 
   private async write(companyId: number, id: number, patch: Row): Promise<SubscriptionView> {
@@ -95,13 +86,8 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
       );
       if (ids.length === 0) return [];
       const rows = await joined(trx('subscriptions as s')).select(SELECT).whereIn('s.id', ids).orderBy('s.id');
-      const views = rows.map(toView);
-      const perCompany = new Map<number, number>();
-      for (const view of views) perCompany.set(view.companyId, (perCompany.get(view.companyId) ?? 0) + 1);
-      for (const [companyId, n] of perCompany) {
-        await addToTally(trx, SUBSCRIPTION_TALLY, companyId, -n, 'ACTIVE');
-        await addToTally(trx, SUBSCRIPTION_TALLY, companyId, n, 'ENDED');
-      }
+      const views: SubscriptionView[] = rows.map(toView);
+      await moveInTally(trx, SUBSCRIPTION_TALLY, views.map((view) => view.companyId), 'ACTIVE', 'ENDED');
       return views;
     });
   }

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { deferredWrites, flushDeferredWrites } from './deferred-writes';
+import { sqlDialect } from './dialect';
+import { inTransaction } from './in-transaction';
 
 /**
  * The exact total of an owner's unfiltered list without counting rows: every write that changes
@@ -78,6 +80,38 @@ async function write(db: Knex | Knex.Transaction, tally: Tally, ownerId: number,
     .insert({ [tally.owner]: ownerId, ...(tally.by ? { [tally.by]: by } : {}), shard: shardFor(db), live: delta })
     .onConflict(keyColumns)
     .merge({ live: db.raw('?? + ?', [`${tally.table}.live`, delta]) });
+}
+
+/**
+ * A change of one row of `table` that may change its status, for a tally kept by status: the row's
+ * status is read under its lock, `write` changes the row and answers it as it now reads, and the
+ * row moves from the status's count before to the one after, all in one transaction.
+ */
+export function changingStatus<T extends { status: string }>(
+  db: Knex | Knex.Transaction,
+  tally: Tally,
+  table: string,
+  ownerId: number,
+  id: number,
+  write: (trx: Knex.Transaction) => Promise<T>,
+): Promise<T> {
+  return inTransaction(db, async (trx) => {
+    const before = (await sqlDialect(trx).lockRows(trx(table).where({ [tally.owner]: ownerId, id }).select('status'))) as { status: string }[];
+    const from = before[0]?.status;
+    const after = await write(trx);
+    if (from !== undefined && from !== after.status) await moveInTally(trx, tally, [ownerId], from, after.status);
+    return after;
+  });
+}
+
+/** Each of `owners` (an owner once per row) moves one row from the `from` count of its tally to the `to` count. */
+export async function moveInTally(db: Knex | Knex.Transaction, tally: Tally, owners: number[], from: string, to: string): Promise<void> {
+  const rows = new Map<number, number>();
+  for (const owner of owners) rows.set(owner, (rows.get(owner) ?? 0) + 1);
+  for (const [owner, n] of rows) {
+    await addToTally(db, tally, owner, -n, from);
+    await addToTally(db, tally, owner, n, to);
+  }
 }
 
 /** The owner's tally (of the `by` values given, or all), as a subquery (the SUM of its rows, `n`). */
