@@ -5,6 +5,7 @@ import { knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-w
 import type { Repositories } from '../../ports/unit-of-work';
 import { createTestDatabase, databaseAvailable, type TestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
+import { pageStatement } from '../support/page-statement';
 import { testSecretBox } from '../support/secrets';
 import { newContact, newDebt, newProduct, newTenant, T1, type TenantFixture, uid } from './fixtures';
 
@@ -71,19 +72,8 @@ describe('MariaDB list plans', function () {
 
   /** MariaDB's ANALYZE of the one statement `list` runs that reads the page (the one with a LIMIT). */
   async function pagePlan(list: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
-    const pages: { sql: string; bindings: unknown[] }[] = [];
-    const onQuery = (q: { sql: string; bindings?: unknown[] }) => {
-      if (/\blimit\b/i.test(q.sql)) pages.push({ sql: q.sql, bindings: q.bindings ?? [] });
-    };
-    db.on('query', onQuery);
-    try {
-      await list();
-    } finally {
-      db.off('query', onQuery);
-    }
-    expect(pages).to.have.length(1);
-    const [{ sql, bindings }] = pages as [{ sql: string; bindings: unknown[] }];
-    const [rows] = (await db.raw(`ANALYZE ${sql}`, bindings as Knex.RawBinding[])) as [Record<string, unknown>[]];
+    const { sql, bindings } = await pageStatement(db, list);
+    const [rows] = (await db.raw(`ANALYZE ${sql}`, bindings)) as [Record<string, unknown>[]];
     return rows;
   }
 

@@ -5,6 +5,7 @@ import { knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-w
 import type { Repositories } from '../../ports/unit-of-work';
 import { createTestDatabase, databaseAvailable, type TestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
+import { pageStatement } from '../support/page-statement';
 import { testSecretBox } from '../support/secrets';
 import { newTenant, type TenantFixture } from './fixtures';
 
@@ -59,19 +60,8 @@ describe('PostgreSQL list plans', function () {
 
   /** The plan of the statement `list` runs that reads the page (the one with a LIMIT). */
   async function pagePlan(list: () => Promise<unknown>): Promise<string> {
-    const pages: { sql: string; bindings: unknown[] }[] = [];
-    const onQuery = (q: { sql: string; bindings?: unknown[] }) => {
-      if (/\blimit\b/i.test(q.sql)) pages.push({ sql: q.sql, bindings: q.bindings ?? [] });
-    };
-    db.on('query', onQuery);
-    try {
-      await list();
-    } finally {
-      db.off('query', onQuery);
-    }
-    expect(pages).to.have.length(1);
-    const [{ sql, bindings }] = pages as [{ sql: string; bindings: unknown[] }];
-    const result = (await db.raw(`EXPLAIN ${sql.replace(/\$\d+/g, '?')}`, bindings as Knex.RawBinding[])) as { rows: { 'QUERY PLAN': string }[] };
+    const { sql, bindings } = await pageStatement(db, list);
+    const result = (await db.raw(`EXPLAIN ${sql.replace(/\$\d+/g, '?')}`, bindings)) as { rows: { 'QUERY PLAN': string }[] };
     return result.rows.map((r) => r['QUERY PLAN']).join('\n');
   }
 
