@@ -90,11 +90,32 @@ export class GroupCommit<I, O> {
 }
 
 /**
- * `UnitOfWork.runGrouped` for any unit of work: the works of a group run one after the other in
- * one transaction of `run`, which commits once. When any of them throws, that transaction rolls
- * back whole and every work of the group runs again alone (GroupCommit), so each caller gets its
- * own result or its own error, and a work must keep all its effects inside the transaction: it may
- * run twice, of which only one commits.
+ * Runs `work` in one transaction. `sharedBy` is how many works of a group run side by side in it
+ * (TransactionGroupsOptions.concurrent), 1 for a work alone or for works run one after the other:
+ * an adapter that batches the statements of works side by side (a multi-row INSERT for the rows
+ * they insert in the same turn) is told so here.
+ */
+export type GroupTransaction = <T>(work: (repos: Repositories) => Promise<T>, sharedBy: number) => Promise<T>;
+
+export interface TransactionGroupsOptions extends GroupCommitOptions {
+  /**
+   * The works of a group start together and interleave at their awaits, instead of running one
+   * after the other: their like statements meet in the same turn and the adapter can write them
+   * as one (a group of payment links is one INSERT of debts and one of links, not one of each per
+   * link). Only for a database where a failed statement leaves the transaction usable (MySQL,
+   * SQLite, the memory store): on PostgreSQL a work that handles a conflict rolls back to a
+   * savepoint, which would also undo the statements other works made meanwhile.
+   */
+  concurrent?: boolean;
+}
+
+/**
+ * `UnitOfWork.runGrouped` for any unit of work: the works of a group run in one transaction of
+ * `run`, which commits once, one after the other or, with `concurrent`, side by side. When any of
+ * them throws, that transaction rolls back whole (after every work of the group has settled) and
+ * every work of the group runs again alone (GroupCommit), so each caller gets its own result or
+ * its own error, and a work must keep all its effects inside the transaction: it may run twice, of
+ * which only one commits.
  *
  * The events the group's works append are written together just before the commit (one
  * multi-row INSERT instead of one per work), in the order the works appended them.
@@ -102,17 +123,30 @@ export class GroupCommit<I, O> {
 export class TransactionGroups {
   private readonly groups: GroupCommit<(repos: Repositories) => Promise<unknown>, unknown>;
 
-  constructor(run: <T>(work: (repos: Repositories) => Promise<T>) => Promise<T>, options: GroupCommitOptions) {
+  constructor(run: GroupTransaction, options: TransactionGroupsOptions) {
+    const together = options.concurrent === true;
     this.groups = new GroupCommit(
       (works) =>
-        run(async (repos) => {
-          const events = new BufferedEventLog(repos.events);
-          const shared: Repositories = { ...repos, events };
-          const outcomes: GroupOutcome<unknown>[] = [];
-          for (const work of works) outcomes.push({ ok: true, value: await work(shared) });
-          await events.flush();
-          return outcomes;
-        }),
+        run(
+          async (repos) => {
+            const events = new BufferedEventLog(repos.events);
+            const shared: Repositories = { ...repos, events };
+            const outcomes: GroupOutcome<unknown>[] = [];
+            if (together && works.length > 1) {
+              // Every work settles before the transaction ends, so none writes after its rollback.
+              const settled = await Promise.allSettled(works.map((work) => work(shared)));
+              for (const result of settled) {
+                if (result.status === 'rejected') throw result.reason;
+                outcomes.push({ ok: true, value: result.value });
+              }
+            } else {
+              for (const work of works) outcomes.push({ ok: true, value: await work(shared) });
+            }
+            await events.flush();
+            return outcomes;
+          },
+          together ? works.length : 1,
+        ),
       options,
     );
   }
@@ -177,10 +211,10 @@ class BufferedEventLog implements EventLog {
 export const MAX_TRANSACTION_GROUP = 32;
 
 /**
- * A UnitOfWork from its `run`: `runGrouped` groups over that same `run` (TransactionGroups). Every
- * adapter's unit of work, and a test's wrapper around one, is built with it.
+ * A UnitOfWork from its `run`: `runGrouped` groups over that same `run` (TransactionGroups), its
+ * works one after the other. A test's wrapper around a unit of work is built with it.
  */
 export function unitOfWork(run: <T>(work: (repos: Repositories) => Promise<T>) => Promise<T>): UnitOfWork {
-  const groups = new TransactionGroups(run, { maxGroupSize: MAX_TRANSACTION_GROUP });
+  const groups = new TransactionGroups((work) => run(work), { maxGroupSize: MAX_TRANSACTION_GROUP });
   return { run, runGrouped: (key, work) => groups.run(key, work) };
 }

@@ -8,6 +8,8 @@ import { createTestDatabase, databaseAvailable, DATABASE_KINDS, type TestDatabas
 import { testEventWriting } from '../support/event-writing';
 import { newContact, newDebt, newProduct, newTenant, rejectionOf, type DebtFixture } from './fixtures';
 import { testSecretBox } from '../support/secrets';
+import { checkTallies } from '../support/tally-check';
+import { SharedTransactionStopped, shareTransaction } from '../../adapters/persistence/knex/shared-transaction';
 
 /** The error MySQL/MariaDB raises on the victim of a deadlock, as mysql2 reports it. */
 const deadlock = (): Error => Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 });
@@ -166,6 +168,62 @@ for (const kind of DATABASE_KINDS) {
       });
       for (const debt of written) expect((await repos.debts.findByExternalRequestId(t.company.id, debt.externalRequestId))?.id).to.equal(debt.id);
     });
+
+    // A group's works run side by side where a failed statement leaves the transaction usable
+    // (shared-transaction.ts); on PostgreSQL one after the other.
+    const sideBySide = kind !== 'postgres';
+
+    it(`writes the rows a group's works insert into one table ${sideBySide ? 'side by side in one INSERT' : 'one after the other'}, each work getting its own row's id`, async () => {
+      const org = (await newTenant(repos)).organization.id;
+      const wanted = Array.from({ length: 5 }, () => newContact(org));
+      const inserts = recordStatements(/^insert into [`"]contacts[`"]/i);
+      const created = await Promise.all(wanted.map((contact) => uow.runGrouped(org, (tx) => tx.contacts.insert(contact))));
+      inserts.stop();
+      expect(inserts.statements).to.have.length(sideBySide ? 1 : 5);
+      expect(new Set(created.map((c) => c.id)).size).to.equal(5);
+      for (const [i, contact] of created.entries()) {
+        expect(contact.externalClientId).to.equal(wanted[i]!.externalClientId);
+        expect((await repos.contacts.findByExternalClientId(org, contact.externalClientId))?.id).to.equal(contact.id);
+      }
+      await checkTallies(db);
+    });
+
+    it("on a taken key in a group's INSERT, each work meets only its own conflict: one that handles it goes on, the others keep their rows", async () => {
+      const org = (await newTenant(repos)).organization.id;
+      const taken = await repos.contacts.insert(newContact(org));
+      const created = await Promise.all([
+        uow.runGrouped(org, (tx) => tx.contacts.insert(newContact(org))),
+        uow.runGrouped(org, async (tx) => {
+          expect(await rejectionOf(tx.contacts.insert(newContact(org, { externalClientId: taken.externalClientId })))).to.be.instanceOf(ConflictError);
+          return tx.contacts.insert(newContact(org));
+        }),
+        uow.runGrouped(org, (tx) => tx.contacts.insert(newContact(org))),
+      ]);
+      for (const contact of created) expect((await repos.contacts.findByExternalClientId(org, contact.externalClientId))?.id).to.equal(contact.id);
+      expect((await repos.contacts.list(org, {}, { page: 1, limit: 10 })).total).to.equal(4);
+      await checkTallies(db);
+    });
+
+    if (sideBySide) {
+      it('in a shared transaction, refuses every statement after a failure that may have ended it, and rolls back instead of committing', async () => {
+        const org = (await newTenant(repos)).organization.id;
+        const lost = newContact(org);
+        const error = await rejectionOf(
+          db.transaction(async (trx) => {
+            shareTransaction(trx);
+            await knexRepositories(trx, { events: testEventWriting(), secrets: testSecretBox() }).contacts.insert(lost);
+            expect(await rejectionOf(trx.raw('select * from no_such_table'))).not.to.be.instanceOf(SharedTransactionStopped);
+            expect(await rejectionOf(trx.raw('select 1'))).to.be.instanceOf(SharedTransactionStopped);
+            return 'the failure handled: Knex now sends COMMIT';
+          }),
+        );
+        expect(error).to.be.instanceOf(SharedTransactionStopped);
+        // Were the transaction left open, the next BEGIN on its connection would commit it.
+        for (let i = 0; i < 4; i++) await uow.run((tx) => tx.contacts.insert(newContact(org)));
+        expect(await repos.contacts.findByExternalClientId(org, lost.externalClientId)).to.equal(null);
+        await checkTallies(db);
+      });
+    }
 
     if (kind === 'postgres') {
       it('refuses text holding U+0000 as the request\'s fault (InvalidRequestError), in and out of transactions, before PostgreSQL sees it', async () => {

@@ -30,6 +30,8 @@ export interface SqlDialect {
    * when the driver cannot tell them (then the caller reads them back by key).
    */
   insertedIds(db: Knex | Knex.Transaction, insert: Knex.QueryBuilder, rows: number): Promise<number[] | null>;
+  /** Whether insertedIds answers the ids (MySQL only under consecutive numbering, see mysqlConsecutiveIdStep). */
+  tellsInsertedIds(db: Knex | Knex.Transaction): Promise<boolean>;
   /**
    * Whether a failed statement aborts the whole transaction (PostgreSQL: every later statement
    * fails until ROLLBACK), so a write whose failure the caller handles and carries on from must
@@ -90,6 +92,7 @@ const MYSQL: SqlDialect = {
     const step = await mysqlConsecutiveIdStep(db);
     return step === null ? null : idsFrom(Number(reported), rows, step);
   },
+  tellsInsertedIds: async (db) => (await mysqlConsecutiveIdStep(db)) !== null,
   failedStatementAbortsTransaction: false,
   maxRowId: 4_294_967_295,
   enforcesStringWidths: true,
@@ -123,6 +126,7 @@ const SQLITE: SqlDialect = {
     const [reported] = await insert;
     return idsFrom(Number(reported) - (rows - 1), rows, 1);
   },
+  tellsInsertedIds: async () => true,
   failedStatementAbortsTransaction: false,
   maxRowId: Number.MAX_SAFE_INTEGER,
   enforcesStringWidths: false,
@@ -150,6 +154,7 @@ const POSTGRES: SqlDialect = {
     return Number(row!.id);
   },
   insertedIds: async (_db, insert) => ((await insert.returning('id')) as { id: number | string }[]).map((r) => Number(r.id)),
+  tellsInsertedIds: async () => true,
   failedStatementAbortsTransaction: true,
   maxRowId: 2_147_483_647,
   enforcesStringWidths: true,
@@ -247,8 +252,3 @@ function mysqlConsecutiveIdStep(db: Knex | Knex.Transaction): Promise<number | n
 }
 
 const ID_STEPS = new WeakMap<object, Promise<number | null>>();
-
-/** Inserts one row into `table` and answers its id, as the database's dialect recovers it. */
-export function insertedId(db: Knex | Knex.Transaction, table: string, row: Record<string, unknown>): Promise<number> {
-  return sqlDialect(db).insertedId(db(table).insert(row));
-}

@@ -17,7 +17,9 @@ export function isDuplicateKey(error: unknown): boolean {
  * (40P01, deadlock_detected) or could not serialize it (40001, serialization_failure).
  */
 export function isDeadlock(error: unknown): boolean {
-  const e = error as { code?: string; errno?: number };
+  const e = error as { code?: string; errno?: number; name?: string; cause?: unknown };
+  // A work of a shared transaction told that another's statement lost a deadlock (shared-transaction.ts).
+  if (e?.name === 'SharedTransactionStopped') return isDeadlock(e.cause);
   return e?.code === 'ER_LOCK_DEADLOCK' || e?.errno === 1213 || e?.code === '40P01' || e?.code === '40001';
 }
 

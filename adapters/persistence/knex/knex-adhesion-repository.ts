@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Adhesion, AdhesionStatus } from '../../../internal/direct-debit/adhesion';
 import type { AdhesionRepository, AdhesionView, NewAdhesion } from '../../../ports/adhesion-repository';
-import { insertedId } from './dialect';
+import { insertedId } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { lockRowId } from './row-lock';
 import { bool, fromMillis, toMillis } from './rows/columns';

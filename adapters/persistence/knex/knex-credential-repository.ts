@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ApiKeyKind, ApiKeyRecord, AppEnv, ClientUser } from '../../../internal/tenancy/credentials';
 import type { ClientSummary, CredentialRepository, FacadeCredentials } from '../../../ports/credential-repository';
 import { CredentialCache } from '../credential-cache';
-import { insertedId } from './dialect';
+import { insertedId } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { toCompany, toOrganization } from './knex-tenancy-repository';
 import { bool, fromMillis, toMillis } from './rows/columns';

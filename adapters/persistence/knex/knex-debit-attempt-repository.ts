@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { DebitAttempt, DebitAttemptStatus } from '../../../internal/direct-debit/debit-attempt';
 import type { DebitAttemptRepository, NewDebitAttempt } from '../../../ports/debit-attempt-repository';
-import { insertedId } from './dialect';
+import { insertedId } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { lockRowId } from './row-lock';
 import { fromMillis, fromMillisOrNull, toMillis } from './rows/columns';

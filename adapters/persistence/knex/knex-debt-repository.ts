@@ -5,7 +5,8 @@ import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/
 import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
 import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-repository';
 import { addToTally, DEBT_TALLY, isLive, liveByCompany, tallyTotal } from './tallies';
-import { insertedId, sqlDialect } from './dialect';
+import { sqlDialect } from './dialect';
+import { insertedId } from './shared-transaction';
 import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';

@@ -6,7 +6,8 @@ import type { Currency } from '../../../internal/shared/currency';
 import type {
   NewPaymentInstruction, PaymentInstructionChanges, PaymentInstructionRepository, PaymentInstructionView,
 } from '../../../ports/payment-instruction-repository';
-import { insertedId, sqlDialect } from './dialect';
+import { sqlDialect } from './dialect';
+import { insertedId } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { lockRowId } from './row-lock';
 import { fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';

@@ -6,7 +6,8 @@ import type {
   NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter, PaymentLinkRepository, PaymentLinkView,
 } from '../../../ports/payment-link-repository';
 import { lockRowId, transitionRows } from './row-lock';
-import { insertedId, sqlDialect } from './dialect';
+import { sqlDialect } from './dialect';
+import { insertedId } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { inTransaction } from './in-transaction';
 import { flushDeferredWrites } from './deferred-writes';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { PaymentMethodReference, PaymentMethodStatus, PaymentMethodType } from '../../../internal/direct-debit/payment-method';
 import type { NewPaymentMethod, PaymentMethodRepository } from '../../../ports/payment-method-repository';
-import { insertedId } from './dialect';
+import { insertedId } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { fromMillis, toMillis } from './rows/columns';
 

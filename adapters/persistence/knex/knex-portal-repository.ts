@@ -4,7 +4,7 @@ import type { PageEnrollment } from '../../../internal/direct-debit/page-enrollm
 import type { PortalPayment } from '../../../internal/portal/portal-payment';
 import type { Currency } from '../../../internal/shared/currency';
 import type { NewPageEnrollment, NewPortalPayment, PortalRepository } from '../../../ports/portal-repository';
-import { insertedId } from './dialect';
+import { insertedId } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { fromMillis, toMillis } from './rows/columns';
 

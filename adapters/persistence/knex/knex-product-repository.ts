@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { Product } from '../../../internal/products/product';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { NewProduct, ProductFilter, ProductRepository } from '../../../ports/product-repository';
-import { insertedId, sqlDialect } from './dialect';
+import { sqlDialect } from './dialect';
+import { insertedId } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillisOrNull, toMillisOrNull } from './rows/columns';
 

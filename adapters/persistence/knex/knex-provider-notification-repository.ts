@@ -3,7 +3,7 @@ import type { NotificationOutcome, ProviderNotification } from '../../../interna
 import type {
   NewProviderNotification, NotificationOutcomeChanges, ProviderNotificationRepository,
 } from '../../../ports/provider-notification-repository';
-import { insertedId } from './dialect';
+import { insertedId } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { fromMillis, toMillis } from './rows/columns';
 

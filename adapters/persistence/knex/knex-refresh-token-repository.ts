@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { REFRESH_TOKEN_FAMILY_PURGE_GRACE_MS } from '../../../internal/tenancy/credentials';
 import type { RefreshTokenRepository, RefreshTokenUse } from '../../../ports/refresh-token-repository';
-import { insertedId } from './dialect';
+import { insertedId } from './shared-transaction';
 import { toMillis } from './rows/columns';
 
 /** Refresh tokens and their families. */

@@ -5,7 +5,7 @@ import type { RateLimitPolicy } from '../../../internal/tenancy/rate-limit';
 import type { Currency } from '../../../internal/shared/currency';
 import type { TenancyRepository } from '../../../ports/tenancy-repository';
 import { CredentialCache } from '../credential-cache';
-import { insertedId } from './dialect';
+import { insertedId } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 

@@ -7,7 +7,7 @@ import { offsetOf, type Page, type PageRequest, totalFromPage } from '../../../i
 import type {
   NewUnappliedPayment, OpenUnappliedTotals, UnappliedPaymentRepository, UnappliedPaymentView,
 } from '../../../ports/unapplied-payment-repository';
-import { insertedId } from './dialect';
+import { insertedId } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { lockRowId } from './row-lock';
 import { fromMillis, fromMillisOrNull, toMillis } from './rows/columns';

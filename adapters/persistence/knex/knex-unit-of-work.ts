@@ -28,6 +28,8 @@ import { KnexWebhookEndpointRepository } from './knex-webhook-endpoint-repositor
 import type { CredentialCache } from '../credential-cache';
 import { isDeadlock } from './driver-errors';
 import { deferWrites, flushDeferredWrites } from './deferred-writes';
+import { sqlDialect } from './dialect';
+import { shareTransaction } from './shared-transaction';
 
 export interface KnexRepositoryOptions {
   events: EventWriting;
@@ -80,20 +82,34 @@ export class KnexUnitOfWork implements UnitOfWork {
   constructor(
     private readonly db: Knex,
     private readonly options: KnexRepositoryOptions,
-  ) {}
+  ) {
+    this.groups = new TransactionGroups((work, sharedBy) => this.transaction(work, sharedBy), {
+      maxGroupSize: MAX_TRANSACTION_GROUP,
+      concurrent: !sqlDialect(db).failedStatementAbortsTransaction,
+    });
+  }
 
-  private readonly groups = new TransactionGroups((work) => this.run(work), { maxGroupSize: MAX_TRANSACTION_GROUP });
+  /**
+   * A group's works run side by side where a failed statement leaves the transaction usable, so
+   * their rows meet in multi-row INSERTs (shared-transaction.ts); on PostgreSQL one after the other.
+   */
+  private readonly groups: TransactionGroups;
 
   runGrouped<T>(key: string | number, work: (repos: Repositories) => Promise<T>): Promise<T> {
     return this.groups.run(key, work);
   }
 
-  async run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+  run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.transaction(work, 1);
+  }
+
+  private async transaction<T>(work: (repos: Repositories) => Promise<T>, sharedBy: number): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.transaction(async (trx) => {
           // Phone index rows and tallies are written together just before the commit (deferred-writes.ts).
           deferWrites(trx);
+          if (sharedBy > 1) shareTransaction(trx);
           const result = await work(knexRepositories(trx, this.options));
           await flushDeferredWrites(trx);
           return result;

@@ -3,7 +3,7 @@ import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/
 import type { EnabledEvents, WebhookEndpoint } from '../../../internal/webhooks/webhook-endpoint';
 import type { SecretBox } from '../../../ports/secret-box';
 import type { NewWebhookEndpoint, WebhookEndpointChanges, WebhookEndpointRepository } from '../../../ports/webhook-endpoint-repository';
-import { insertedId } from './dialect';
+import { insertedId } from './shared-transaction';
 import { lockRowId } from './row-lock';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 

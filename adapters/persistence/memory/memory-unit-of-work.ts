@@ -63,7 +63,8 @@ export class MemoryUnitOfWork implements UnitOfWork {
     private readonly events: EventWriting,
   ) {}
 
-  private readonly groups = new TransactionGroups((work) => this.run(work), { maxGroupSize: MAX_TRANSACTION_GROUP });
+  /** A group's works side by side, as on MySQL (see TransactionGroupsOptions.concurrent). */
+  private readonly groups = new TransactionGroups((work) => this.run(work), { maxGroupSize: MAX_TRANSACTION_GROUP, concurrent: true });
 
   runGrouped<T>(key: string | number, work: (repos: Repositories) => Promise<T>): Promise<T> {
     return this.groups.run(key, work);

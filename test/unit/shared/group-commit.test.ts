@@ -83,6 +83,47 @@ describe('TransactionGroups (UnitOfWork.runGrouped)', () => {
     expect(state.committed).to.deep.equal(['a.created', 'c.created']);
   });
 
+  it('with concurrent works, starts every work of the group at once and tells the transaction how many share it', async () => {
+    const { state, run } = fakeTransactions();
+    const shares: number[] = [];
+    const groups = new TransactionGroups((work, sharedBy) => (shares.push(sharedBy), run(work)), { maxGroupSize: 32, concurrent: true });
+    const started: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const work = (name: string) => async (repos: Repositories) => {
+      started.push(name);
+      if (started.length === 3) release();
+      await gate; // each waits for all three to have started: run one after the other, this never ends
+      await repos.events.append([event(`${name}.created`)]);
+      return name;
+    };
+    expect(await Promise.all(['a', 'b', 'c'].map((name) => groups.run(7, work(name))))).to.deep.equal(['a', 'b', 'c']);
+    expect(shares).to.deep.equal([3]);
+    expect(state.transactions).to.equal(1);
+    expect(state.appends).to.deep.equal([['a.created', 'b.created', 'c.created']]);
+  });
+
+  it('with concurrent works, ends the transaction only after every work settled, then runs each alone', async () => {
+    const { state, run } = fakeTransactions();
+    const shares: number[] = [];
+    const groups = new TransactionGroups((work, sharedBy) => (shares.push(sharedBy), run(work)), { maxGroupSize: 32, concurrent: true });
+    let slowFinished = 0;
+    let endedBeforeSlow = false;
+    const work = (name: string) => async (repos: Repositories) => {
+      if (name === 'bad') throw new Error('taken');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (state.rolledBack > 0 && slowFinished === 0) endedBeforeSlow = true;
+      slowFinished++;
+      await repos.events.append([event(`${name}.created`)]);
+      return name;
+    };
+    const results = await Promise.allSettled(['bad', 'slow'].map((name) => groups.run(7, work(name))));
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).to.deep.equal(['taken', 'slow']);
+    expect(endedBeforeSlow, 'the group rolled back while a work still ran').to.equal(false);
+    expect(shares).to.deep.equal([2, 1, 1]);
+    expect(state.committed).to.deep.equal(['slow.created']);
+  });
+
   it('flushes the held events before any other call on the event log, so the group reads what it appended', async () => {
     const calls: string[] = [];
     const events = {

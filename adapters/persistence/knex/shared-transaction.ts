@@ -1,0 +1,123 @@
+import type { Knex } from 'knex';
+import { isDuplicateKey } from './driver-errors';
+import { sqlDialect } from './dialect';
+
+/**
+ * A transaction shared by works running side by side (a group of creates, see
+ * TransactionGroupsOptions.concurrent in internal/shared/group-commit.ts). Two things differ from
+ * a transaction of one work:
+ *
+ * - **Their single-row INSERTs meet.** The rows the works insert into one table in the same turn
+ *   of the event loop go as one multi-row INSERT, and each caller still gets its own row's id
+ *   (insertedId). When that INSERT fails on a duplicate key, its rows go in again one by one, so
+ *   each caller meets only its own conflict, as alone (MySQL and SQLite undo only the failed
+ *   statement, and the works run side by side only there).
+ * - **A failure that may have ended the transaction stops it.** InnoDB rolls a deadlock victim
+ *   back whole, and the statements that follow would then each commit on their own. So the
+ *   transaction's statements are sent one at a time, as the connection does anyway, and after a
+ *   failure other than a duplicate key every later one fails at once, except the ROLLBACK; the
+ *   works' errors then roll back the group and its works run again alone.
+ */
+interface Shared {
+  /** Rows waiting for this turn's INSERT, by table. */
+  pending: Map<string, PendingRow[]>;
+  scheduled: boolean;
+}
+
+interface PendingRow {
+  row: Record<string, unknown>;
+  resolve(id: number): void;
+  reject(error: unknown): void;
+}
+
+const sharedTransactions = new WeakMap<object, Shared>();
+
+/** From now on, `trx` is shared by works side by side (see above). */
+export function shareTransaction(trx: Knex.Transaction): void {
+  sharedTransactions.set(trx, { pending: new Map(), scheduled: false });
+  stopAfterFailure(trx);
+}
+
+/**
+ * Inserts one row into `table` and answers its id, as the database's dialect recovers it; in a
+ * shared transaction together with the other rows its works insert into `table` in this turn.
+ */
+export function insertedId(db: Knex | Knex.Transaction, table: string, row: Record<string, unknown>): Promise<number> {
+  const shared = sharedTransactions.get(db);
+  if (!shared) return sqlDialect(db).insertedId(db(table).insert(row));
+  return new Promise((resolve, reject) => {
+    const rows = shared.pending.get(table);
+    if (rows) rows.push({ row, resolve, reject });
+    else shared.pending.set(table, [{ row, resolve, reject }]);
+    if (!shared.scheduled) {
+      shared.scheduled = true;
+      setImmediate(() => void flush(db as Knex.Transaction, shared));
+    }
+  });
+}
+
+/** This turn's rows, table by table in name order (one order for every transaction). */
+async function flush(trx: Knex.Transaction, shared: Shared): Promise<void> {
+  shared.scheduled = false;
+  const tables = [...shared.pending.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  shared.pending.clear();
+  for (const [table, rows] of tables) await insertTogether(trx, table, rows);
+}
+
+async function insertTogether(trx: Knex.Transaction, table: string, rows: PendingRow[]): Promise<void> {
+  const dialect = sqlDialect(trx);
+  if (rows.length > 1 && (await dialect.tellsInsertedIds(trx))) {
+    try {
+      const ids = await dialect.insertedIds(trx, trx(table).insert(rows.map((r) => r.row)), rows.length);
+      rows.forEach((r, i) => r.resolve(ids![i]!));
+      return;
+    } catch (error) {
+      // A taken key refused the whole statement: each row alone meets only its own.
+      if (!isDuplicateKey(error)) return rows.forEach((r) => r.reject(error));
+    }
+  }
+  for (const r of rows) {
+    await dialect.insertedId(trx(table).insert(r.row)).then(r.resolve, r.reject);
+  }
+}
+
+/**
+ * The transaction's statements one at a time; after a failure that may have ended it, no more
+ * (see above). Its end, COMMIT or ROLLBACK, goes straight to Knex, which checks there that the
+ * transaction is still open; a COMMIT after such a failure is a ROLLBACK (and fails), so that no
+ * connection goes back to the pool with a transaction open (its next BEGIN would commit it).
+ */
+function stopAfterFailure(trx: Knex.Transaction): void {
+  const client = trx.client as { query(connection: unknown, statement: unknown): Promise<unknown> };
+  const query = client.query.bind(client);
+  let previous: Promise<unknown> = Promise.resolve();
+  let failure: unknown = null;
+  client.query = (connection, statement) => {
+    const sql = typeof statement === 'string' ? statement : ((statement as { sql?: string }).sql ?? '');
+    if (/^ROLLBACK\b/i.test(sql)) return query(connection, statement);
+    if (/^COMMIT\b/i.test(sql)) {
+      if (failure === null) return query(connection, statement);
+      const stopped = new SharedTransactionStopped(failure);
+      return query(connection, 'ROLLBACK').then(() => Promise.reject(stopped));
+    }
+    const sent = previous.then(() => {
+      if (failure !== null) throw new SharedTransactionStopped(failure);
+      return query(connection, statement);
+    });
+    previous = sent.then(
+      () => undefined,
+      (error: unknown) => {
+        if (failure === null && !isDuplicateKey(error) && !(error instanceof SharedTransactionStopped)) failure = error;
+      },
+    );
+    return sent;
+  };
+}
+
+/** A statement of a shared transaction refused after an earlier one failed (see above). */
+export class SharedTransactionStopped extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`an earlier statement of this shared transaction failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'SharedTransactionStopped';
+  }
+}
