@@ -6,7 +6,7 @@ import type { Repositories } from '../../ports/unit-of-work';
 import { ConflictError, InvalidRequestError } from '../../internal/shared/errors';
 import { createTestDatabase, databaseAvailable, DATABASE_KINDS, type TestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
-import { newContact, newDebt, newProduct, newTenant, rejectionOf, type DebtFixture } from './fixtures';
+import { newContact, newDebt, newProduct, newTenant, rejectionOf, T1, type DebtFixture } from './fixtures';
 import { testSecretBox } from '../support/secrets';
 import { checkTallies } from '../support/tally-check';
 import { SharedTransactionStopped, shareTransaction } from '../../adapters/persistence/knex/shared-transaction';
@@ -186,6 +186,30 @@ for (const kind of DATABASE_KINDS) {
         expect((await repos.contacts.findByExternalClientId(org, contact.externalClientId))?.id).to.equal(contact.id);
       }
       await checkTallies(db);
+    });
+
+    it(`lets the works of a group that read before they insert ${sideBySide ? 'still share one INSERT' : 'insert one after the other'}, and writes their outbox entries in one INSERT before the commit`, async () => {
+      const org = (await newTenant(repos)).organization.id;
+      const inserts = recordStatements(/^insert (ignore )?into [`"](contacts|job_outbox)[`"]/i);
+      const created = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          uow.runGrouped(org, async (tx) => {
+            expect(await tx.contacts.findByExternalClientId(org, `reader-${i}`)).to.equal(null);
+            expect(await tx.contacts.findByExternalClientId(org, `reader-${i}-again`)).to.equal(null);
+            const contact = await tx.contacts.insert(newContact(org, { externalClientId: `reader-${i}` }));
+            await tx.outbox.add({ name: 'subscription.generate', jobId: `outbox-${org}-${i}`, data: { subscriptionId: contact.id, resume: 0, fromDate: null } } as never, T1);
+            return contact;
+          }),
+        ),
+      );
+      inserts.stop();
+      const contactInserts = inserts.statements.filter((sql) => /contacts/.test(sql));
+      const outboxInserts = inserts.statements.filter((sql) => /job_outbox/.test(sql));
+      expect(contactInserts).to.have.length(sideBySide ? 1 : 4);
+      expect(outboxInserts).to.have.length(1);
+      for (const contact of created) expect((await repos.contacts.findByExternalClientId(org, contact.externalClientId))?.id).to.equal(contact.id);
+      const entries = (await repos.outbox.pending(1000)).filter((e) => e.jobId.startsWith(`outbox-${org}-`));
+      expect(entries.map((e) => e.jobId)).to.have.members(created.map((_, i) => `outbox-${org}-${i}`));
     });
 
     it("on a taken key in a group's INSERT, each work meets only its own conflict: one that handles it goes on, the others keep their rows", async () => {

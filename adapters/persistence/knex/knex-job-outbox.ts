@@ -4,38 +4,41 @@ import type { JobOutbox, OutboxEntry } from '../../../ports/job-outbox';
 import { sqlDialect } from './dialect';
 import { toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
+import { flushDeferredWrites, insertRows } from './deferred-writes';
 
 export class KnexJobOutbox implements JobOutbox {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async add(job: Required<Job>, at: Date, options: { group?: string } = {}): Promise<void> {
-    // The same jobId twice (a retried request) is one entry.
-    await this.db('job_outbox')
-      .insert({
-        job_name: job.name,
-        job_id: job.jobId,
-        data: JSON.stringify(job.data),
-        created_at: toMillis(at),
-        dispatched_at: null,
-        group_key: options.group ?? null,
-        deferred: false,
-      })
-      .onConflict('job_id')
-      .ignore();
+    // The same jobId twice (a retried request) is one entry. In a unit of work the entry goes in
+    // just before the commit, with the others of the transaction (deferred-writes.ts).
+    const entry = {
+      job_name: job.name,
+      job_id: job.jobId,
+      data: JSON.stringify(job.data),
+      created_at: toMillis(at),
+      dispatched_at: null,
+      group_key: options.group ?? null,
+      deferred: false,
+    };
+    await insertRows(this.db, 'job_outbox', [entry], ['job_id']);
   }
 
   async pending(limit: number): Promise<OutboxEntry[]> {
+    await flushDeferredWrites(this.db);
     const rows = await this.db('job_outbox').whereNull('dispatched_at').where('deferred', false).orderBy('id').limit(limit);
     return rows.map(toEntry);
   }
 
   async pendingInGroup(group: string, limit: number): Promise<OutboxEntry[]> {
+    await flushDeferredWrites(this.db);
     const rows = await this.db('job_outbox').where('group_key', group).whereNull('dispatched_at').orderBy('id').limit(limit);
     return rows.map(toEntry);
   }
 
   async markDispatched(ids: number[], at: Date): Promise<void> {
     if (ids.length === 0) return;
+    await flushDeferredWrites(this.db);
     // Several dispatchers (every API and worker process, and the commit that wrote the entry)
     // hand over overlapping entries. Each marks only those it can lock at once, in id order: an
     // entry another dispatcher is marking is being marked dispatched anyway. Without that, two
@@ -52,6 +55,7 @@ export class KnexJobOutbox implements JobOutbox {
 
   async defer(ids: number[]): Promise<void> {
     if (ids.length === 0) return;
+    await flushDeferredWrites(this.db);
     await this.db('job_outbox').whereIn('id', ids).whereNull('dispatched_at').update({ deferred: true });
   }
 }

@@ -19,9 +19,11 @@ import { sqlDialect } from './dialect';
  *   works' errors then roll back the group and its works run again alone.
  */
 interface Shared {
-  /** Rows waiting for this turn's INSERT, by table. */
+  /** Rows waiting for the next INSERT, by table. */
   pending: Map<string, PendingRow[]>;
   scheduled: boolean;
+  /** Settles when the last statement sent so far has (stopAfterFailure). */
+  statements: Promise<unknown>;
 }
 
 interface PendingRow {
@@ -34,13 +36,18 @@ const sharedTransactions = new WeakMap<object, Shared>();
 
 /** From now on, `trx` is shared by works side by side (see above). */
 export function shareTransaction(trx: Knex.Transaction): void {
-  sharedTransactions.set(trx, { pending: new Map(), scheduled: false });
-  stopAfterFailure(trx);
+  const shared: Shared = { pending: new Map(), scheduled: false, statements: Promise.resolve() };
+  sharedTransactions.set(trx, shared);
+  stopAfterFailure(trx, shared);
 }
 
 /**
  * Inserts one row into `table` and answers its id, as the database's dialect recovers it; in a
- * shared transaction together with the other rows its works insert into `table` in this turn.
+ * shared transaction together with the other rows its works insert into `table` meanwhile. The
+ * INSERT waits until the statements already sent have been answered and the works waiting on them
+ * have made their next move: works that read before they insert (a subscription reads its contact
+ * and product) reach their INSERT one answer after another, on one connection that answers one
+ * statement at a time, and would otherwise each send their own.
  */
 export function insertedId(db: Knex | Knex.Transaction, table: string, row: Record<string, unknown>): Promise<number> {
   const shared = sharedTransactions.get(db);
@@ -51,12 +58,22 @@ export function insertedId(db: Knex | Knex.Transaction, table: string, row: Reco
     else shared.pending.set(table, [{ row, resolve, reject }]);
     if (!shared.scheduled) {
       shared.scheduled = true;
-      setImmediate(() => void flush(db as Knex.Transaction, shared));
+      void whenIdle(shared).then(() => flush(db as Knex.Transaction, shared));
     }
   });
 }
 
-/** This turn's rows, table by table in name order (one order for every transaction). */
+/** Once no statement is waiting for its answer and no work that got one still has a move to make. */
+async function whenIdle(shared: Shared): Promise<void> {
+  for (;;) {
+    const last = shared.statements;
+    await last;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (shared.statements === last) return;
+  }
+}
+
+/** The waiting rows, table by table in name order (one order for every transaction). */
 async function flush(trx: Knex.Transaction, shared: Shared): Promise<void> {
   shared.scheduled = false;
   const tables = [...shared.pending.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -87,10 +104,9 @@ async function insertTogether(trx: Knex.Transaction, table: string, rows: Pendin
  * transaction is still open; a COMMIT after such a failure is a ROLLBACK (and fails), so that no
  * connection goes back to the pool with a transaction open (its next BEGIN would commit it).
  */
-function stopAfterFailure(trx: Knex.Transaction): void {
+function stopAfterFailure(trx: Knex.Transaction, shared: Shared): void {
   const client = trx.client as { query(connection: unknown, statement: unknown): Promise<unknown> };
   const query = client.query.bind(client);
-  let previous: Promise<unknown> = Promise.resolve();
   let failure: unknown = null;
   client.query = (connection, statement) => {
     const sql = typeof statement === 'string' ? statement : ((statement as { sql?: string }).sql ?? '');
@@ -100,11 +116,11 @@ function stopAfterFailure(trx: Knex.Transaction): void {
       const stopped = new SharedTransactionStopped(failure);
       return query(connection, 'ROLLBACK').then(() => Promise.reject(stopped));
     }
-    const sent = previous.then(() => {
+    const sent = shared.statements.then(() => {
       if (failure !== null) throw new SharedTransactionStopped(failure);
       return query(connection, statement);
     });
-    previous = sent.then(
+    shared.statements = sent.then(
       () => undefined,
       (error: unknown) => {
         if (failure === null && !isDuplicateKey(error) && !(error instanceof SharedTransactionStopped)) failure = error;
