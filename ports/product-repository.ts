@@ -25,6 +25,8 @@ export interface ProductRepository {
   /** One query for many ids (batches resolve each product once). */
   findByIds(companyId: number, ids: number[]): Promise<Product[]>;
   findByExternalProductIds(companyId: number, externalProductIds: string[]): Promise<Product[]>;
+  /** Exact names, any state, in one query (a group of legacy debts reads its products once). */
+  findByNames(companyId: number, names: string[]): Promise<Product[]>;
   findByExternalProductId(companyId: number, externalProductId: string): Promise<Product | null>;
   /**
    * findByName and findByExternalProductId in one query (POST /products checks both before it

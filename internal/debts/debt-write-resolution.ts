@@ -7,7 +7,7 @@ import { DomainError } from '../shared/errors';
 import type { DebtDraft } from './debt-draft';
 import type { DebtWriteItem, WriteDeps } from './debt-write';
 import { debtorKey } from './resolve-debtor';
-import { checkUsable } from './resolve-product';
+import { checkUsable, ProductNameUnresolved } from './resolve-product';
 
 /**
  * The read side of a debt write, before its transaction: every product the items name (one query
@@ -75,22 +75,29 @@ function adhesionRequestsOf(deps: WriteDeps, items: DebtWriteItem[], verdicts: (
   return requests;
 }
 
-/** Every product the items reference, in at most two queries. */
+/** Every product the items reference, in at most one query per kind of reference. */
 async function productsOf(deps: WriteDeps, items: DebtWriteItem[]) {
   const numbers = new Set<number>();
   const external = new Set<string>();
+  const names = new Set<string>();
   for (const { draft, product } of items) {
     if (product !== undefined || !draft.product) continue;
     if ('productNumber' in draft.product) numbers.add(draft.product.productNumber);
     if ('externalProductId' in draft.product) external.add(draft.product.externalProductId);
+    if ('productName' in draft.product) names.add(draft.product.productName);
   }
   const companyId = items[0]?.scope.company.id ?? 0;
   const { products } = deps.repos;
-  const [byId, byExternal] = await Promise.all([
+  const [byId, byExternal, byName] = await Promise.all([
     numbers.size > 0 ? products.findByIds(companyId, [...numbers]) : [],
     external.size > 0 ? products.findByExternalProductIds(companyId, [...external]) : [],
+    names.size > 0 ? products.findByNames(companyId, [...names]) : [],
   ]);
-  return { byId: new Map(byId.map((p) => [p.id, p])), byExternal: new Map(byExternal.map((p) => [p.externalProductId!, p])) };
+  return {
+    byId: new Map(byId.map((p) => [p.id, p])),
+    byExternal: new Map(byExternal.map((p) => [p.externalProductId!, p])),
+    byName: new Map(byName.map((p) => [p.name, p])),
+  };
 }
 
 /** The key of a user and product pair (one adhesion request each). */
@@ -98,11 +105,14 @@ export function pairKey(externalClientId: string, productId: number): string {
   return `${productId}\u0000${externalClientId}`;
 }
 
-function productOf(draft: DebtDraft, products: { byId: Map<number, Product>; byExternal: Map<string, Product> }): Product | null {
+function productOf(draft: DebtDraft, products: Awaited<ReturnType<typeof productsOf>>): Product | null {
   if (!draft.product) return null;
   if ('productNumber' in draft.product) return checkUsable(products.byId.get(draft.product.productNumber));
   if ('externalProductId' in draft.product) return checkUsable(products.byExternal.get(draft.product.externalProductId));
-  throw new Error('a productName is resolved before the write (legacy contract)');
+  // A legacy productName: an active product so named is used; any other the caller resolves (CreateDebt).
+  const named = products.byName.get(draft.product.productName);
+  if (named?.active) return named;
+  throw new ProductNameUnresolved();
 }
 
 /** The value, or the DomainError that stopped it (anything else is thrown). */

@@ -27,6 +27,18 @@ export async function resolveProduct(
   return checkUsable(product);
 }
 
+/**
+ * A legacy productName that names no active product of the company, as the grouped write found it
+ * (debt-write-resolution.ts): the caller finds or creates the product in a transaction of its own
+ * (resolveProduct) and writes again (CreateDebt), where a missing name becomes a product and an
+ * inactive one a 422. Seen by no client: a 404 for the product if it ever were.
+ */
+export class ProductNameUnresolved extends NotFoundError {
+  constructor() {
+    super('Product');
+  }
+}
+
 /** The same rules over products read in bulk (a batch reads each product once). */
 export function checkUsable(product: Product | null | undefined): Product {
   if (!product) throw new NotFoundError('Product');

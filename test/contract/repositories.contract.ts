@@ -862,6 +862,18 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         expect(sortById(found)).to.deep.equal(sortById([one, two]));
       });
 
+      it("returns the company's products by name, exactly, inactive ones included, ignoring unknown names", async () => {
+        const { companies } = await newTenant(repos(), { companies: 2 });
+        const [company, other] = companies as [Company, Company];
+        const plan = await repos().products.insert(newProduct(company, { name: 'Plan Único ñ' }));
+        const old = await repos().products.insert(newProduct(company, { name: 'Old plan', active: false, createdAt: null }));
+        await repos().products.insert(newProduct(company, { name: 'Plan' }));
+        await repos().products.insert(newProduct(other, { name: 'Old plan' }));
+        const found = await repos().products.findByNames(company.id, ['Old plan', 'Plan Único ñ', 'plan único ñ', 'Nothing']);
+        expect(sortById(found)).to.deep.equal(sortById([plan, old]));
+        expect(await repos().products.findByNames(company.id, [])).to.deep.equal([]);
+      });
+
       it("never returns another company's products", async () => {
         const { companies } = await newTenant(repos(), { companies: 2 });
         const product = await repos().products.insert(newProduct(companies[0]!, { externalProductId: 'SKU-mine' }));

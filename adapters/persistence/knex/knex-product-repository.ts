@@ -61,6 +61,11 @@ export class KnexProductRepository implements ProductRepository {
     return rows.map(toProduct);
   }
 
+  async findByNames(companyId: number, names: string[]): Promise<Product[]> {
+    if (names.length === 0) return [];
+    return (await this.db<ProductRow>('products').where('company_id', companyId).whereIn('name', names)).map(toProduct);
+  }
+
   async findByExternalProductId(companyId: number, externalProductId: string): Promise<Product | null> {
     return this.first({ company_id: companyId, external_product_id: externalProductId });
   }

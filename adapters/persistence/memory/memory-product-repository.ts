@@ -41,6 +41,11 @@ export class MemoryProductRepository implements ProductRepository {
     return copy(this.rows.filter((p) => p.companyId === companyId && p.externalProductId !== null && wanted.has(p.externalProductId)));
   }
 
+  async findByNames(companyId: number, names: string[]): Promise<Product[]> {
+    const wanted = new Set(names);
+    return copy(this.rows.filter((p) => p.companyId === companyId && wanted.has(p.name)));
+  }
+
   async findByExternalProductId(companyId: number, externalProductId: string): Promise<Product | null> {
     return copy(this.rows.find((p) => p.companyId === companyId && p.externalProductId === externalProductId) ?? null);
   }

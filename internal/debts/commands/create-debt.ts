@@ -3,13 +3,12 @@ import type { DebtView } from '../../../ports/debt-repository';
 import type { IdGenerator } from '../../../ports/id-generator';
 import type { JobQueue } from '../../../ports/job-queue';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
-import type { Product } from '../../products/product';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import type { DebtDraft } from '../debt-draft';
 import { DebtWriter } from '../debt-writer';
 import { GroupedDebtCreations } from '../grouped-creations';
-import { resolveProduct } from '../resolve-product';
+import { ProductNameUnresolved, resolveProduct } from '../resolve-product';
 
 export const GENERATED_REQUEST_ID_LENGTH = 24;
 
@@ -39,21 +38,17 @@ export class CreateDebt {
 
   async execute(draft: DebtDraft, externalRequestId: string | undefined, scope: TenantScope): Promise<CreateDebtResult> {
     const key = externalRequestId ?? this.deps.ids.alphanumeric(GENERATED_REQUEST_ID_LENGTH);
-    let product: Product | null | undefined;
-    if (draft.product !== null && 'productName' in draft.product) {
-      // A legacy productName names a product, found by a plain read when it exists and is active (a
-      // replay then creates nothing anyway: the grouped write answers the stored debt). Otherwise the
-      // request may create it, and a replay must create nothing: the stored debt is looked for
-      // first. The product stands even if the debt then fails, like one made with POST /products.
-      const named = await this.deps.repos.products.findByName(scope.company.id, draft.product.productName);
-      if (named?.active) product = named;
-      else {
-        const replayed = externalRequestId === undefined ? null : await this.deps.repos.debts.findByExternalRequestId(scope.company.id, key);
-        if (replayed) return { debt: replayed, created: false };
-        product = await resolveProduct({ products: this.deps.repos.products, uow: this.deps.uow }, draft.product, scope);
-      }
+    let outcome = await this.groups.submit({ externalRequestId: key, draft, scope });
+    if (outcome.error instanceof ProductNameUnresolved && draft.product !== null && 'productName' in draft.product) {
+      // A legacy productName is read with the group's other products and used when it names an
+      // active product (a replay is answered its stored debt by the write either way). Otherwise
+      // the request may create it, which a replay must not: the stored debt is looked for first.
+      // The product stands even if the debt then fails, like one made with POST /products.
+      const replayed = externalRequestId === undefined ? null : await this.deps.repos.debts.findByExternalRequestId(scope.company.id, key);
+      if (replayed) return { debt: replayed, created: false };
+      const product = await resolveProduct({ products: this.deps.repos.products, uow: this.deps.uow }, draft.product, scope);
+      outcome = await this.groups.submit({ externalRequestId: key, draft, scope, product });
     }
-    const outcome = await this.groups.submit({ externalRequestId: key, draft, scope, ...(product !== undefined ? { product } : {}) });
     if (outcome.error) throw outcome.error;
     return outcome;
   }

@@ -330,6 +330,19 @@ describe('debts: use cases (memory)', () => {
         expect((await w.repos.products.listActive(scope.company.id, {}, PAGE)).total).to.equal(1);
       });
 
+      it("reads the productNames of a moment's creations with their group's other products, in one query, and creates none for an active one", async () => {
+        await addProduct('Gym');
+        await addProduct('Pool');
+        const log = new CallLog();
+        const useCase = new CreateDebt({ ...w.infra.ports, uow: log.uow(w.uow), repos: log.repos(w.repos) });
+        const names = ['Gym', 'Pool', 'Gym', 'Gym'];
+        const results = await Promise.all(names.map((productName, i) => useCase.execute(draft({ product: { productName }, evaluateAutopay: false }), `named-${i}`, scope)));
+        expect(results.map((r) => r.debt.product?.name)).to.deep.equal(names);
+        expect(log.count('products.findByNames')).to.equal(1);
+        expect((log.argsOf('products.findByNames')[0]![1] as string[]).slice().sort()).to.deep.equal(['Gym', 'Pool']);
+        for (const single of ['products.findByName', 'products.insert', 'debts.findByExternalRequestId']) expect(log.count(single), single).to.equal(0);
+      });
+
       it('refuses a productName that names an inactive product', async () => {
         await addProduct('Retired', { active: false });
         await expectRuleViolation(create(draft({ product: { productName: 'Retired' }, evaluateAutopay: false }), 'k1'));
