@@ -212,6 +212,24 @@ for (const kind of DATABASE_KINDS) {
       expect(entries.map((e) => e.jobId)).to.have.members(created.map((_, i) => `outbox-${org}-${i}`));
     });
 
+    it(`lets the reads by key of a group's works ${sideBySide ? 'meet in one SELECT' : 'go one by one'}, each work getting its own row or null`, async () => {
+      const { organization, company } = await newTenant(repos);
+      const org = organization.id;
+      const [ana, bob] = [await repos.contacts.insert(newContact(org)), await repos.contacts.insert(newContact(org))];
+      const gym = await repos.products.insert(newProduct(company, { name: 'Gym' }));
+      const selects = recordStatements(/^select .* from [`"](contacts|products)[`"]/i);
+      const keys = [ana.externalClientId, bob.externalClientId, 'nobody', ana.externalClientId];
+      const found = await Promise.all(
+        keys.map((key, i) =>
+          uow.runGrouped(org, async (tx) => [await tx.contacts.findByExternalClientId(org, key), await tx.products.findByName(company.id, i % 2 === 0 ? 'Gym' : 'Pool')] as const),
+        ),
+      );
+      selects.stop();
+      expect(found.map(([contact]) => contact?.id ?? null)).to.deep.equal([ana.id, bob.id, null, ana.id]);
+      expect(found.map(([, product]) => product?.id ?? null)).to.deep.equal([gym.id, null, gym.id, null]);
+      expect(selects.statements).to.have.length(sideBySide ? 2 : 8);
+    });
+
     it("on a taken key in a group's INSERT, each work meets only its own conflict: one that handles it goes on, the others keep their rows", async () => {
       const org = (await newTenant(repos)).organization.id;
       const taken = await repos.contacts.insert(newContact(org));

@@ -4,7 +4,7 @@ import { sqlDialect } from './dialect';
 
 /**
  * A transaction shared by works running side by side (a group of creates, see
- * TransactionGroupsOptions.concurrent in internal/shared/group-commit.ts). Two things differ from
+ * TransactionGroupsOptions.concurrent in internal/shared/group-commit.ts). Three things differ from
  * a transaction of one work:
  *
  * - **Their single-row INSERTs meet.** The rows the works insert into one table in the same turn
@@ -12,6 +12,8 @@ import { sqlDialect } from './dialect';
  *   (insertedId). When that INSERT fails on a duplicate key, its rows go in again one by one, so
  *   each caller meets only its own conflict, as alone (MySQL and SQLite undo only the failed
  *   statement, and the works run side by side only there).
+ * - **Their reads by key meet** the same way (lookUp): a group of subscriptions reads its contacts
+ *   in one SELECT and its products in another.
  * - **A failure that may have ended the transaction stops it.** InnoDB rolls a deadlock victim
  *   back whole, and the statements that follow would then each commit on their own. So the
  *   transaction's statements are sent one at a time, as the connection does anyway, and after a
@@ -21,9 +23,16 @@ import { sqlDialect } from './dialect';
 interface Shared {
   /** Rows waiting for the next INSERT, by table. */
   pending: Map<string, PendingRow[]>;
+  /** Reads by key waiting for the next SELECT, by what they read (lookUp). */
+  lookups: Map<string, PendingLookup>;
   scheduled: boolean;
   /** Settles when the last statement sent so far has (stopAfterFailure). */
   statements: Promise<unknown>;
+}
+
+interface PendingLookup {
+  readAll(keys: string[]): Promise<Map<string, unknown>>;
+  waiting: Map<string, { resolve(found: unknown): void; reject(error: unknown): void }[]>;
 }
 
 interface PendingRow {
@@ -36,7 +45,7 @@ const sharedTransactions = new WeakMap<object, Shared>();
 
 /** From now on, `trx` is shared by works side by side (see above). */
 export function shareTransaction(trx: Knex.Transaction): void {
-  const shared: Shared = { pending: new Map(), scheduled: false, statements: Promise.resolve() };
+  const shared: Shared = { pending: new Map(), lookups: new Map(), scheduled: false, statements: Promise.resolve() };
   sharedTransactions.set(trx, shared);
   stopAfterFailure(trx, shared);
 }
@@ -56,11 +65,42 @@ export function insertedId(db: Knex | Knex.Transaction, table: string, row: Reco
     const rows = shared.pending.get(table);
     if (rows) rows.push({ row, resolve, reject });
     else shared.pending.set(table, [{ row, resolve, reject }]);
-    if (!shared.scheduled) {
-      shared.scheduled = true;
-      void whenIdle(shared).then(() => flush(db as Knex.Transaction, shared));
-    }
+    schedule(db as Knex.Transaction, shared);
   });
+}
+
+/** Whether `db` is a transaction shared by works side by side. */
+export function isShared(db: Knex | Knex.Transaction): boolean {
+  return sharedTransactions.has(db);
+}
+
+/**
+ * A read by key (a contact by externalClientId, a product by name) in a shared transaction: the
+ * reads of one `what` its works make meanwhile go as one SELECT, `readAll` of their keys, which
+ * answers what it found by key; each caller gets its own row or null. Sent when the INSERT would
+ * be (insertedId), after the rows waiting for it: a read sees what the group inserted before it.
+ */
+export function lookUp<T>(trx: Knex.Transaction, what: string, key: string, readAll: (keys: string[]) => Promise<Map<string, T>>): Promise<T | null> {
+  const shared = sharedTransactions.get(trx);
+  if (!shared) return readAll([key]).then((found) => found.get(key) ?? null);
+  return new Promise((resolve, reject) => {
+    let lookup = shared.lookups.get(what);
+    if (!lookup) {
+      lookup = { readAll: readAll as PendingLookup['readAll'], waiting: new Map() };
+      shared.lookups.set(what, lookup);
+    }
+    const waiting = lookup.waiting.get(key);
+    const caller = { resolve: (found: unknown) => resolve((found as T | undefined) ?? null), reject };
+    if (waiting) waiting.push(caller);
+    else lookup.waiting.set(key, [caller]);
+    schedule(trx, shared);
+  });
+}
+
+function schedule(trx: Knex.Transaction, shared: Shared): void {
+  if (shared.scheduled) return;
+  shared.scheduled = true;
+  void whenIdle(shared).then(() => flush(trx, shared));
 }
 
 /** Once no statement is waiting for its answer and no work that got one still has a move to make. */
@@ -73,12 +113,26 @@ async function whenIdle(shared: Shared): Promise<void> {
   }
 }
 
-/** The waiting rows, table by table in name order (one order for every transaction). */
+/** The waiting rows, table by table in name order (one order for every transaction), then the waiting reads. */
 async function flush(trx: Knex.Transaction, shared: Shared): Promise<void> {
   shared.scheduled = false;
   const tables = [...shared.pending.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   shared.pending.clear();
+  const lookups = [...shared.lookups.values()];
+  shared.lookups.clear();
   for (const [table, rows] of tables) await insertTogether(trx, table, rows);
+  for (const lookup of lookups) await readTogether(lookup);
+}
+
+async function readTogether({ readAll, waiting }: PendingLookup): Promise<void> {
+  let found: Map<string, unknown>;
+  try {
+    found = await readAll([...waiting.keys()]);
+  } catch (error) {
+    for (const callers of waiting.values()) for (const caller of callers) caller.reject(error);
+    return;
+  }
+  for (const [key, callers] of waiting) for (const caller of callers) caller.resolve(found.get(key));
 }
 
 async function insertTogether(trx: Knex.Transaction, table: string, rows: PendingRow[]): Promise<void> {
