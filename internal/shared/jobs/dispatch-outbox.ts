@@ -45,15 +45,13 @@ export class DispatchOutbox {
 
   private async dispatch(limit: number): Promise<{ dispatched: number }> {
     const entries = await this.deps.outbox.pending(limit);
-    const done: number[] = [];
-    try {
-      for (const entry of entries) {
-        await this.deps.queue.enqueue(jobOf(entry));
-        done.push(entry.id);
-      }
-    } finally {
-      await this.deps.outbox.markDispatched(done, this.deps.clock.now());
-    }
+    // All handed over at once, in order (one round trip to the queue, not one per entry: the
+    // requests whose commit this run follows wait for it); those the queue accepted are marked.
+    const handed = await Promise.allSettled(entries.map((entry) => this.deps.queue.enqueue(jobOf(entry))));
+    const done = entries.filter((_, i) => handed[i]!.status === 'fulfilled').map((entry) => entry.id);
+    await this.deps.outbox.markDispatched(done, this.deps.clock.now());
+    const refused = handed.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (refused) throw refused.reason;
     return { dispatched: done.length };
   }
 }

@@ -53,6 +53,29 @@ describe('DispatchOutbox', () => {
     expect(w.entries).to.deep.equal([]);
   });
 
+  it('hands the entries over all at once, in order, marks those the queue accepted and reports the first refusal', async () => {
+    const w = world();
+    for (const id of ['a', 'b', 'c']) await w.add(id);
+    const started: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const queue = {
+      enqueue: async (job: Job) => {
+        started.push(job.jobId!);
+        if (started.length === 3) open();
+        await gate; // one after the other, the second would never start
+        if (job.jobId === 'b') throw new Error('Redis did not accept the job in time');
+      },
+    } as unknown as JobQueue;
+    const outbox = { pending: async () => [...w.entries], markDispatched: async (ids: number[]) => void marked.push(...ids) } as unknown as JobOutbox;
+    const marked: number[] = [];
+    const dispatch = new DispatchOutbox({ outbox, queue, clock: { now: () => new Date() } as Clock });
+    const error = await dispatch.execute().then(() => null, (e: Error) => e);
+    expect(started).to.deep.equal(['a', 'b', 'c']);
+    expect(marked).to.deep.equal([w.entries[0]!.id, w.entries[2]!.id]);
+    expect(error?.message).to.equal('Redis did not accept the job in time');
+  });
+
   it('runs once at a time: calls made during a run share one more run, which sees the entries committed meanwhile', async () => {
     const w = world();
     await w.add('first');
