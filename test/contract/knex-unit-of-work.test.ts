@@ -230,6 +230,25 @@ for (const kind of DATABASE_KINDS) {
       expect(selects.statements).to.have.length(sideBySide ? 2 : 8);
     });
 
+    it("answers a group's reads by key what each read alone would, trailing spaces included (MySQL compares with PAD SPACE)", async () => {
+      const { organization, company } = await newTenant(repos);
+      await repos.products.insert(newProduct(company, { name: 'Padded ' }));
+      await repos.products.insert(newProduct(company, { name: 'Plain' }));
+      await repos.contacts.insert(newContact(organization.id, { externalClientId: 'padded ' }));
+      const names = ['Padded', 'Padded ', 'Plain', 'Plain ', 'Plain  '];
+      const keys = ['padded', 'padded ', 'nobody'];
+      const alone = {
+        products: await Promise.all(names.map((name) => repos.products.findByName(company.id, name))),
+        contacts: await Promise.all(keys.map((key) => repos.contacts.findByExternalClientId(organization.id, key))),
+      };
+      const [products, contacts] = await Promise.all([
+        Promise.all(names.map((name) => uow.runGrouped(organization.id, (tx) => tx.products.findByName(company.id, name)))),
+        Promise.all(keys.map((key) => uow.runGrouped(organization.id, (tx) => tx.contacts.findByExternalClientId(organization.id, key)))),
+      ]);
+      expect(products.map((p) => p?.id ?? null)).to.deep.equal(alone.products.map((p) => p?.id ?? null));
+      expect(contacts.map((c) => c?.id ?? null)).to.deep.equal(alone.contacts.map((c) => c?.id ?? null));
+    });
+
     it("on a taken key in a group's INSERT, each work meets only its own conflict: one that handles it goes on, the others keep their rows", async () => {
       const org = (await newTenant(repos)).organization.id;
       const taken = await repos.contacts.insert(newContact(org));

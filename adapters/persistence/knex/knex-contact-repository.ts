@@ -4,7 +4,7 @@ import { foldForSearch, phoneDigits } from '../../../internal/contacts/contact';
 import { COUNT_SCAN_CAP, cappedTotal, offsetOf, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
 import type { ContactChanges, ContactFilter, ContactRepository, NewContact } from '../../../ports/contact-repository';
 import { sqlDialect } from './dialect';
-import { insertedId, isShared, lookUp } from './shared-transaction';
+import { endsInSpace, insertedId, isShared, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
@@ -57,12 +57,11 @@ export class KnexContactRepository implements ContactRepository {
   }
 
   async findByExternalClientId(organizationId: number, externalClientId: string): Promise<Contact | null> {
-    // In a transaction shared by a group's works, with the others' (shared-transaction.ts); found
-    // by exact key, so not a key with trailing spaces, which MySQL's PAD SPACE comparison ignores.
-    if (isShared(this.db) && externalClientId === externalClientId.trimEnd()) {
+    // In a transaction shared by a group's works, with the others' (shared-transaction.ts).
+    if (isShared(this.db) && !endsInSpace(externalClientId)) {
       return lookUp(this.db as Knex.Transaction, `contacts of ${organizationId}`, externalClientId, async (keys) => {
         const found = await this.findByExternalClientIds(organizationId, keys);
-        return new Map(found.map((contact) => [contact.externalClientId, contact]));
+        return new Map(found.map((contact) => [withoutTrailingSpaces(contact.externalClientId), contact]));
       });
     }
     const row = await this.db<ContactRow>('contacts')

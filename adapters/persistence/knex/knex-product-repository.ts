@@ -3,7 +3,7 @@ import type { Product } from '../../../internal/products/product';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { NewProduct, ProductFilter, ProductRepository } from '../../../ports/product-repository';
 import { sqlDialect } from './dialect';
-import { insertedId, isShared, lookUp } from './shared-transaction';
+import { endsInSpace, insertedId, isShared, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillisOrNull, toMillisOrNull } from './rows/columns';
 
@@ -41,12 +41,11 @@ export class KnexProductRepository implements ProductRepository {
   }
 
   async findByName(companyId: number, name: string): Promise<Product | null> {
-    // In a transaction shared by a group's works, with the others' (shared-transaction.ts); found
-    // by exact name, so not a name with trailing spaces, which MySQL's PAD SPACE comparison ignores.
-    if (isShared(this.db) && name === name.trimEnd()) {
+    // In a transaction shared by a group's works, with the others' (shared-transaction.ts).
+    if (isShared(this.db) && !endsInSpace(name)) {
       return lookUp(this.db as Knex.Transaction, `products of ${companyId}`, name, async (names) => {
         const found = await this.findByNames(companyId, names);
-        return new Map(found.map((product) => [product.name, product]));
+        return new Map(found.map((product) => [withoutTrailingSpaces(product.name), product]));
       });
     }
     return this.first({ company_id: companyId, name });

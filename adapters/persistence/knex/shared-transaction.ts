@@ -7,8 +7,8 @@ import { sqlDialect } from './dialect';
  * TransactionGroupsOptions.concurrent in internal/shared/group-commit.ts). Three things differ from
  * a transaction of one work:
  *
- * - **Their single-row INSERTs meet.** The rows the works insert into one table in the same turn
- *   of the event loop go as one multi-row INSERT, and each caller still gets its own row's id
+ * - **Their single-row INSERTs meet.** The rows the works insert into one table meanwhile go as
+ *   one multi-row INSERT, and each caller still gets its own row's id
  *   (insertedId). When that INSERT fails on a duplicate key, its rows go in again one by one, so
  *   each caller meets only its own conflict, as alone (MySQL and SQLite undo only the failed
  *   statement, and the works run side by side only there).
@@ -95,6 +95,19 @@ export function lookUp<T>(trx: Knex.Transaction, what: string, key: string, read
     else lookup.waiting.set(key, [caller]);
     schedule(trx, shared);
   });
+}
+
+/**
+ * A read by key answers what the same read alone would, and MySQL/MariaDB compare with PAD SPACE:
+ * "Gym" finds a row "Gym " (a unique key holds only one of them). So a lookUp's `readAll` keys
+ * the rows it found without their trailing spaces, and a key that ends in a space is read alone.
+ */
+export function withoutTrailingSpaces(key: string): string {
+  return key.replace(/ +$/, '');
+}
+
+export function endsInSpace(key: string): boolean {
+  return key.endsWith(' ');
 }
 
 function schedule(trx: Knex.Transaction, shared: Shared): void {
