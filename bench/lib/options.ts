@@ -16,7 +16,7 @@ export interface Options {
   memoryPassSec: number;
   /** The server's InnoDB buffer pool for this run, in MiB (null: as configured). */
   bufferPoolMiB: number | null;
-  /** Debts per payment-reminders run (--reminder-debts; 100,000 by default, 250 quick: the smoke test of the path, kept short so the quick bench stays under a minute). */
+  /** Debts per payment-reminders run (--reminder-debts; 100,000 by default, 100 quick: the smoke test of the path, kept short so the quick bench stays under a minute). */
   reminderDebts: number;
   /** The server the API runs on (--database mysql|postgres; mysql by default). */
   database: DatabaseKind;
@@ -55,7 +55,7 @@ export function parseArgs(argv: string[]): Options {
     write: only === null && (argv.includes('--write') || (!quick && !argv.includes('--no-write'))),
     only,
     bufferPoolMiB: value('--innodb-buffer-pool') ?? null,
-    reminderDebts: value('--reminder-debts') ?? (quick ? 250 : 100_000),
+    reminderDebts: value('--reminder-debts') ?? (quick ? 100 : 100_000),
     memoryPassSec: quick ? 1 : 3,
     database,
   };
