@@ -232,21 +232,29 @@ for (const kind of DATABASE_KINDS) {
 
     it("answers a group's reads by key what each read alone would, trailing spaces included (MySQL compares with PAD SPACE)", async () => {
       const { organization, company } = await newTenant(repos);
-      await repos.products.insert(newProduct(company, { name: 'Padded ' }));
-      await repos.products.insert(newProduct(company, { name: 'Plain' }));
+      const padded = await repos.products.insert(newProduct(company, { name: 'Padded ', externalProductId: 'SKU-padded ' }));
+      await repos.products.insert(newProduct(company, { name: 'Plain', externalProductId: 'SKU-plain' }));
       await repos.contacts.insert(newContact(organization.id, { externalClientId: 'padded ' }));
       const names = ['Padded', 'Padded ', 'Plain', 'Plain ', 'Plain  '];
+      const skus = ['SKU-padded', 'SKU-padded ', 'SKU-plain', 'SKU-plain ', 'SKU-none'];
+      const ids = [padded.id, padded.id + 1000, 999_999_999_999];
       const keys = ['padded', 'padded ', 'nobody'];
-      const alone = {
-        products: await Promise.all(names.map((name) => repos.products.findByName(company.id, name))),
-        contacts: await Promise.all(keys.map((key) => repos.contacts.findByExternalClientId(organization.id, key))),
-      };
-      const [products, contacts] = await Promise.all([
-        Promise.all(names.map((name) => uow.runGrouped(organization.id, (tx) => tx.products.findByName(company.id, name)))),
-        Promise.all(keys.map((key) => uow.runGrouped(organization.id, (tx) => tx.contacts.findByExternalClientId(organization.id, key)))),
+      const idsOf = (found: ({ id: number } | null)[]) => found.map((row) => row?.id ?? null);
+      const alone = await Promise.all([
+        Promise.all(names.map((name) => repos.products.findByName(company.id, name))),
+        Promise.all(skus.map((sku) => repos.products.findByExternalProductId(company.id, sku))),
+        Promise.all(ids.map((id) => repos.products.findById(company.id, id))),
+        Promise.all(keys.map((key) => repos.contacts.findByExternalClientId(organization.id, key))),
       ]);
-      expect(products.map((p) => p?.id ?? null)).to.deep.equal(alone.products.map((p) => p?.id ?? null));
-      expect(contacts.map((c) => c?.id ?? null)).to.deep.equal(alone.contacts.map((c) => c?.id ?? null));
+      const grouped = <T>(read: (tx: Repositories) => Promise<T>) => uow.runGrouped(organization.id, read);
+      const together = await Promise.all([
+        Promise.all(names.map((name) => grouped((tx) => tx.products.findByName(company.id, name)))),
+        Promise.all(skus.map((sku) => grouped((tx) => tx.products.findByExternalProductId(company.id, sku)))),
+        Promise.all(ids.map((id) => grouped((tx) => tx.products.findById(company.id, id)))),
+        Promise.all(keys.map((key) => grouped((tx) => tx.contacts.findByExternalClientId(organization.id, key)))),
+      ]);
+      expect(together.map(idsOf)).to.deep.equal(alone.map(idsOf));
+      expect(alone[2]!.map((p) => p?.id ?? null)).to.deep.equal([padded.id, null, null]);
     });
 
     it("on a taken key in a group's INSERT, each work meets only its own conflict: one that handles it goes on, the others keep their rows", async () => {

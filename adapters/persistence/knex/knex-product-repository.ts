@@ -37,6 +37,13 @@ export class KnexProductRepository implements ProductRepository {
 
   async findById(companyId: number, id: number): Promise<Product | null> {
     if (!this.holdsId(id)) return null;
+    // In a transaction shared by a group's works, with the others' (shared-transaction.ts).
+    if (isShared(this.db)) {
+      return lookUp(this.db as Knex.Transaction, `products of ${companyId} by id`, String(id), async (ids) => {
+        const found = await this.findByIds(companyId, ids.map(Number));
+        return new Map(found.map((product) => [String(product.id), product]));
+      });
+    }
     return this.first({ company_id: companyId, id });
   }
 
@@ -74,6 +81,12 @@ export class KnexProductRepository implements ProductRepository {
   }
 
   async findByExternalProductId(companyId: number, externalProductId: string): Promise<Product | null> {
+    if (isShared(this.db) && !endsInSpace(externalProductId)) {
+      return lookUp(this.db as Knex.Transaction, `products of ${companyId} by externalProductId`, externalProductId, async (keys) => {
+        const found = await this.findByExternalProductIds(companyId, keys);
+        return new Map(found.map((product) => [withoutTrailingSpaces(product.externalProductId!), product]));
+      });
+    }
     return this.first({ company_id: companyId, external_product_id: externalProductId });
   }
 

@@ -1,6 +1,5 @@
 import type { IdGenerator } from '../../../ports/id-generator';
 import type { AdhesionView } from '../../../ports/adhesion-repository';
-import type { ProductRepository } from '../../../ports/product-repository';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { eventOf } from '../../events/domain-event';
 import type { Product } from '../../products/product';
@@ -22,12 +21,23 @@ export interface EnrollAdhesionResult {
  * ACTIVE adhesion again changes nothing. `adhesion.created` reports every move to ACTIVE.
  */
 export class EnrollAdhesion {
-  constructor(private readonly deps: { uow: UnitOfWork; products: ProductRepository; ids: IdGenerator }) {
+  constructor(private readonly deps: { uow: UnitOfWork; ids: IdGenerator }) {
     requireDeps('EnrollAdhesion', deps);
   }
 
+  /** The product is read in the grouped transaction, with the group's others (one SELECT for a group). */
   async execute(externalClientId: string, ref: AdhesionProductRef, scope: TenantScope): Promise<EnrollAdhesionResult> {
-    return this.enrollProduct(externalClientId, await productToEnroll(this.deps.products, ref, scope), scope);
+    let product: Product | undefined;
+    try {
+      return await this.deps.uow.runGrouped(scope.organizationId, async (tx) => {
+        product = await productToEnroll(tx.products, ref, scope);
+        return this.enroll(tx, externalClientId, product, scope);
+      });
+    } catch (error) {
+      // A concurrent enrollment created it first: enrolling again finds it.
+      if (!(error instanceof ConflictError) || product === undefined) throw error;
+      return this.enrollAlone(externalClientId, product, scope);
+    }
   }
 
   /** For callers that already hold the product (the adhesion request job). */
@@ -37,8 +47,12 @@ export class EnrollAdhesion {
     } catch (error) {
       // A concurrent enrollment created it first: enrolling again finds it.
       if (!(error instanceof ConflictError)) throw error;
-      return this.deps.uow.run((tx) => this.enroll(tx, externalClientId, product, scope));
+      return this.enrollAlone(externalClientId, product, scope);
     }
+  }
+
+  private enrollAlone(externalClientId: string, product: EnrolledProduct, scope: TenantScope): Promise<EnrollAdhesionResult> {
+    return this.deps.uow.run((tx) => this.enroll(tx, externalClientId, product, scope));
   }
 
   /**
