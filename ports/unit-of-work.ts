@@ -62,7 +62,9 @@ export interface UnitOfWork {
    * one `key` (an organization) that arrive in the same turn of the event loop share one
    * transaction, and each caller still gets its own result or its own error. When any work of a
    * group throws, the group rolls back and each of its works runs again alone: a work may run
-   * twice (only one run commits), so it must keep every effect inside the transaction.
+   * twice (only one run commits), so it must keep every effect inside the transaction. Where the
+   * adapter allows, a group's works run side by side (their like statements then become one), so
+   * a work must not count on seeing what another work of its group writes, nor on their order.
    * See internal/shared/group-commit.ts.
    */
   runGrouped<T>(key: string | number, work: (repos: Repositories) => Promise<T>): Promise<T>;
