@@ -92,16 +92,15 @@ export class GroupCommit<I, O> {
 /**
  * Runs `work` in one transaction. `sharedBy` is how many works of a group run side by side in it
  * (TransactionGroupsOptions.concurrent), 1 for a work alone or for works run one after the other:
- * an adapter that batches the statements of works side by side (a multi-row INSERT for the rows
- * they insert in the same turn) is told so here.
+ * an adapter that batches the statements of works side by side (one multi-row INSERT for the rows
+ * they insert meanwhile) is told so here.
  */
 export type GroupTransaction = <T>(work: (repos: Repositories) => Promise<T>, sharedBy: number) => Promise<T>;
 
 export interface TransactionGroupsOptions extends GroupCommitOptions {
   /**
    * The works of a group start together and interleave at their awaits, instead of running one
-   * after the other: their like statements meet in the same turn and the adapter can write them
-   * as one (a group of payment links is one INSERT of debts and one of links, not one of each per
+   * after the other: their like statements meet and the adapter can write them as one (a group of payment links is one INSERT of debts and one of links, not one of each per
    * link). Only for a database where a failed statement leaves the transaction usable (MySQL,
    * SQLite, the memory store): on PostgreSQL a work that handles a conflict rolls back to a
    * savepoint, which would also undo the statements other works made meanwhile.
