@@ -6,7 +6,8 @@ import type { Repositories } from '../../ports/unit-of-work';
 import { ConflictError, InvalidRequestError } from '../../internal/shared/errors';
 import { createTestDatabase, databaseAvailable, DATABASE_KINDS, type TestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
-import { newContact, newDebt, newProduct, newTenant, rejectionOf, T1, type DebtFixture } from './fixtures';
+import { newContact, newDebt, newLink, newProduct, newTenant, rejectionOf, T1, uid, type DebtFixture } from './fixtures';
+import { newSubscription } from './subscriptions.contract';
 import { testSecretBox } from '../support/secrets';
 import { checkTallies } from '../support/tally-check';
 import { SharedTransactionStopped, shareTransaction } from '../../adapters/persistence/knex/shared-transaction';
@@ -230,6 +231,39 @@ for (const kind of DATABASE_KINDS) {
       expect(selects.statements).to.have.length(sideBySide ? 2 : 8);
     });
 
+    it('lets the reads by key made at one moment outside a transaction meet in one SELECT per kind, each caller getting what its read alone gets', async () => {
+      const t = await debtTenant();
+      const [org, companyId] = [t.organization.id, t.company.id];
+      const debt = await repos.debts.insert(newDebt(t));
+      const padded = await repos.debts.insert(newDebt(t, { externalRequestId: `padded-${uid()} ` }));
+      const link = await repos.paymentLinks.insert(newLink(t));
+      const subscription = await repos.subscriptions.insert(newSubscription(t));
+      const reads: (() => Promise<{ id: number } | null>)[] = [
+        () => repos.contacts.findByCode(org, t.contact.code),
+        () => repos.contacts.findByCode(org, 'nobody'),
+        () => repos.products.findById(companyId, t.product.id),
+        () => repos.products.findById(companyId, t.product.id + 1000),
+        () => repos.debts.findByExternalRequestId(companyId, debt.externalRequestId),
+        () => repos.debts.findByExternalRequestId(companyId, padded.externalRequestId.trimEnd()),
+        () => repos.debts.findByExternalRequestId(companyId, 'nobody'),
+        () => repos.debts.findByExternalRequestId(companyId, padded.externalRequestId),
+        () => repos.paymentLinks.findByCode(companyId, link.code),
+        () => repos.subscriptions.findByCode(companyId, subscription.code),
+        () => repos.subscriptions.findByCode(companyId, 'nobody'),
+      ];
+      const idsOf = (found: ({ id: number } | null)[]) => found.map((row) => row?.id ?? null);
+      const alone: ({ id: number } | null)[] = [];
+      for (const read of reads) alone.push(await read());
+      const selects = recordStatements(/^select /i);
+      const together = await Promise.all(reads.map((read) => read()));
+      selects.stop();
+      expect(idsOf(together)).to.deep.equal(idsOf(alone));
+      const paddedAlone = kind === 'mysql' ? padded.id : null; // MySQL compares with PAD SPACE
+      expect(idsOf(alone)).to.deep.equal([t.contact.id, null, t.product.id, null, debt.id, paddedAlone, null, padded.id, link.id, subscription.id, null]);
+      // Contacts, products, debts, links, subscriptions; and the debt key that ends in a space, alone.
+      expect(selects.statements).to.have.length(6);
+    });
+
     it("answers a group's reads by key what each read alone would, trailing spaces included (MySQL compares with PAD SPACE)", async () => {
       const { organization, company } = await newTenant(repos);
       const padded = await repos.products.insert(newProduct(company, { name: 'Padded ', externalProductId: 'SKU-padded ' }));
@@ -240,12 +274,18 @@ for (const kind of DATABASE_KINDS) {
       const ids = [padded.id, padded.id + 1000, 999_999_999_999];
       const keys = ['padded', 'padded ', 'nobody'];
       const idsOf = (found: ({ id: number } | null)[]) => found.map((row) => row?.id ?? null);
-      const alone = await Promise.all([
-        Promise.all(names.map((name) => repos.products.findByName(company.id, name))),
-        Promise.all(skus.map((sku) => repos.products.findByExternalProductId(company.id, sku))),
-        Promise.all(ids.map((id) => repos.products.findById(company.id, id))),
-        Promise.all(keys.map((key) => repos.contacts.findByExternalClientId(organization.id, key))),
-      ]);
+      // One at a time: reads made at one moment would meet outside a transaction too.
+      const oneByOne = async <K, T>(keys: K[], read: (key: K) => Promise<T>) => {
+        const found: T[] = [];
+        for (const key of keys) found.push(await read(key));
+        return found;
+      };
+      const alone = [
+        await oneByOne(names, (name) => repos.products.findByName(company.id, name)),
+        await oneByOne(skus, (sku) => repos.products.findByExternalProductId(company.id, sku)),
+        await oneByOne(ids, (id) => repos.products.findById(company.id, id)),
+        await oneByOne(keys, (key) => repos.contacts.findByExternalClientId(organization.id, key)),
+      ];
       const grouped = <T>(read: (tx: Repositories) => Promise<T>) => uow.runGrouped(organization.id, read);
       const together = await Promise.all([
         Promise.all(names.map((name) => grouped((tx) => tx.products.findByName(company.id, name)))),

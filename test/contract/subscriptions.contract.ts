@@ -15,13 +15,13 @@ import type { ContractContext } from './repositories.contract';
 import type { Repositories } from '../../ports/unit-of-work';
 import { contend, expectWaited } from './contention';
 
-interface SubscriptionFixture extends TenantFixture {
+export interface SubscriptionFixture extends TenantFixture {
   contact: Contact;
   product: Product;
 }
 
 /** An ACTIVE monthly subscription of 100.00 on the 15th, six cycles from 2026-01-15 (the last due 2026-06-15). */
-function newSubscription(t: SubscriptionFixture, overrides: Partial<NewSubscription> = {}): NewSubscription {
+export function newSubscription(t: SubscriptionFixture, overrides: Partial<NewSubscription> = {}): NewSubscription {
   return {
     organizationId: t.organization.id,
     companyId: t.company.id,

@@ -4,7 +4,7 @@ import { foldForSearch, phoneDigits } from '../../../internal/contacts/contact';
 import { COUNT_SCAN_CAP, cappedTotal, offsetOf, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
 import type { ContactChanges, ContactFilter, ContactRepository, NewContact } from '../../../ports/contact-repository';
 import { sqlDialect } from './dialect';
-import { endsInSpace, insertedId, isShared, lookUp, withoutTrailingSpaces } from './shared-transaction';
+import { endsInSpace, insertedId, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
@@ -52,15 +52,22 @@ export class KnexContactRepository implements ContactRepository {
   }
 
   async findByCode(organizationId: number, code: string): Promise<Contact | null> {
+    // With the reads of the same moment (lookUp).
+    if (!endsInSpace(code)) {
+      return lookUp(this.db, `contacts of ${organizationId} by code`, code, async (codes, db) => {
+        const rows = await db<ContactRow>('contacts').where('organization_id', organizationId).whereIn('code', codes);
+        return new Map(rows.map((row) => [withoutTrailingSpaces(row.code), toContact(row)]));
+      });
+    }
     const row = await this.db<ContactRow>('contacts').where({ organization_id: organizationId, code }).first();
     return row ? toContact(row) : null;
   }
 
   async findByExternalClientId(organizationId: number, externalClientId: string): Promise<Contact | null> {
-    // In a transaction shared by a group's works, with the others' (shared-transaction.ts).
-    if (isShared(this.db) && !endsInSpace(externalClientId)) {
-      return lookUp(this.db as Knex.Transaction, `contacts of ${organizationId}`, externalClientId, async (keys) => {
-        const found = await this.findByExternalClientIds(organizationId, keys);
+    // With the reads of the same moment, or of the shared transaction (lookUp).
+    if (!endsInSpace(externalClientId)) {
+      return lookUp(this.db, `contacts of ${organizationId}`, externalClientId, async (keys, db) => {
+        const found = await new KnexContactRepository(db).findByExternalClientIds(organizationId, keys);
         return new Map(found.map((contact) => [withoutTrailingSpaces(contact.externalClientId), contact]));
       });
     }

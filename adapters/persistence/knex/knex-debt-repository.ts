@@ -6,7 +6,7 @@ import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, New
 import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-repository';
 import { addToTally, DEBT_TALLY, isLive, liveByCompany, tallyTotal } from './tallies';
 import { sqlDialect } from './dialect';
-import { insertedId } from './shared-transaction';
+import { endsInSpace, insertedId, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
@@ -93,7 +93,12 @@ export class KnexDebtRepository implements DebtRepository {
   }
 
   findByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null> {
-    return this.first({ 'd.company_id': companyId, 'd.external_request_id': externalRequestId });
+    // With the reads of the same moment (lookUp).
+    if (endsInSpace(externalRequestId)) return this.first({ 'd.company_id': companyId, 'd.external_request_id': externalRequestId });
+    return lookUp(this.db, `debts of ${companyId}`, externalRequestId, async (keys, db) => {
+      const found = await new KnexDebtRepository(db).findByExternalRequestIds(companyId, keys);
+      return new Map(found.map((debt) => [withoutTrailingSpaces(debt.externalRequestId), debt]));
+    });
   }
 
   findById(companyId: number, id: number): Promise<DebtView | null> {

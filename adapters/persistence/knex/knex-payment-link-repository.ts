@@ -7,7 +7,7 @@ import type {
 } from '../../../ports/payment-link-repository';
 import { lockRowId, transitionRows } from './row-lock';
 import { sqlDialect } from './dialect';
-import { insertedId } from './shared-transaction';
+import { endsInSpace, insertedId, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { inTransaction } from './in-transaction';
 import { flushDeferredWrites } from './deferred-writes';
@@ -31,7 +31,12 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
   }
 
   findByCode(companyId: number, code: string): Promise<PaymentLinkView | null> {
-    return this.first({ 'l.company_id': companyId, 'l.code': code });
+    // With the reads of the same moment (lookUp).
+    if (endsInSpace(code)) return this.first({ 'l.company_id': companyId, 'l.code': code });
+    return lookUp(this.db, `payment links of ${companyId}`, code, async (codes, db) => {
+      const rows: Row[] = await db('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).where('l.company_id', companyId).whereIn('l.code', codes);
+      return new Map(rows.map((row) => [withoutTrailingSpaces(row.code as string), toView(row)]));
+    });
   }
 
   findByExternalPaymentLinkId(organizationId: number, externalPaymentLinkId: string): Promise<PaymentLinkView | null> {

@@ -3,7 +3,7 @@ import type { Product } from '../../../internal/products/product';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { NewProduct, ProductFilter, ProductRepository } from '../../../ports/product-repository';
 import { sqlDialect } from './dialect';
-import { endsInSpace, insertedId, isShared, lookUp, withoutTrailingSpaces } from './shared-transaction';
+import { endsInSpace, insertedId, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillisOrNull, toMillisOrNull } from './rows/columns';
 
@@ -37,21 +37,18 @@ export class KnexProductRepository implements ProductRepository {
 
   async findById(companyId: number, id: number): Promise<Product | null> {
     if (!this.holdsId(id)) return null;
-    // In a transaction shared by a group's works, with the others' (shared-transaction.ts).
-    if (isShared(this.db)) {
-      return lookUp(this.db as Knex.Transaction, `products of ${companyId} by id`, String(id), async (ids) => {
-        const found = await this.findByIds(companyId, ids.map(Number));
-        return new Map(found.map((product) => [String(product.id), product]));
-      });
-    }
-    return this.first({ company_id: companyId, id });
+    // With the reads of the same moment, or of the shared transaction (lookUp).
+    return lookUp(this.db, `products of ${companyId} by id`, String(id), async (ids, db) => {
+      const found = await new KnexProductRepository(db).findByIds(companyId, ids.map(Number));
+      return new Map(found.map((product) => [String(product.id), product]));
+    });
   }
 
   async findByName(companyId: number, name: string): Promise<Product | null> {
-    // In a transaction shared by a group's works, with the others' (shared-transaction.ts).
-    if (isShared(this.db) && !endsInSpace(name)) {
-      return lookUp(this.db as Knex.Transaction, `products of ${companyId}`, name, async (names) => {
-        const found = await this.findByNames(companyId, names);
+    // With the reads of the same moment, or of the shared transaction (lookUp).
+    if (!endsInSpace(name)) {
+      return lookUp(this.db, `products of ${companyId}`, name, async (names, db) => {
+        const found = await new KnexProductRepository(db).findByNames(companyId, names);
         return new Map(found.map((product) => [withoutTrailingSpaces(product.name), product]));
       });
     }
@@ -81,9 +78,10 @@ export class KnexProductRepository implements ProductRepository {
   }
 
   async findByExternalProductId(companyId: number, externalProductId: string): Promise<Product | null> {
-    if (isShared(this.db) && !endsInSpace(externalProductId)) {
-      return lookUp(this.db as Knex.Transaction, `products of ${companyId} by externalProductId`, externalProductId, async (keys) => {
-        const found = await this.findByExternalProductIds(companyId, keys);
+    // With the reads of the same moment, or of the shared transaction (lookUp).
+    if (!endsInSpace(externalProductId)) {
+      return lookUp(this.db, `products of ${companyId} by externalProductId`, externalProductId, async (keys, db) => {
+        const found = await new KnexProductRepository(db).findByExternalProductIds(companyId, keys);
         return new Map(found.map((product) => [withoutTrailingSpaces(product.externalProductId!), product]));
       });
     }

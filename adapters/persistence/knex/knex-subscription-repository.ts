@@ -11,7 +11,7 @@ import { flushDeferredWrites } from './deferred-writes';
 import { inTransaction } from './in-transaction';
 import { lockRowId, transitionRows } from './row-lock';
 import { addToTally, changingStatus, moveInTally, SUBSCRIPTION_TALLY, tallyTotal } from './tallies';
-import { insertedId } from './shared-transaction';
+import { endsInSpace, insertedId, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 
@@ -38,7 +38,12 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
   }
 
   findByCode(companyId: number, code: string): Promise<SubscriptionView | null> {
-    return this.first({ 's.company_id': companyId, 's.code': code });
+    // With the reads of the same moment (lookUp).
+    if (endsInSpace(code)) return this.first({ 's.company_id': companyId, 's.code': code });
+    return lookUp(this.db, `subscriptions of ${companyId}`, code, async (codes, db) => {
+      const rows: Row[] = await joined(db('subscriptions as s')).select(SELECT).where('s.company_id', companyId).whereIn('s.code', codes);
+      return new Map(rows.map((row) => [withoutTrailingSpaces(row.code as string), toView(row)]));
+    });
   }
 
   findById(id: number): Promise<SubscriptionView | null> {

@@ -146,6 +146,18 @@ export class ReplicaReadRouting implements ReadRouter {
   }
 }
 
+const TARGET = Symbol('the Knex a statement started now goes to');
+
+/**
+ * The Knex a statement started here and now would go to: under read routing the primary's or the
+ * replica's (as routedKnex chooses, and counted as a read there); otherwise `db` itself. For a
+ * statement sent later on the caller's behalf (read-batches.ts), so that it reads where the
+ * caller's own statement would have.
+ */
+export function statementTarget(db: Knex): Knex {
+  return ((db as unknown as Record<symbol, Knex | undefined>)[TARGET]) ?? db;
+}
+
 /**
  * A Knex that sends each statement to the primary or the replica, as `choose` says when the
  * statement is started (`db(table)`, `db.raw`, ...). Transactions always run on the primary.
@@ -157,6 +169,7 @@ function routedKnex(primary: Knex, replica: Knex, choose: () => 'primary' | 'rep
       return (pick() as unknown as (...a: unknown[]) => unknown)(...args);
     },
     get(_target, property) {
+      if (property === TARGET) return pick();
       const target = property === 'transaction' || property === 'destroy' ? primary : pick();
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { isDuplicateKey } from './driver-errors';
 import { sqlDialect } from './dialect';
+import { type ReadAll, readTogether } from './read-batches';
 
 /**
  * A transaction shared by works running side by side (a group of creates, see
@@ -75,25 +76,33 @@ export function isShared(db: Knex | Knex.Transaction): boolean {
 }
 
 /**
- * A read by key (a contact by externalClientId, a product by name) in a shared transaction: the
- * reads of one `what` its works make meanwhile go as one SELECT, `readAll` of their keys, which
- * answers what it found by key; each caller gets its own row or null. Sent when the INSERT would
- * be (insertedId), after the rows waiting for it: a read sees what the group inserted before it.
+ * A read by key (a contact by externalClientId, a product by name): `readAll` of some keys on `db`
+ * answers what it found by key, and each caller gets its own row or null.
+ *
+ * - In a shared transaction, the reads of one `what` its works make meanwhile go as one SELECT,
+ *   sent when the INSERT would be (insertedId), after the rows waiting for it: a read sees what
+ *   the group inserted before it.
+ * - Outside a transaction, with the reads of one `what` made at the same moment (read-batches.ts).
+ * - In a transaction of one work, alone.
  */
-export function lookUp<T>(trx: Knex.Transaction, what: string, key: string, readAll: (keys: string[]) => Promise<Map<string, T>>): Promise<T | null> {
-  const shared = sharedTransactions.get(trx);
-  if (!shared) return readAll([key]).then((found) => found.get(key) ?? null);
+export function lookUp<T>(db: Knex | Knex.Transaction, what: string, key: string, readAll: ReadAll<T>): Promise<T | null> {
+  const shared = sharedTransactions.get(db);
+  if (!shared) {
+    // hasOwnProperty: a read-routing Knex answers property reads from the Knex it would send a statement to.
+    if (!Object.prototype.hasOwnProperty.call(db, 'isTransaction')) return readTogether(db as Knex, what, key, readAll);
+    return readAll([key], db).then((found) => found.get(key) ?? null);
+  }
   return new Promise((resolve, reject) => {
     let lookup = shared.lookups.get(what);
     if (!lookup) {
-      lookup = { readAll: readAll as PendingLookup['readAll'], waiting: new Map() };
+      lookup = { readAll: (keys) => readAll(keys, db), waiting: new Map() };
       shared.lookups.set(what, lookup);
     }
     const waiting = lookup.waiting.get(key);
     const caller = { resolve: (found: unknown) => resolve((found as T | undefined) ?? null), reject };
     if (waiting) waiting.push(caller);
     else lookup.waiting.set(key, [caller]);
-    schedule(trx, shared);
+    schedule(db as Knex.Transaction, shared);
   });
 }
 
@@ -134,10 +143,10 @@ async function flush(trx: Knex.Transaction, shared: Shared): Promise<void> {
   const lookups = [...shared.lookups.values()];
   shared.lookups.clear();
   for (const [table, rows] of tables) await insertTogether(trx, table, rows);
-  for (const lookup of lookups) await readTogether(lookup);
+  for (const lookup of lookups) await readLookup(lookup);
 }
 
-async function readTogether({ readAll, waiting }: PendingLookup): Promise<void> {
+async function readLookup({ readAll, waiting }: PendingLookup): Promise<void> {
   let found: Map<string, unknown>;
   try {
     found = await readAll([...waiting.keys()]);
