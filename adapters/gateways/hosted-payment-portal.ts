@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { EnrollmentGrant } from '../../internal/direct-debit/enrollment-grant';
 import { isCurrency } from '../../internal/shared/currency';
 import type { PaymentPortal } from '../../ports/payment-portal';
@@ -5,7 +6,7 @@ import type { ReminderLinks, UnsubscribeTarget } from '../../ports/reminder-link
 import { REMINDER_CHANNELS, type ReminderChannel } from '../../internal/reminders/reminder-policy';
 import type { PageSigner } from '../security/page-signer';
 
-/** Signed URLs kept at most (the oldest is dropped first). */
+/** Signed URLs kept at most (the least recently used is dropped first). */
 const SIGNED_URLS_KEPT = 20_000;
 
 /**
@@ -19,7 +20,7 @@ export class HostedPaymentPortal implements PaymentPortal, ReminderLinks {
    * URLs signed lately: a debt's URL never changes, and a list of 50 debts (or a debt and its
    * event) would otherwise sign the same ones again and again.
    */
-  private readonly signed = new Map<string, string>();
+  private readonly signed = new LRUCache<string, string>({ max: SIGNED_URLS_KEPT });
   private lastPortal: { companyCode: string; portalUrl: string | null; base: string } | null = null;
 
   constructor(
@@ -42,7 +43,6 @@ export class HostedPaymentPortal implements PaymentPortal, ReminderLinks {
     if (url === undefined) {
       const signature = this.signer.sign(purpose, companyCode, id);
       url = `${this.publicBaseUrl}/${root}/${encodeURIComponent(id)}/${signature}`;
-      if (this.signed.size >= SIGNED_URLS_KEPT) this.signed.delete(this.signed.keys().next().value!);
       this.signed.set(key, url);
     }
     return url;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { FacadeCredentials } from '../../ports/credential-repository';
 
 /**
@@ -7,14 +8,16 @@ import type { FacadeCredentials } from '../../ports/credential-repository';
  * that raced a write from re-filling the cache with what the write replaced.
  */
 export class CredentialCache {
-  private readonly entries = new Map<string, { value: FacadeCredentials | null; expiresAt: number }>();
+  private readonly entries: LRUCache<string, { value: FacadeCredentials | null; expiresAt: number }>;
   private generation = 0;
 
   constructor(
     readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
+    maxEntries = 10_000,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   async get(key: string, load: () => Promise<FacadeCredentials | null>): Promise<FacadeCredentials | null> {
     if (this.ttlMs <= 0) return load();
@@ -24,7 +27,6 @@ export class CredentialCache {
     const value = await load();
     // Only successful lookups are kept: a rejected key must not crowd out the good ones.
     if (value && generation === this.generation) {
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
       // Frozen rather than copied on every hit (a copy per request was measurable): no caller can
       // change what the next request reads.
       this.entries.set(key, { value: deepFreeze(value), expiresAt: this.now() + this.ttlMs });

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { RateLimitDecision, RateLimiter, RateLimitPolicy } from '../../ports/rate-limiter';
 
 interface Bucket {
@@ -11,12 +12,14 @@ interface Bucket {
  * only ever forgives a key, never punishes one.
  */
 export class InProcessTokenBucket implements RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets: LRUCache<string, Bucket>;
 
   constructor(
     private readonly now: () => number = Date.now,
-    private readonly maxKeys = 100_000,
-  ) {}
+    maxKeys = 100_000,
+  ) {
+    this.buckets = new LRUCache({ max: maxKeys });
+  }
 
   async consume(key: string, policy: RateLimitPolicy, cost = 1): Promise<RateLimitDecision> {
     return takeTokens(this.bucket(key, policy), policy, cost, this.now());
@@ -28,13 +31,10 @@ export class InProcessTokenBucket implements RateLimiter {
 
   private bucket(key: string, policy: RateLimitPolicy): Bucket {
     let bucket = this.buckets.get(key);
-    if (bucket) {
-      this.buckets.delete(key); // re-inserted below: Map order is recency order
-    } else {
+    if (!bucket) {
       bucket = { tokens: policy.capacity, updatedAt: this.now() };
-      if (this.buckets.size >= this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!);
+      this.buckets.set(key, bucket);
     }
-    this.buckets.set(key, bucket);
     return bucket;
   }
 }

@@ -1,5 +1,6 @@
 import crypto, { type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
 import type { AccessClaims, TokenService } from '../../ports/token-service';
 
 const ALGORITHM = 'HS256';
@@ -19,7 +20,7 @@ export class JwtTokenService implements TokenService {
    * and verifying it (HMAC, JSON) on every request was a measurable share of a request's CPU.
    * A token string verifies the same way until it expires, so the answer can be kept that long.
    */
-  private readonly verified = new Map<string, { claims: AccessClaims; expiresAtMs: number }>();
+  private readonly verified = new LRUCache<string, { claims: AccessClaims; expiresAtMs: number }>({ max: VERIFIED_MAX });
 
   constructor(
     secret: string,
@@ -48,7 +49,6 @@ export class JwtTokenService implements TokenService {
       const payload = jwt.verify(token, this.key, { algorithms: [ALGORITHM], issuer: ISSUER, clockTimestamp: Math.floor(now / 1000) });
       if (typeof payload !== 'object' || !payload.sub || typeof payload.org !== 'number' || typeof payload.exp !== 'number') return null;
       const claims = { clientUserId: Number(payload.sub), organizationId: payload.org };
-      if (this.verified.size >= VERIFIED_MAX) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, { claims, expiresAtMs: payload.exp * 1000 });
       return { ...claims };
     } catch {
