@@ -575,6 +575,32 @@ const BEFORE_SHARED_GROUPS: EarlierFigures = {
   'payment-methods.create': { label: 'POST /test-helpers/payment-methods', rps: 5468, ratio: 0.53, p99: 12.13, cpu: 0.161, dbCpu: 0.087, stmts: 1.63 },
 };
 
+/**
+ * The reads by id before reads of one moment met in one statement, as the MariaDB run of
+ * 2026-11-26 16:19 measured them (koa-json 36,083 req/s; Koa + 1 SELECT 4,960 req/s at 0.164 ms
+ * of CPU per request). Ratios are to koa-json, as the rows' own.
+ */
+const BEFORE_READ_BATCHES: EarlierFigures = {
+  'contacts.get': { label: 'GET /contacts/{id}', rps: 3967, ratio: 0.11, p99: 15.68, cpu: 0.235, dbCpu: 0.1, stmts: 1.0 },
+  'products.get': { label: 'GET /products/{id}', rps: 4535, ratio: 0.13, p99: 14.83, cpu: 0.21, dbCpu: 0.081, stmts: 1.0 },
+  'debts.get': { label: 'GET /debts/{id}', rps: 3043, ratio: 0.084, p99: 18.81, cpu: 0.294, dbCpu: 0.168, stmts: 1.0 },
+  'links.get': { label: 'GET /payment-links/{id}', rps: 2950, ratio: 0.082, p99: 22.68, cpu: 0.314, dbCpu: 0.136, stmts: 1.0 },
+  'subscriptions.get': { label: 'GET /subscriptions/{id}', rps: 3472, ratio: 0.096, p99: 15.85, cpu: 0.263, dbCpu: 0.136, stmts: 1.0 },
+};
+
+/** The reads by id before and after reads of one moment met (changesSection). */
+function readBatchChanges(report: Report): string {
+  const select = report.rows.find((r) => r.id === 'baseline.koa-select');
+  return beforeAndNow(
+    report,
+    BEFORE_READ_BATCHES,
+    `The reads by id before the reads of one moment met, in the MariaDB run of 2026-11-26 16:19 (Koa + 1 SELECT 4,960
+req/s at 0.164 ms of CPU per request), and in this run (Koa + 1 SELECT ${select ? `${select.requestsPerSec.toFixed(0)} req/s at ${select.serverCpuMsPerRequest?.toFixed(3) ?? '?'} ms` : 'not measured'});
+ratios are to koa-json, as in the results table:`,
+    'before',
+  );
+}
+
 /** The creates before and after a group's works shared their statements (changesSection). */
 function sharedGroupChanges(report: Report): string {
   return beforeAndNow(
@@ -829,6 +855,22 @@ export function changesSection(report: Report): string {
 - **The outbox dispatch hands its entries to the queue all at once** (internal/shared/jobs/dispatch-outbox.ts):
   POST /subscriptions answers once its generation job is handed over, and a run of 8 entries cost 8 round trips
   to Redis one after the other. p50 34.7 to 24.5 ms, 0.20 to 0.26 × koa-insert in A/B runs of 5 s.
+- **Reads by key outside a transaction meet** (2026-11-26, adapters/persistence/knex/read-batches.ts, through
+  lookUp in shared-transaction.ts): the \`GET /x/{id}\` requests whose rate-limit answers arrive together reach
+  their read in one turn of the event loop, and the reads of one kind made then (debts of a company by
+  externalRequestId; contacts, payment links and subscriptions by code; products by id, name or
+  externalProductId) go as one \`SELECT … WHERE key IN (…)\`, each caller answered its own row or null. The
+  socket write and the SQL building of a statement were a quarter of a read by id's API CPU in the profiles,
+  and the database parses one statement instead of one per request. A batch goes to the database each caller's
+  own statement would have gone to (statementTarget in read-routing.ts), so read-your-writes holds under a
+  replica; a failed batch is read again key by key, so one refused key fails only its caller; a key that ends
+  in a space is read alone (PAD SPACE). A contract test holds every batched read to what the same read alone
+  answers and counts the statements.
+- **The in-process bounded caches evict in constant time** (lru-cache): the signed page URLs, verified JWTs,
+  credential lookups and in-process rate-limit buckets dropped their oldest entry with
+  \`map.delete(map.keys().next().value)\`, and V8 keeps a deleted entry as a hole until the table is rebuilt,
+  so once a cache was full every eviction walked the holes of the ones before: 9 to 15 µs per new signed URL
+  once 20,000 were kept, three to five times the HMAC it saved (0.4 to 0.8 µs with lru-cache).
 - **What the rate limiter costs, measured** (\`BENCH_RATE_LIMIT_CAPACITY=0\` turns it off for a run): in runs
   of 8 s side by side, \`GET /contacts/{id}\` used 0.113 ms of API CPU per request with it and 0.104 without,
   \`GET /products/{id}\` 0.108 and 0.092; the baseline's \`GET /{id}\` 0.053 and 0.048 in the same runs. The
@@ -840,6 +882,7 @@ export function changesSection(report: Report): string {
 ${newScenarioChanges(report)}
 ${insertFirstChanges(report)}
 ${sharedGroupChanges(report)}
+${readBatchChanges(report)}
 ${listChanges(report)}
 - **PostgreSQL deadlocks the PostgreSQL bench found**, gone: a grouped transaction drew a debt-tally shard per write
   and two groups locking shards in random orders deadlocked (PostgreSQL waits out its 1 s deadlock_timeout before
