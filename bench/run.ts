@@ -29,6 +29,9 @@ import type { Context, Scenario } from './scenarios/types';
  * leaves the MySQL figures of docs/performance.md in place and writes its own beside them
  * (performancePage in bench/lib/report.ts); a MySQL run keeps the last PostgreSQL figures.
  *
+ * `--render` runs nothing: it writes docs/performance.md again from the raw figures it holds, with the
+ * report code as it is now (after a change to the prose of report.ts or reading.ts).
+ *
  * `--innodb-buffer-pool 2048` sizes the MariaDB/MySQL server's buffer pool for the run (a
  * server-wide setting, put back at the end): the packaged default, 128 MiB, holds little of the
  * million-debt table the list scenarios seed.
@@ -57,6 +60,12 @@ const DOC = path.join(ROOT, 'docs/performance.md');
 
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
+  if (options.render) {
+    const runs = rawReports(fs.readFileSync(DOC, 'utf8'));
+    fs.writeFileSync(DOC, performancePage(runs.mysql, runs.postgres, reading));
+    log(`wrote ${path.relative(process.cwd(), DOC)} again from its raw figures`);
+    return 0;
+  }
   const serverUrl = SERVER_URLS[options.database];
   useDatabaseServer(benchDialect(serverUrl).serverCommands);
   const runTag = `${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;

@@ -3,6 +3,8 @@ import type { DatabaseKind } from './environment';
 /** The command line of `npm run bench` (usage in bench/run.ts). */
 
 export interface Options {
+  /** Only re-write docs/performance.md from its raw figures with the current report code. */
+  render: boolean;
   quick: boolean;
   durationSec: number;
   warmupSec: number;
@@ -33,7 +35,7 @@ export function parseArgs(argv: string[]): Options {
     if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} needs a positive number`);
     return n;
   };
-  const known = new Set(['--quick', '--duration', '--connections', '--no-write', '--write', '--only', '--innodb-buffer-pool', '--reminder-debts', '--database']);
+  const known = new Set(['--render', '--quick', '--duration', '--connections', '--no-write', '--write', '--only', '--innodb-buffer-pool', '--reminder-debts', '--database']);
   for (const [i, arg] of argv.entries()) {
     if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}`);
     if (!arg.startsWith('--') && !['--duration', '--connections', '--only', '--innodb-buffer-pool', '--reminder-debts', '--database'].includes(argv[i - 1] ?? '')) throw new Error(`unexpected argument ${arg}`);
@@ -46,6 +48,7 @@ export function parseArgs(argv: string[]): Options {
   const only = onlyAt < 0 ? null : (argv[onlyAt + 1] ?? '').split(',').filter(Boolean);
   if (only !== null && only.length === 0) throw new Error('--only needs scenario ids');
   return {
+    render: argv.includes('--render'),
     quick,
     durationSec: value('--duration') ?? (quick ? 1 : 10),
     warmupSec: quick ? 0 : 2,
