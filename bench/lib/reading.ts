@@ -90,9 +90,10 @@ export function reading(report: Report): string[] {
       `${get.serverCpuMsPerRequest && koaJson.serverCpuMsPerRequest ? (get.serverCpuMsPerRequest / koaJson.serverCpuMsPerRequest).toFixed(0) : '?'} × ` +
       `what bare Koa spends answering a constant. Koa with one SELECT by primary key and nothing else (no authentication, ` +
       `validation or envelope) reaches ${koaSelect.requestsPerSec.toFixed(0)} req/s, ${pct(koaSelect.ratio)} of bare Koa ` +
-      `(${cpu(koaSelect)} of CPU per request): below half of bare Koa itself, so that target is out of reach for any read ` +
-      `served from ${database} on this machine (only a cache in front of the database could, and it would serve stale reads); ` +
-      `the API's reads run at ${gets.map((r) => pct(r.requestsPerSec / koaSelect.requestsPerSec)).join(', ')} of that floor.` +
+      `(${cpu(koaSelect)} of CPU per request): below half of bare Koa itself, so that target is out of reach for a statement ` +
+      `per read served from ${database} on this machine. The API's reads, which share their statements, run at ` +
+      `${gets.map((r) => pct(r.requestsPerSec / koaSelect.requestsPerSec)).join(', ')} of it; what stands between them and half of ` +
+      `bare Koa is the API's own CPU per request above (only a cache in front of the database could go further, and it would serve stale reads).` +
       (cpuBound(get, koaJson) ? '' : ` The API is not CPU-bound here: the gap is the wait on ${server}.`),
     `GET /contacts (default page of 50 over ${report.dataset.contactsBeforeList ?? '?'} contacts): ${list.requestsPerSec.toFixed(0)} req/s, ` +
       `p99 ${list.p99Ms} ms, ${pct(list.ratio)} of bare Koa, ${cpu(list)} of API CPU per request: one statement reads the page ` +
