@@ -264,6 +264,20 @@ for (const kind of DATABASE_KINDS) {
       expect(selects.statements).to.have.length(6);
     });
 
+    it('fails only the caller whose key the database refuses when the reads of one moment meet (U+0000 on PostgreSQL)', async () => {
+      const t = await debtTenant();
+      const org = t.organization.id;
+      const [found, refused, missing] = await Promise.all([
+        repos.contacts.findByCode(org, t.contact.code),
+        repos.contacts.findByCode(org, 'bad\u0000code').then((value) => value, (error: unknown) => error),
+        repos.contacts.findByCode(org, 'nobody'),
+      ]);
+      expect(found?.id).to.equal(t.contact.id);
+      expect(missing).to.equal(null);
+      if (kind === 'postgres') expect(refused).to.be.instanceOf(InvalidRequestError);
+      else expect(refused).to.equal(null); // a key no row holds: the read answered null, not a failure
+    });
+
     it("answers a group's reads by key what each read alone would, trailing spaces included (MySQL compares with PAD SPACE)", async () => {
       const { organization, company } = await newTenant(repos);
       const padded = await repos.products.insert(newProduct(company, { name: 'Padded ', externalProductId: 'SKU-padded ' }));
