@@ -238,6 +238,7 @@ for (const kind of DATABASE_KINDS) {
       const padded = await repos.debts.insert(newDebt(t, { externalRequestId: `padded-${uid()} ` }));
       const link = await repos.paymentLinks.insert(newLink(t));
       const subscription = await repos.subscriptions.insert(newSubscription(t));
+      const other = await newTenant(repos);
       const reads: (() => Promise<{ id: number } | null>)[] = [
         () => repos.contacts.findByCode(org, t.contact.code),
         () => repos.contacts.findByCode(org, 'nobody'),
@@ -250,6 +251,12 @@ for (const kind of DATABASE_KINDS) {
         () => repos.paymentLinks.findByCode(companyId, link.code),
         () => repos.subscriptions.findByCode(companyId, subscription.code),
         () => repos.subscriptions.findByCode(companyId, 'nobody'),
+        // Another tenant's keys find nothing, read alone or together.
+        () => repos.contacts.findByCode(other.organization.id, t.contact.code),
+        () => repos.products.findById(other.company.id, t.product.id),
+        () => repos.debts.findByExternalRequestId(other.company.id, debt.externalRequestId),
+        () => repos.paymentLinks.findByCode(other.company.id, link.code),
+        () => repos.subscriptions.findByCode(other.company.id, subscription.code),
       ];
       const idsOf = (found: ({ id: number } | null)[]) => found.map((row) => row?.id ?? null);
       const alone: ({ id: number } | null)[] = [];
@@ -259,9 +266,9 @@ for (const kind of DATABASE_KINDS) {
       selects.stop();
       expect(idsOf(together)).to.deep.equal(idsOf(alone));
       const paddedAlone = kind === 'mysql' ? padded.id : null; // MySQL compares with PAD SPACE
-      expect(idsOf(alone)).to.deep.equal([t.contact.id, null, t.product.id, null, debt.id, paddedAlone, null, padded.id, link.id, subscription.id, null]);
-      // Contacts, products, debts, links, subscriptions; and the debt key that ends in a space, alone.
-      expect(selects.statements).to.have.length(6);
+      expect(idsOf(alone)).to.deep.equal([t.contact.id, null, t.product.id, null, debt.id, paddedAlone, null, padded.id, link.id, subscription.id, null, null, null, null, null, null]);
+      // Per kind and tenant: contacts, products, debts, links and subscriptions of each; and the debt key that ends in a space, alone.
+      expect(selects.statements).to.have.length(11);
     });
 
     it('fails only the caller whose key the database refuses when the reads of one moment meet (U+0000 on PostgreSQL)', async () => {

@@ -55,8 +55,10 @@ export class KnexContactRepository implements ContactRepository {
     // With the reads of the same moment (lookUp).
     if (!endsInSpace(code)) {
       return lookUp(this.db, `contacts of ${organizationId} by code`, code, async (codes, db) => {
-        const rows = await db<ContactRow>('contacts').where('organization_id', organizationId).whereIn('code', codes);
-        return new Map(rows.map((row) => [withoutTrailingSpaces(row.code), toContact(row)]));
+        // By the unique code alone, then the organization's (read-batches.ts: "Plans").
+        const rows = await db<ContactRow>('contacts').whereIn('code', codes);
+        const own = rows.filter((row) => Number(row.organization_id) === organizationId);
+        return new Map(own.map((row) => [withoutTrailingSpaces(row.code), toContact(row)]));
       });
     }
     const row = await this.db<ContactRow>('contacts').where({ organization_id: organizationId, code }).first();

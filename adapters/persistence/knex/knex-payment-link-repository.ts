@@ -34,8 +34,10 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     // With the reads of the same moment (lookUp).
     if (endsInSpace(code)) return this.first({ 'l.company_id': companyId, 'l.code': code });
     return lookUp(this.db, `payment links of ${companyId}`, code, async (codes, db) => {
-      const rows: Row[] = await db('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).where('l.company_id', companyId).whereIn('l.code', codes);
-      return new Map(rows.map((row) => [withoutTrailingSpaces(row.code as string), toView(row)]));
+      // By the unique code alone, then the company's (read-batches.ts: "Plans").
+      const rows: Row[] = await db('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).whereIn('l.code', codes);
+      const own = rows.filter((row) => Number(row.company_id) === companyId);
+      return new Map(own.map((row) => [withoutTrailingSpaces(row.code as string), toView(row)]));
     });
   }
 

@@ -39,8 +39,10 @@ export class KnexProductRepository implements ProductRepository {
     if (!this.holdsId(id)) return null;
     // With the reads of the same moment, or of the shared transaction (lookUp).
     return lookUp(this.db, `products of ${companyId} by id`, String(id), async (ids, db) => {
-      const found = await new KnexProductRepository(db).findByIds(companyId, ids.map(Number));
-      return new Map(found.map((product) => [String(product.id), product]));
+      // By the primary key alone, then the company's (read-batches.ts: "Plans").
+      const rows = await db<ProductRow>('products').whereIn('id', ids.map(Number));
+      const own = rows.filter((row) => Number(row.company_id) === companyId);
+      return new Map(own.map((row) => [String(row.id), toProduct(row)]));
     });
   }
 

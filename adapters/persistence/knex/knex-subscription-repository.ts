@@ -41,8 +41,10 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
     // With the reads of the same moment (lookUp).
     if (endsInSpace(code)) return this.first({ 's.company_id': companyId, 's.code': code });
     return lookUp(this.db, `subscriptions of ${companyId}`, code, async (codes, db) => {
-      const rows: Row[] = await joined(db('subscriptions as s')).select(SELECT).where('s.company_id', companyId).whereIn('s.code', codes);
-      return new Map(rows.map((row) => [withoutTrailingSpaces(row.code as string), toView(row)]));
+      // By the unique code alone, then the company's (read-batches.ts: "Plans").
+      const rows: Row[] = await joined(db('subscriptions as s')).select(SELECT).whereIn('s.code', codes);
+      const own = rows.filter((row) => Number(row.company_id) === companyId);
+      return new Map(own.map((row) => [withoutTrailingSpaces(row.code as string), toView(row)]));
     });
   }
 

@@ -20,6 +20,12 @@ import { statementTarget } from './read-routing';
  * - **Keys.** `readAll` keys its rows as the comparison matched them (see withoutTrailingSpaces in
  *   shared-transaction.ts for MySQL's PAD SPACE); a key that ends in a space is read alone by the
  *   caller.
+ * - **Plans.** A key unique on its own (a primary key, a code) is read by that key alone and the
+ *   rows of other tenants are dropped in code: given `company_id = ? AND id IN (…)` on a table
+ *   whose statistics are from when it was small (right after a burst of creates, until autovacuum
+ *   analyzes it), PostgreSQL walks a company_id index through every row of the company instead of
+ *   the primary key, as a single `id = ?` never does. A key unique only per tenant (a debt's
+ *   externalRequestId) keeps the tenant in the statement: its index leads with it.
  */
 export type ReadAll<T> = (keys: string[], db: Knex | Knex.Transaction) => Promise<Map<string, T>>;
 
