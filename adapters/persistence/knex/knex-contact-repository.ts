@@ -8,6 +8,7 @@ import { endsInSpace, insertedId, lookUp, withoutTrailingSpaces } from './shared
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
+import { ownRowsByKey } from './read-batches';
 import { flushDeferredWrites, insertRows } from './deferred-writes';
 import { addToTally, CONTACT_TALLY, readTally, tallyTotal } from './tallies';
 
@@ -56,9 +57,7 @@ export class KnexContactRepository implements ContactRepository {
     if (!endsInSpace(code)) {
       return lookUp(this.db, `contacts of ${organizationId} by code`, code, async (codes, db) => {
         // By the unique code alone, then the organization's (read-batches.ts: "Plans").
-        const rows = await db<ContactRow>('contacts').whereIn('code', codes);
-        const own = rows.filter((row) => Number(row.organization_id) === organizationId);
-        return new Map(own.map((row) => [withoutTrailingSpaces(row.code), toContact(row)]));
+        return ownRowsByKey(await db<ContactRow>('contacts').whereIn('code', codes), 'organization_id', organizationId, 'code', toContact);
       });
     }
     const row = await this.db<ContactRow>('contacts').where({ organization_id: organizationId, code }).first();

@@ -7,8 +7,9 @@ import type {
 } from '../../../ports/payment-link-repository';
 import { lockRowId, transitionRows } from './row-lock';
 import { sqlDialect } from './dialect';
-import { endsInSpace, insertedId, lookUp, withoutTrailingSpaces } from './shared-transaction';
+import { endsInSpace, insertedId, lookUp } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
+import { ownRowsByKey } from './read-batches';
 import { inTransaction } from './in-transaction';
 import { flushDeferredWrites } from './deferred-writes';
 import { addToTally, changingStatus, moveInTally, PAYMENT_LINK_TALLY, readTally, tallyTotal } from './tallies';
@@ -36,8 +37,7 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     return lookUp(this.db, `payment links of ${companyId}`, code, async (codes, db) => {
       // By the unique code alone, then the company's (read-batches.ts: "Plans").
       const rows: Row[] = await db('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).whereIn('l.code', codes);
-      const own = rows.filter((row) => Number(row.company_id) === companyId);
-      return new Map(own.map((row) => [withoutTrailingSpaces(row.code as string), toView(row)]));
+      return ownRowsByKey(rows, 'company_id', companyId, 'code', toView);
     });
   }
 

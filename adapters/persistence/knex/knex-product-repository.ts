@@ -5,6 +5,7 @@ import type { NewProduct, ProductFilter, ProductRepository } from '../../../port
 import { sqlDialect } from './dialect';
 import { endsInSpace, insertedId, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
+import { ownRowsByKey } from './read-batches';
 import { bool, fromMillisOrNull, toMillisOrNull } from './rows/columns';
 
 interface ProductRow {
@@ -40,9 +41,7 @@ export class KnexProductRepository implements ProductRepository {
     // With the reads of the same moment, or of the shared transaction (lookUp).
     return lookUp(this.db, `products of ${companyId} by id`, String(id), async (ids, db) => {
       // By the primary key alone, then the company's (read-batches.ts: "Plans").
-      const rows = await db<ProductRow>('products').whereIn('id', ids.map(Number));
-      const own = rows.filter((row) => Number(row.company_id) === companyId);
-      return new Map(own.map((row) => [String(row.id), toProduct(row)]));
+      return ownRowsByKey(await db<ProductRow>('products').whereIn('id', ids.map(Number)), 'company_id', companyId, 'id', toProduct);
     });
   }
 

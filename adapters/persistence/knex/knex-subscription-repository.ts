@@ -11,8 +11,9 @@ import { flushDeferredWrites } from './deferred-writes';
 import { inTransaction } from './in-transaction';
 import { lockRowId, transitionRows } from './row-lock';
 import { addToTally, changingStatus, moveInTally, SUBSCRIPTION_TALLY, tallyTotal } from './tallies';
-import { endsInSpace, insertedId, lookUp, withoutTrailingSpaces } from './shared-transaction';
+import { endsInSpace, insertedId, lookUp } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
+import { ownRowsByKey } from './read-batches';
 import { bool, fromMillis, toMillis } from './rows/columns';
 
 type Row = Record<string, any>;
@@ -43,8 +44,7 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
     return lookUp(this.db, `subscriptions of ${companyId}`, code, async (codes, db) => {
       // By the unique code alone, then the company's (read-batches.ts: "Plans").
       const rows: Row[] = await joined(db('subscriptions as s')).select(SELECT).whereIn('s.code', codes);
-      const own = rows.filter((row) => Number(row.company_id) === companyId);
-      return new Map(own.map((row) => [withoutTrailingSpaces(row.code as string), toView(row)]));
+      return ownRowsByKey(rows, 'company_id', companyId, 'code', toView);
     });
   }
 

@@ -17,8 +17,8 @@ import { statementTarget } from './read-routing';
  *   committed before it asked: nothing older than its own read alone would.
  * - **Failures.** When the shared statement fails, each key is read again alone, so that one
  *   caller's key (one PostgreSQL refuses, say) fails only that caller.
- * - **Keys.** `readAll` keys its rows as the comparison matched them (see withoutTrailingSpaces in
- *   shared-transaction.ts for MySQL's PAD SPACE); a key that ends in a space is read alone by the
+ * - **Keys.** `readAll` keys its rows as the comparison matched them (see withoutTrailingSpaces below for
+ *   MySQL's PAD SPACE); a key that ends in a space is read alone by the
  *   caller.
  * - **Plans.** A key unique on its own (a primary key, a code) is read by that key alone and the
  *   rows of other tenants are dropped in code: given `company_id = ? AND id IN (…)` on a table
@@ -83,4 +83,26 @@ async function read(target: Knex, batch: Batch, keys: string[]): Promise<void> {
     if (keys.length === 1) for (const caller of batch.waiting.get(keys[0]!)!) caller.reject(error);
     else await Promise.all(keys.map((key) => read(target, batch, [key])));
   }
+}
+
+/**
+ * The rows of a read by a key unique on its own (see "Plans" above) that belong to `tenantId` in
+ * `tenantColumn`, as the map a `readAll` answers: keyed by `keyColumn` without trailing spaces.
+ */
+export function ownRowsByKey<R extends Record<string, any>, T>(rows: R[], tenantColumn: keyof R, tenantId: number, keyColumn: keyof R, toValue: (row: R) => T): Map<string, T> {
+  const own = rows.filter((row) => Number(row[tenantColumn]) === tenantId);
+  return new Map(own.map((row) => [withoutTrailingSpaces(String(row[keyColumn])), toValue(row)]));
+}
+
+/**
+ * A read by key answers what the same read alone would, and MySQL/MariaDB compare with PAD SPACE:
+ * "Gym" finds a row "Gym " (a unique key holds only one of them). So a lookUp's `readAll` keys
+ * the rows it found without their trailing spaces, and a key that ends in a space is read alone.
+ */
+export function withoutTrailingSpaces(key: string): string {
+  return key.replace(/ +$/, '');
+}
+
+export function endsInSpace(key: string): boolean {
+  return key.endsWith(' ');
 }

@@ -106,18 +106,7 @@ export function lookUp<T>(db: Knex | Knex.Transaction, what: string, key: string
   });
 }
 
-/**
- * A read by key answers what the same read alone would, and MySQL/MariaDB compare with PAD SPACE:
- * "Gym" finds a row "Gym " (a unique key holds only one of them). So a lookUp's `readAll` keys
- * the rows it found without their trailing spaces, and a key that ends in a space is read alone.
- */
-export function withoutTrailingSpaces(key: string): string {
-  return key.replace(/ +$/, '');
-}
-
-export function endsInSpace(key: string): boolean {
-  return key.endsWith(' ');
-}
+export { endsInSpace, withoutTrailingSpaces } from './read-batches';
 
 function schedule(trx: Knex.Transaction, shared: Shared): void {
   if (shared.scheduled) return;
