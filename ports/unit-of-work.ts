@@ -65,7 +65,9 @@ export interface UnitOfWork {
    * twice (only one run commits), so it must keep every effect inside the transaction. Where the
    * adapter allows, a group's works run side by side (their like statements then become one), so
    * a work must not count on seeing what another work of its group writes, nor on their order.
-   * See internal/shared/group-commit.ts.
+   * Under load a key's next group waits for the one being written, so a work must never wait
+   * for another `runGrouped` of its own key (it would wait for itself). See
+   * internal/shared/group-commit.ts.
    */
   runGrouped<T>(key: string | number, work: (repos: Repositories) => Promise<T>): Promise<T>;
 }

@@ -773,10 +773,22 @@ export function changesSection(report: Report): string {
   server take the table's statistics, as its background work does within a minute (see Method). On PostgreSQL
   the lists ran seconds after the creates, before autovacuum had analyzed anything, and were measured on plans
   for a nearly empty table (GET /contacts 630 req/s, GET /payment-links 308 in the 05:25 run).
-- **Tried and dropped: a limit on a key's group writes in flight** (1, 2 or 4 at a time per organization, the
-  rest waiting for the next group, to make fewer and larger transactions). POST /contacts fell from 0.48 × koa-insert to 0.35 × (1 in
-  flight) and POST /payment-links from 0.31 × to 0.20 × in runs of 5 s side by side; only POST /products gained
-  (0.32 × to 0.37 ×). Writes of one organization overlapping on the pool beat fewer, larger transactions here.
+- **At most two groups of a key in flight** (2026-11-26 evening, \`maxInFlight\` of GroupCommit,
+  MAX_GROUPS_IN_FLIGHT in internal/shared/group-commit.ts): where a group's works share their statements, the
+  creates of one organization that arrive while two of its groups are being written wait for the first to end
+  and go in the next group, however many turns of the event loop that takes, instead of each turn opening a
+  transaction of its own. The same limit was tried before the works of a group ran side by side (1, 2 or 4 in
+  flight) and dropped: then a larger group was only a longer transaction, and POST /contacts fell from 0.48 ×
+  to 0.35 × koa-insert. Now a larger group is a cheaper one. In runs of 6 to 10 s side by side (a noisy hour:
+  koa-insert 2,300 to 4,800 req/s from run to run), statements per request with no limit, two in flight and
+  one: POST /contacts 0.92–1.01, 0.67–0.69, 0.45; POST /products 0.60–0.71, 0.49, 0.32; POST /v2/debts
+  1.03–1.20, 0.76–0.79, 0.51; legacy POST /debts 1.05–1.27, 0.75–0.81, 0.51; POST /payment-links 1.12–1.25,
+  0.79–0.83, 0.51; payment methods 0.57–0.71, 0.48–0.51, 0.32; POST /subscriptions 1.63–1.75, 1.68, 1.16 (its
+  outbox dispatch after the commit stays). MariaDB's CPU per create fell with them (POST /v2/debts 0.27–0.33 ms
+  with no limit, 0.24–0.28 with two, 0.19–0.20 with one; POST /payment-links 0.39–0.41, 0.35–0.36, 0.27–0.29).
+  Throughput stayed within the runs' noise with two; with one, the API sat idle while a group committed (each
+  of the 32 connections waits for its answer before it sends again, so nothing new arrives meanwhile) and the
+  ratios fell a little, so two it is: one group commits while the next gathers.
 - **SQL statements per request** are counted for every scenario (MariaDB's Questions over the measured run, the
   column beside DB CPU): each statement is a round trip whose socket write alone is 17 to 22 % of a create's or a
   read's API CPU in the profiles, so they are a floor as much as the code is.

@@ -1,4 +1,4 @@
-import { GroupCommit, type GroupOutcome } from '../shared/group-commit';
+import { GroupCommit, type GroupOutcome, MAX_GROUPS_IN_FLIGHT } from '../shared/group-commit';
 import type { DebtWriteItem, DebtWriteOutcome, DebtWriter } from './debt-writer';
 
 /** At most this many requests share one write. */
@@ -23,7 +23,7 @@ export class GroupedDebtCreations {
     private readonly writer: DebtWriter,
     defer?: (flush: () => void) => void,
   ) {
-    this.groups = new GroupCommit((items) => this.write(items), { maxGroupSize: MAX_GROUP_SIZE, defer });
+    this.groups = new GroupCommit((items) => this.write(items), { maxGroupSize: MAX_GROUP_SIZE, maxInFlight: MAX_GROUPS_IN_FLIGHT, defer });
   }
 
   submit(item: DebtWriteItem): Promise<DebtWriteOutcome> {
@@ -40,16 +40,11 @@ export class GroupedDebtCreations {
       { kind: 'single' },
     );
     const byKey = new Map([...leaders.keys()].map((key, n) => [key, written[n]!]));
-    return Promise.all(
-      items.map(async (item, i): Promise<GroupOutcome<DebtWriteOutcome>> => {
-        const first = byKey.get(item.externalRequestId)!;
-        if (leaders.get(item.externalRequestId) === i) return { ok: true, value: first };
-        if (first.debt) return { ok: true, value: { debt: first.debt, created: false } };
-        return this.submit(item).then(
-          (value) => ({ ok: true, value }),
-          (error: unknown) => ({ ok: false, error }),
-        );
-      }),
-    );
+    return items.map((item, i): GroupOutcome<DebtWriteOutcome> => {
+      const first = byKey.get(item.externalRequestId)!;
+      if (leaders.get(item.externalRequestId) === i) return { ok: true, value: first };
+      if (first.debt) return { ok: true, value: { debt: first.debt, created: false } };
+      return { again: true };
+    });
   }
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { SecretBox } from '../../../ports/secret-box';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
-import { MAX_TRANSACTION_GROUP, TransactionGroups } from '../../../internal/shared/group-commit';
+import { MAX_GROUPS_IN_FLIGHT, MAX_TRANSACTION_GROUP, TransactionGroups } from '../../../internal/shared/group-commit';
 import { KnexAdhesionRepository } from './knex-adhesion-repository';
 import { KnexAuditLog } from './knex-audit-log';
 import { KnexContactRepository } from './knex-contact-repository';
@@ -83,9 +83,13 @@ export class KnexUnitOfWork implements UnitOfWork {
     private readonly db: Knex,
     private readonly options: KnexRepositoryOptions,
   ) {
+    const concurrent = !sqlDialect(db).failedStatementAbortsTransaction;
     this.groups = new TransactionGroups((work, sharedBy) => this.transaction(work, sharedBy), {
       maxGroupSize: MAX_TRANSACTION_GROUP,
-      concurrent: !sqlDialect(db).failedStatementAbortsTransaction,
+      // Where a group's works run one after the other (PostgreSQL) a large group is a long
+      // transaction, not a cheaper one: its groups keep going side by side on the pool.
+      maxInFlight: concurrent ? MAX_GROUPS_IN_FLIGHT : undefined,
+      concurrent,
     });
   }
 

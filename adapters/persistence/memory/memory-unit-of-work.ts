@@ -1,5 +1,5 @@
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
-import { MAX_TRANSACTION_GROUP, TransactionGroups } from '../../../internal/shared/group-commit';
+import { MAX_GROUPS_IN_FLIGHT, MAX_TRANSACTION_GROUP, TransactionGroups } from '../../../internal/shared/group-commit';
 import { MemoryContactRepository } from './memory-contact-repository';
 import type { EventWriting } from '../../events/event-renderer';
 import { MemoryAdhesionRepository } from './memory-adhesion-repository';
@@ -64,7 +64,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
   ) {}
 
   /** A group's works side by side, as on MySQL (see TransactionGroupsOptions.concurrent). */
-  private readonly groups = new TransactionGroups((work) => this.run(work), { maxGroupSize: MAX_TRANSACTION_GROUP, concurrent: true });
+  private readonly groups = new TransactionGroups((work) => this.run(work), { maxGroupSize: MAX_TRANSACTION_GROUP, maxInFlight: MAX_GROUPS_IN_FLIGHT, concurrent: true });
 
   runGrouped<T>(key: string | number, work: (repos: Repositories) => Promise<T>): Promise<T> {
     return this.groups.run(key, work);

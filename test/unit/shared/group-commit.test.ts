@@ -56,6 +56,83 @@ describe('GroupCommit', () => {
   });
 });
 
+describe('GroupCommit with maxInFlight', () => {
+  /** A write that holds each group until released, recording the groups it was given. */
+  function heldWrites() {
+    const writes: number[][] = [];
+    const releases: (() => void)[] = [];
+    const write = async (items: number[]) => {
+      writes.push(items);
+      await new Promise<void>((resolve) => releases.push(resolve));
+      return items.map((n) => ({ ok: true as const, value: n * 10 }));
+    };
+    return { writes, releases, write };
+  }
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('holds what arrives while a key\'s group is written, over several turns, and writes it as the next group', async () => {
+    const { writes, releases, write } = heldWrites();
+    const groups = new GroupCommit<number, number>(write, { maxGroupSize: 10, maxInFlight: 1 });
+    const first = groups.submit('a', 1);
+    await turn();
+    const later = [groups.submit('a', 2)];
+    await turn();
+    later.push(groups.submit('a', 3), groups.submit('b', 4));
+    await turn();
+    expect(writes).to.deep.equal([[1], [4]]); // b does not wait for a
+    releases.shift()!();
+    expect(await first).to.equal(10);
+    await turn();
+    expect(writes).to.deep.equal([[1], [4], [2, 3]]);
+    releases.forEach((release) => release());
+    expect(await Promise.all(later)).to.deep.equal([20, 30, 40]);
+  });
+
+  it('writes up to maxInFlight groups of a key at once', async () => {
+    const { writes, releases, write } = heldWrites();
+    const groups = new GroupCommit<number, number>(write, { maxGroupSize: 2, maxInFlight: 2 });
+    const all = [1, 2, 3, 4, 5, 6].map((n) => groups.submit('a', n));
+    await turn();
+    expect(writes).to.deep.equal([[1, 2], [3, 4]]);
+    releases.shift()!();
+    await all[0];
+    await turn();
+    expect(writes).to.deep.equal([[1, 2], [3, 4], [5, 6]]);
+    releases.forEach((release) => release());
+    await turn();
+    releases.forEach((release) => release());
+    expect(await Promise.all(all)).to.deep.equal([10, 20, 30, 40, 50, 60]);
+  });
+
+  it('puts a request the write answers `again` at the head of the key\'s next group', async () => {
+    const writes: number[][] = [];
+    const groups = new GroupCommit<number, number>(
+      async (items) => {
+        writes.push(items);
+        return items.map((n) => (n === 2 && writes.length === 1 ? { again: true as const } : { ok: true as const, value: n }));
+      },
+      { maxGroupSize: 10, maxInFlight: 1 },
+    );
+    expect(await Promise.all([1, 2, 3].map((n) => groups.submit('a', n)))).to.deep.equal([1, 2, 3]);
+    expect(writes).to.deep.equal([[1, 2, 3], [2]]);
+  });
+
+  it('keeps one bad item to itself when the group write throws, then goes on with the next group', async () => {
+    const writes: number[][] = [];
+    const groups = new GroupCommit<number, number>(
+      async (items) => {
+        writes.push(items);
+        if (items.includes(2)) throw new Error('boom');
+        return items.map((n) => ({ ok: true as const, value: n }));
+      },
+      { maxGroupSize: 3, maxInFlight: 1 },
+    );
+    const results = await Promise.allSettled([1, 2, 3, 4].map((n) => groups.submit('a', n)));
+    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(writes).to.deep.equal([[1, 2, 3], [1], [2], [3], [4]]);
+  });
+});
+
 describe('TransactionGroups (UnitOfWork.runGrouped)', () => {
   it('runs the works of one key and moment in one transaction and appends their events in one call, in order', async () => {
     const { state, run } = fakeTransactions();
