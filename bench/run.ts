@@ -227,7 +227,7 @@ async function main(): Promise<number> {
       return worker;
     };
     const plan: GenerationPlan = options.quick
-      ? { cycles: 520, singleRuns: 2, bulkSubscriptions: 20, bulkConcurrency: 16, bulkWorkers: [1, 2] }
+      ? { cycles: 520, singleRuns: 2, bulkSubscriptions: 20, bulkConcurrency: 16, bulkWorkers: [1] }
       : { cycles: 520, singleRuns: 3, bulkSubscriptions: 100, bulkConcurrency: 16, bulkWorkers: [1, 2, 2, 2] };
     if (selected('generation')) log(
       `subscription generation: ${plan.singleRuns} × 1 subscription of ${plan.cycles} cycles, then ${plan.bulkSubscriptions} at once ` +
