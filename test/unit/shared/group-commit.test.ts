@@ -131,6 +131,19 @@ describe('GroupCommit with maxInFlight', () => {
     expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     expect(writes).to.deep.equal([[1, 2, 3], [1], [2], [3], [4]]);
   });
+  it('gives a key its slot back when a write answers too few outcomes: the request left out fails, the next group goes on', async () => {
+    const writes: number[][] = [];
+    const groups = new GroupCommit<number, number>(
+      async (items) => {
+        writes.push(items);
+        return items.slice(0, 1).map((n) => ({ ok: true as const, value: n }));
+      },
+      { maxGroupSize: 2, maxInFlight: 1 },
+    );
+    const results = await Promise.allSettled([1, 2, 3].map((n) => groups.submit('a', n)));
+    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+    expect(writes).to.deep.equal([[1, 2], [3]]);
+  });
 });
 
 describe('TransactionGroups (UnitOfWork.runGrouped)', () => {
