@@ -62,17 +62,15 @@ export class GroupCommit<I, O> {
   }
 
   submit(key: string | number, item: I): Promise<O> {
-    return new Promise<O>((resolve, reject) => this.enqueue(key, [{ item, resolve, reject }]));
-  }
-
-  private enqueue(key: string | number, entries: Waiting<I, O>[]): void {
-    const queue = this.waiting.get(key);
-    if (queue) queue.push(...entries);
-    else this.waiting.set(key, entries);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      this.defer(() => this.flush());
-    }
+    return new Promise<O>((resolve, reject) => {
+      const queue = this.waiting.get(key);
+      if (queue) queue.push({ item, resolve, reject });
+      else this.waiting.set(key, [{ item, resolve, reject }]);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        this.defer(() => this.flush());
+      }
+    });
   }
 
   private flush(): void {
