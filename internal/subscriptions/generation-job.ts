@@ -5,7 +5,12 @@ import type { Subscription } from './subscription';
 export function generationJob(subscription: Pick<Subscription, 'id' | 'code'>, resume: number, fromDate: string | null): Required<Job> {
   return {
     name: 'subscriptions.generate-cycles',
-    jobId: `sub-${subscription.code}-generate-${resume}`,
+    jobId: generationJobId(subscription, resume),
     data: { subscriptionId: subscription.id, resume, fromDate },
   };
+}
+
+/** The jobId of that job: a caller that committed it waits for the outbox run that read it. */
+export function generationJobId(subscription: Pick<Subscription, 'code'>, resume: number): string {
+  return `sub-${subscription.code}-generate-${resume}`;
 }

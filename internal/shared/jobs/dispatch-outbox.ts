@@ -1,8 +1,14 @@
 import type { Clock } from '../../../ports/clock';
-import type { JobOutbox } from '../../../ports/job-outbox';
+import type { JobOutbox, OutboxEntry } from '../../../ports/job-outbox';
 import type { JobQueue } from '../../../ports/job-queue';
 import { requireDeps } from '../use-case-deps';
 import { jobOf } from './outbox-job';
+
+interface Run {
+  /** The jobIds the run read from the outbox (none when the read failed). */
+  read: Promise<ReadonlySet<string>>;
+  done: Promise<{ dispatched: number }>;
+}
 
 /**
  * Hands pending outbox entries to the queue, oldest first, and marks them dispatched. Runs
@@ -14,19 +20,25 @@ import { jobOf } from './outbox-job';
  * starts when that one ends and reads the outbox after the caller's commit; every call made
  * meanwhile shares it. Thirty-two requests committing together so cost one or two reads of the
  * outbox and one enqueue per entry, not thirty-two reads each handing over every pending entry.
+ *
+ * A caller that names the job it committed (`jobId`) shares the run in flight when that run's
+ * read found the job: the creations of one group commit together, and the first to call starts
+ * a run that reads all of their entries, so the rest need no run of their own.
  */
 export class DispatchOutbox {
-  private running: Promise<{ dispatched: number }> | null = null;
+  private running: Run | null = null;
   private next: Promise<{ dispatched: number }> | null = null;
 
   constructor(private readonly deps: { outbox: JobOutbox; queue: JobQueue; clock: Clock }) {
     requireDeps('DispatchOutbox', deps);
   }
 
-  execute(limit = 100): Promise<{ dispatched: number }> {
-    if (this.running === null) return this.start(limit);
+  execute(limit = 100, jobId?: string): Promise<{ dispatched: number }> {
+    const running = this.running;
+    if (running === null) return this.start(limit);
+    if (jobId !== undefined) return running.read.then((seen) => (seen.has(jobId) ? running.done : this.execute(limit)));
     // The run in flight may have read the outbox before the caller's entry was committed.
-    this.next ??= this.running
+    this.next ??= running.done
       .catch(() => undefined)
       .then(() => {
         this.next = null;
@@ -36,15 +48,18 @@ export class DispatchOutbox {
   }
 
   private start(limit: number): Promise<{ dispatched: number }> {
-    const run = this.dispatch(limit).finally(() => {
-      if (this.running === run) this.running = null;
-    });
+    const entries = this.deps.outbox.pending(limit);
+    const done = entries
+      .then((read) => this.handOver(read))
+      .finally(() => {
+        if (this.running === run) this.running = null;
+      });
+    const run: Run = { read: entries.then((read) => new Set(read.map((entry) => entry.jobId)), () => new Set<string>()), done };
     this.running = run;
-    return run;
+    return done;
   }
 
-  private async dispatch(limit: number): Promise<{ dispatched: number }> {
-    const entries = await this.deps.outbox.pending(limit);
+  private async handOver(entries: OutboxEntry[]): Promise<{ dispatched: number }> {
     // All handed over at once, in order (one round trip to the queue, not one per entry: the
     // requests whose commit this run follows wait for it); those the queue accepted are marked.
     const handed = await Promise.allSettled(entries.map((entry) => this.deps.queue.enqueue(jobOf(entry))));

@@ -11,7 +11,7 @@ import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import { cancelPendingInstructions } from '../../payment-instructions/cancel-pending-instructions';
 import { findSubscription } from '../find-subscription';
-import { generationJob } from '../generation-job';
+import { generationJob, generationJobId } from '../generation-job';
 import { effectiveSubscriptionStatus, type SubscriptionStatus } from '../subscription';
 
 type Deps = { uow: UnitOfWork; repos: Repositories; queue: JobQueue; clock: Clock };
@@ -61,7 +61,7 @@ export class ChangeSubscriptionState {
       return changed;
     });
     if (action === 'resume') {
-      await this.dispatch.execute().catch(() => undefined);
+      await this.dispatch.execute(undefined, generationJobId(updated, updated.resumeCount)).catch(() => undefined);
     }
     return updated;
   }

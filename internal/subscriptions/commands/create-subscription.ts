@@ -14,7 +14,7 @@ import { DispatchOutbox } from '../../shared/jobs/dispatch-outbox';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import { cycleCount, dueDateOf, parseSchedule, type ScheduleInput } from '../schedule';
-import { generationJob } from '../generation-job';
+import { generationJob, generationJobId } from '../generation-job';
 
 export interface CreateSubscriptionInput {
   externalSubscriptionId: string;
@@ -107,8 +107,9 @@ export class CreateSubscription {
       if (await taken()) throw conflict(input.externalSubscriptionId);
       created = await write(); // a concurrent request created the same inline contact or product
     }
-    // Hand the job over now; if the queue is away the outbox dispatcher retries it.
-    await this.dispatch.execute().catch(() => undefined);
+    // Hand the job over now (with the run that read it, when one did); if the queue is away the
+    // outbox dispatcher retries it.
+    await this.dispatch.execute(undefined, generationJobId(created, 0)).catch(() => undefined);
     return created;
   }
 }

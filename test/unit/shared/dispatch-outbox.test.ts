@@ -92,6 +92,24 @@ describe('DispatchOutbox', () => {
     expect(w.entries).to.deep.equal([]);
   });
 
+  it('a call naming its job shares the run in flight that read it; one whose job came later waits for the next run', async () => {
+    const w = world();
+    // A group of creations commits its three jobs together; the first to call starts the run.
+    for (const id of ['g1', 'g2', 'g3']) await w.add(id);
+    const release = w.holdReads();
+    const first = w.dispatch.execute(100, 'g1');
+    const rest = [w.dispatch.execute(100, 'g2'), w.dispatch.execute(100, 'g3')];
+    await w.add('late');
+    const late = w.dispatch.execute(100, 'late');
+    release();
+    expect(await first).to.deep.equal({ dispatched: 3 });
+    expect(await Promise.all(rest)).to.deep.equal([{ dispatched: 3 }, { dispatched: 3 }], 'the run that read them');
+    expect(await late).to.deep.equal({ dispatched: 1 });
+    expect(w.reads).to.deep.equal([3, 1], 'one read for the group, one for the entry committed after it');
+    expect(w.enqueued).to.deep.equal(['g1', 'g2', 'g3', 'late']);
+    expect(w.entries).to.deep.equal([]);
+  });
+
   it('a call waiting on a run that fails gets a run of its own', async () => {
     let reads = 0;
     const failing = new DispatchOutbox({
