@@ -789,7 +789,7 @@ export function changesSection(report: Report): string {
   Throughput stayed within the runs' noise with two; with one, the API sat idle while a group committed (each
   of the 32 connections waits for its answer before it sends again, so nothing new arrives meanwhile) and the
   ratios fell a little, so two it is: one group commits while the next gathers.
-- **A create shares the outbox run that read its job** (2026-11-27, \`execute(limit, jobId)\` of DispatchOutbox,
+- **A create shares the outbox run that read its job** (2026-11-27, \`executeFor(jobId)\` of DispatchOutbox,
   internal/shared/jobs/dispatch-outbox.ts). The subscriptions of one group commit together, and the first to
   hand its job over starts a run that reads all of their entries; the others used to wait for one more run (a
   read of the outbox, then BEGIN, SELECT … FOR UPDATE SKIP LOCKED, UPDATE and COMMIT) that found none of theirs.

@@ -21,7 +21,7 @@ interface Run {
  * meanwhile shares it. Thirty-two requests committing together so cost one or two reads of the
  * outbox and one enqueue per entry, not thirty-two reads each handing over every pending entry.
  *
- * A caller that names the job it committed (`jobId`) shares the run in flight when that run's
+ * A caller that names the job it committed (`executeFor`) shares the run in flight when that run's
  * read found the job: the creations of one group commit together, and the first to call starts
  * a run that reads all of their entries, so the rest need no run of their own.
  */
@@ -33,10 +33,19 @@ export class DispatchOutbox {
     requireDeps('DispatchOutbox', deps);
   }
 
-  execute(limit = 100, jobId?: string): Promise<{ dispatched: number }> {
+  execute(limit = 100): Promise<{ dispatched: number }> {
+    return this.dispatch(limit);
+  }
+
+  /** After a commit that wrote the job `jobId`: the run in flight, when its read found the job, else the next run. */
+  executeFor(jobId: string, limit = 100): Promise<{ dispatched: number }> {
+    return this.dispatch(limit, jobId);
+  }
+
+  private dispatch(limit: number, jobId?: string): Promise<{ dispatched: number }> {
     const running = this.running;
     if (running === null) return this.start(limit);
-    if (jobId !== undefined) return running.read.then((seen) => (seen.has(jobId) ? running.done : this.execute(limit)));
+    if (jobId !== undefined) return running.read.then((seen) => (seen.has(jobId) ? running.done : this.dispatch(limit)));
     // The run in flight may have read the outbox before the caller's entry was committed.
     this.next ??= running.done
       .catch(() => undefined)

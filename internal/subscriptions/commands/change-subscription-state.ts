@@ -61,7 +61,7 @@ export class ChangeSubscriptionState {
       return changed;
     });
     if (action === 'resume') {
-      await this.dispatch.execute(undefined, generationJobId(updated, updated.resumeCount)).catch(() => undefined);
+      await this.dispatch.executeFor(generationJobId(updated, updated.resumeCount)).catch(() => undefined);
     }
     return updated;
   }

@@ -109,7 +109,7 @@ export class CreateSubscription {
     }
     // Hand the job over now (with the run that read it, when one did); if the queue is away the
     // outbox dispatcher retries it.
-    await this.dispatch.execute(undefined, generationJobId(created, 0)).catch(() => undefined);
+    await this.dispatch.executeFor(generationJobId(created, 0)).catch(() => undefined);
     return created;
   }
 }

@@ -97,10 +97,10 @@ describe('DispatchOutbox', () => {
     // A group of creations commits its three jobs together; the first to call starts the run.
     for (const id of ['g1', 'g2', 'g3']) await w.add(id);
     const release = w.holdReads();
-    const first = w.dispatch.execute(100, 'g1');
-    const rest = [w.dispatch.execute(100, 'g2'), w.dispatch.execute(100, 'g3')];
+    const first = w.dispatch.executeFor('g1');
+    const rest = [w.dispatch.executeFor('g2'), w.dispatch.executeFor('g3')];
     await w.add('late');
-    const late = w.dispatch.execute(100, 'late');
+    const late = w.dispatch.executeFor('late');
     release();
     expect(await first).to.deep.equal({ dispatched: 3 });
     expect(await Promise.all(rest)).to.deep.equal([{ dispatched: 3 }, { dispatched: 3 }], 'the run that read them');
