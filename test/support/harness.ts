@@ -220,6 +220,9 @@ export async function startApi(
       await worker?.stop();
       await infra.jobs.bullmq?.queue.obliterate({ force: true }).catch(() => undefined);
       if (options.worker) await deleteRedisKeys(TEST_REDIS_URL, `${queuePrefix}:rate-limit:*`);
+      // A job a test did not wait for (a subscription's generation, a webhook fan-out) finishes
+      // before the tallies are read (the reads share one snapshot, so a later one cannot race them).
+      await infra.jobs.inProcess?.drain();
       // Whatever the suite did to the debts, contacts, links and events, every tally still equals COUNT(*).
       if (infra.db) await checkTallies(infra.db);
       await api.close();
