@@ -1,5 +1,5 @@
 import type { GenerationReport } from './generation';
-import type { Report, Row } from './report';
+import { contactsHeld, type Report, type Row } from './report';
 
 /** A few sentences derived from the figures, so the page stays true when it is regenerated. */
 export function reading(report: Report): string[] {
@@ -96,7 +96,7 @@ export function reading(report: Report): string[] {
       `${gets.map((r) => pct(r.requestsPerSec / koaSelect.requestsPerSec)).join(', ')} of it; what stands between them and half of ` +
       `bare Koa is the API's own CPU per request above (only a cache in front of the database could go further, and it would serve stale reads).` +
       (cpuBound(get, koaJson) ? '' : ` The API is not CPU-bound here: the gap is the wait on ${server}.`),
-    `GET /contacts (default page of 50 over ${report.dataset.contactsBeforeList ?? '?'} contacts): ${list.requestsPerSec.toFixed(0)} req/s, ` +
+    `GET /contacts (default page of 50 over ${contactsHeld(report)} contacts): ${list.requestsPerSec.toFixed(0)} req/s, ` +
       `p99 ${list.p99Ms} ms, ${pct(list.ratio)} of bare Koa, ${cpu(list)} of API CPU per request: one statement reads the page ` +
       `and the organization's contact tally (the total without a count), and 50 contacts are mapped and serialized.`,
     `API RSS after each scenario: ${report.rows
