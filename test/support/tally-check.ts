@@ -18,7 +18,7 @@ const TALLIES: { tally: string; rows: string; keys: string[]; live: (q: Knex.Que
 export async function checkTallies(db: Knex): Promise<void> {
   // One snapshot for every read: a job still committing while the reads run (a tally read before
   // its commit, the rows after) must not read as a difference. SQLite's read transaction is one
-  // snapshot already, and Knex refuses an isolation level for it.
+  // snapshot already (Knex would only warn that it ignores an isolation level there).
   const sqlite = /sqlite/.test(String(db.client.config.client));
   const wrong = await db.transaction((trx) => differences(trx), sqlite ? {} : { isolationLevel: 'repeatable read' });
   if (wrong.length > 0) throw new Error(`tally differs from COUNT(*): ${wrong.join('; ')}`);
