@@ -22,7 +22,9 @@ if (dir) {
   const PARTS = [
     ['JWT verification', /jsonwebtoken|\/jws\/|\/jwa\/|jwt-token-service/],
     ['authentication', /authenticate-request|credential-cache|knex-credential-repository|secret-hasher|hmac-secret|sha256/],
-    ['rate limit (Redis)', /rate-limit|token-bucket|ioredis|redis-parser|cluster-key-slot/],
+    // BullMQ's own code and the outbox's hand-over to it; the Redis driver below serves both it and the rate limit.
+    ['job queue (BullMQ)', /\/bullmq\/|adapters\/queue\/|job-outbox|dispatch-outbox|msgpackr/],
+    ['Redis (rate limit, queue)', /rate-limit|token-bucket|ioredis|redis-parser|cluster-key-slot/],
     ['validation', /\/ajv\/|ajv-formats|adapters\/http\/validation|fast-uri/],
     ['logging', /pino|sonic-boom|thread-stream|request-context/],
     ['metrics', /prom-client|http-metrics|tdigest|bintrees/],
@@ -32,9 +34,14 @@ if (dir) {
       /\/knex\/|\/mysql2\/|\/tarn\/|sql-escaper|sqlstring|lru-cache|named-placeholders|iconv-lite|long\/|denque|\/pg\/|\/pg-(protocol|types|pool|cloudflare|connection-string|int8)\/|\/pgpass\/|\/postgres-(array|date|bytea|interval)\/|persistence\//,
     ],
     ['envelope and mapping', /adapters\/http\/(presenters|mappers|route|error-mapping|routes)/],
+    // Rendering the events a write appends, and signing the hosted pages' links a debt or link answers with.
+    ['events and signed links', /adapters\/(events|gateways)\/|page-signer/],
     ['use case and domain', /\/internal\//],
     ['HTTP and Koa', /\/koa\/|@koa\/router|koa-compose|delegates|on-finished|statuses|content-type|raw-body|json-body|node:_http|node:http|node:net|node:stream|node:internal\/streams|node:internal\/stream_base|node:events|path-to-regexp|type-is|mime|accepts|vary|encodeurl|escape-html|fresh|http-errors|cookies|depd|destroy|ee-first|only|parseurl|node:url|node:internal\/url/],
   ];
+
+  /** Node's generic plumbing: its cost belongs to the code that called it (see attribute below). */
+  const GENERIC = /^node:(net|events|buffer|string_decoder|internal\/(streams\/|stream_base_commons|net|buffer|crypto\/|timers|process\/task_queues|async_hooks))/;
 
   const partOf = (url) => {
     for (const [name, pattern] of PARTS) if (pattern.test(url)) return name;
@@ -45,16 +52,35 @@ if (dir) {
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     const parent = new Map();
     for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-    /** The node's own frame when it is JavaScript, else the nearest JavaScript caller's. */
+    /**
+     * The frame a sample counts for: the node's own when it is code of the service or of a package,
+     * else the nearest such caller's. Native frames (a socket write, a hash) and Node's generic
+     * plumbing (net, streams, events, buffers, timers, the tick queue) serve whoever called them:
+     * the writeBuffer under mysql2's Connection.write is SQL, the one under the HTTP response is
+     * HTTP. Where no such caller exists, a native frame counts for its nearest JavaScript caller and a
+     * frame of the plumbing for itself.
+     */
     const attributed = new Map();
+    const servesCaller = (frame) => !frame.url ? !/^\((garbage collector|program|idle)\)$/.test(frame.functionName) : GENERIC.test(frame.url);
     const attribute = (id) => {
       if (attributed.has(id)) return attributed.get(id);
       const node = byId.get(id);
       let result = node;
-      if (!node.callFrame.url && parent.has(id) && !/^\((garbage collector|program|idle)\)$/.test(node.callFrame.functionName)) {
-        result = attribute(parent.get(id));
+      if (servesCaller(node.callFrame) && parent.has(id)) {
+        const caller = attribute(parent.get(id));
+        // A native frame takes its nearest JavaScript caller even when that is plumbing.
+        if (caller.callFrame.url && (!GENERIC.test(caller.callFrame.url) || !node.callFrame.url)) result = caller;
       }
       attributed.set(id, result);
+      return result;
+    };
+    /** Samples under this probe's own calls (starting and stopping the profiler) are not a request's. */
+    const probe = new Map();
+    const inProbe = (id) => {
+      if (probe.has(id)) return probe.get(id);
+      const { url } = byId.get(id).callFrame;
+      const result = url.endsWith('/cpu-probe.cjs') || url === 'node:inspector' || (parent.has(id) && inProbe(parent.get(id)));
+      probe.set(id, result);
       return result;
     };
     const selfUs = new Map();
@@ -63,7 +89,7 @@ if (dir) {
     profile.samples.forEach((id, i) => {
       const node = byId.get(id);
       const dt = profile.timeDeltas[i] ?? 0;
-      if (node.callFrame.functionName === '(idle)') return;
+      if (node.callFrame.functionName === '(idle)' || inProbe(id)) return;
       totalUs += dt;
       const own = node.callFrame;
       const url = own.url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, 'node_modules/').replace(process.cwd() + '/', '');

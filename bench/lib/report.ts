@@ -971,8 +971,12 @@ function profileSection(report: Report): string {
 
 After the memory passes each API scenario runs once more (${report.settings.durationSec > 1 ? 'a few seconds' : 'briefly'}) with V8's sampling
 profiler on in the API process (bench/lib/cpu-probe.cjs, preloaded only in the bench; 250 µs interval). Each busy
-sample counts for the part of a request its code belongs to; a native frame (a socket write, a hash) counts for
-the JavaScript that called it. Figures are API CPU ms per request in that run (the profiler itself adds a little).
+sample counts for the part of a request its code belongs to. A native frame (a socket write, a hash) and Node's own
+plumbing (net, streams, events, timers) count for the code that called them: the socket write under mysql2 is SQL,
+the one under the HTTP response is HTTP (until 2026-11-27 every socket write counted as HTTP and Koa, and the
+profiler's own start and stop as other). The samples are of the busy thread's wall time, so a write that wakes MariaDB
+and waits for the core meanwhile can weigh more than its CPU. Figures are API CPU ms per request in that run (the
+profiler itself adds a little).
 
 | Scenario | CPU ms/req | ${parts.join(' | ')} |
 | --- | ---: | ${parts.map(() => '---:').join(' | ')} |
