@@ -66,6 +66,32 @@ describe('job queue [bullmq] specifics', function () {
     }
   });
 
+  it('adds the jobs enqueued in one turn with one addBulk, and refuses them all when it fails', async () => {
+    const harness = await openBullmq();
+    const queue = harness.producer.queue;
+    const bulks: number[] = [];
+    const addBulk = queue.addBulk.bind(queue);
+    queue.addBulk = (jobs) => {
+      bulks.push(jobs.length);
+      return addBulk(jobs);
+    };
+    try {
+      const job = (n: number) => ({ name: 'tenancy.purge-expired-refresh-tokens' as const, data: {}, jobId: `bulk-${n}` });
+      await Promise.all([1, 2, 3].map((n) => harness.queue.enqueue(job(n))));
+      expect(bulks).to.deep.equal([3]);
+      expect(await queue.getJobCounts('wait')).to.deep.equal({ wait: 3 });
+
+      queue.addBulk = async () => {
+        throw new Error('Redis said no');
+      };
+      const outcomes = await Promise.allSettled([4, 5].map((n) => harness.queue.enqueue(job(n))));
+      expect(outcomes.map((o) => o.status)).to.deep.equal(['rejected', 'rejected']);
+      expect(String((outcomes[0] as PromiseRejectedResult).reason)).to.contain('Redis said no');
+    } finally {
+      await harness.close();
+    }
+  });
+
   it('leaves no key of this run behind', async () => {
     const redis = new Redis(TEST_REDIS_URL);
     try {

@@ -107,6 +107,19 @@ export function describeJobQueueContract(adapterName: string, adapter: JobQueueA
       expect(tags).to.deep.equal(['first', 'witness']);
     });
 
+    it('runs the jobs enqueued together each once, a jobId repeated among them once', async () => {
+      const tags: unknown[] = [];
+      const q = await open(async (data) => void tags.push(data.tag));
+      const jobId = `together-${uid()}`;
+      // One turn: what a group commit's outbox hand-over does (the BullMQ producer adds them in one round trip).
+      await Promise.all([q.enqueue({ tag: 'a' }), q.enqueue({ tag: 'b' }, jobId), q.enqueue({ tag: 'b again' }, jobId), q.enqueue({ tag: 'c' })]);
+      await waitFor(() => tags.length >= 3, 'three jobs');
+      await q.enqueue({ tag: 'witness' });
+      await waitFor(() => tags.includes('witness'), 'the witness job');
+      await q.close();
+      expect([...tags].sort()).to.deep.equal(['a', 'b', 'c', 'witness']);
+    });
+
     it('ignores a jobId that already ran', async () => {
       const tags: unknown[] = [];
       const q = await open(async (data) => void tags.push(data.tag));
