@@ -122,6 +122,13 @@ describeEachDatabase('HTTP conventions', ({ api }) => {
       expect(res.body.data.externalClientId).to.equal('ext-form');
     });
 
+    it('reads the body as UTF-8, a leading byte-order mark dropped', async () => {
+      const tenant = await api().newTenant();
+      const res = await postRaw('/contacts', tenant, `\uFEFF${JSON.stringify({ ...contactBody('bom'), name: 'Añá Peña 😀' })}`);
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.data.name).to.equal('Añá Peña 😀');
+    });
+
     it('answers a body over 1 MiB with 413 PAYLOAD_TOO_LARGE in the envelope', async () => {
       const tenant = await api().newTenant();
       const big = JSON.stringify({ ...contactBody('big'), filler: 'x'.repeat(1024 * 1024) });

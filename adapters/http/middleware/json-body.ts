@@ -16,7 +16,11 @@ export async function jsonBody(ctx: Context, next: Next): Promise<void> {
   if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS' || !ctx.request.length && !ctx.get('transfer-encoding')) {
     return next();
   }
-  const text = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length, encoding: 'utf8' });
+  // Read as bytes and decoded once (raw-body's `encoding` would run iconv-lite's streaming decoder
+  // on every body); a leading byte-order mark is dropped, as that decoder does.
+  const bytes = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length });
+  const decoded = bytes.toString('utf8');
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   ctx.state.rawBody = text;
   if (text.trim() !== '') {
     try {
