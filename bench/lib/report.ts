@@ -35,6 +35,27 @@ export interface Row extends LoadResult {
   /** Cores' worth of CPU that processes outside the bench (and the database server) used meanwhile. */
   otherCpuCores: number | null;
   stealCores: number | null;
+  /**
+   * The baselines this row's ratio targets divide by, measured again just before it (by scenario
+   * id: koa-insert before a create, koa-json and Koa + 1 SELECT before a read by id). Absent in
+   * quick runs and in reports from before 2026-11-27, whose ratios use the start-of-run rows.
+   */
+  paired?: Record<string, PairedBaseline>;
+}
+
+/** A baseline's short run right before a scenario. */
+export interface PairedBaseline {
+  requestsPerSec: number;
+  p99Ms: number;
+  serverCpuMsPerRequest: number | null;
+}
+
+/** Seconds of each baseline's run right before a scenario (after 1 s of warm-up; bench/run.ts). */
+export const PAIRED_BASELINE_SEC = 3;
+
+/** The baseline `id` as measured just before `row` (what its ratio divides by), else its start-of-run row. */
+export function baselineFor(rows: Row[], row: Row, id: string): PairedBaseline | undefined {
+  return row.paired?.[id] ?? rows.find((r) => r.id === id);
 }
 
 export interface Report {
@@ -268,7 +289,12 @@ ${
 - The \`GET /debts\` scenarios run a second time at 32 connections after the 4-connection set (ids ending in
   \`@32\`): issue 19 holds every list's p99 under 30 ms at 32 connections.
 ${report.generation ? generationMethod(report.generation) : ''}- Ratios divide the API's items/s (req/s, or debts/s for the batch) by its baseline's req/s: the
-  creates by koa-insert (one row per request), the reads by koa-json. RSS is VmRSS of the
+  creates by koa-insert (one row per request), the reads by koa-json. ${report.rows.some((r) => r.paired) ? `Where a ratio is a target
+  (every create of one resource per request, every read by id) the baseline runs again for ${PAIRED_BASELINE_SEC} s (after 1 s of
+  warm-up) right before the scenario, and the ratio divides by that run: this machine's speed drifts from minute to minute
+  (bare Koa between 16,000 and 27,000 req/s within one hour of 2026-11-27), so a figure from the start of the run would
+  compare the code with the machine of twenty minutes earlier. The baselines' rows in the table are their start-of-run
+  figures; the log of the run prints each figure measured just before.` : 'Each ratio divides by the start-of-run baseline.'} RSS is VmRSS of the
   serving process (/proc/<pid>/status) right after its scenario.
 - CPU ms/req is the CPU time (user + system, from /proc/<pid>/stat) the serving process spent
   during the measured run divided by the requests it answered: what one request costs the
