@@ -25,7 +25,8 @@ export function reading(report: Report): string[] {
   const pct = (ratio: number | null) => `${((ratio ?? 0) * 100).toFixed(ratio !== null && ratio < 0.1 ? 1 : 0)} %`;
   const cpu = (r: Pick<Row, 'serverCpuMsPerRequest'>) => (r.serverCpuMsPerRequest == null ? '?' : `${r.serverCpuMsPerRequest.toFixed(2)} ms`);
   // The baseline as measured just before the row (its ratio's divisor), else the start-of-run one.
-  const insertBefore = (r: Row) => baselineFor(report.rows, r, 'baseline.koa-insert') ?? koaInsert;
+  const before = (r: Row, id: string) => baselineFor(report.rows, r, id)!;
+  const insertBefore = (r: Row) => before(r, 'baseline.koa-insert');
   const stmts = (r: Row) => (r.statementsPerRequest == null ? '?' : r.statementsPerRequest.toFixed(2));
   const perCore = (r: Row) => (r.serverCpuMsPerRequest ? `about ${Math.round(1000 / r.serverCpuMsPerRequest)} req/s` : 'unknown');
   // CPU-bound when the request costs the process several times what bare Koa's does.
@@ -95,7 +96,7 @@ export function reading(report: Report): string[] {
       `validation or envelope) reaches ${koaSelect.requestsPerSec.toFixed(0)} req/s, ${pct(koaSelect.ratio)} of bare Koa ` +
       `(${cpu(koaSelect)} of CPU per request): below half of bare Koa itself, so that target is out of reach for a statement ` +
       `per read served from ${database} on this machine. The API's reads, which share their statements, run at ` +
-      `${gets.map((r) => pct(r.requestsPerSec / (baselineFor(report.rows, r, 'baseline.koa-select') ?? koaSelect).requestsPerSec)).join(', ')} of it (measured just before each); what stands between them and half of ` +
+      `${gets.map((r) => pct(r.requestsPerSec / before(r, 'baseline.koa-select').requestsPerSec)).join(', ')} of it (measured just before each); what stands between them and half of ` +
       `bare Koa is the API's own CPU per request above (only a cache in front of the database could go further, and it would serve stale reads).` +
       (cpuBound(get, koaJson) ? '' : ` The API is not CPU-bound here: the gap is the wait on ${server}.`),
     `GET /contacts (default page of 50 over ${contactsHeld(report)} contacts): ${list.requestsPerSec.toFixed(0)} req/s, ` +
