@@ -135,6 +135,9 @@ export function buildApplication(ports: CorePorts) {
     webhookEndpoints: repos.webhookEndpoints,
     webhookDeliveries: repos.webhookDeliveries,
   };
+  // One outbox dispatcher per process: the periodic runs and the runs after a commit share its
+  // runs and its pending marks (DispatchOutbox), so none hands over what another just did.
+  const dispatchOutbox = new DispatchOutbox(base);
   const listDebts = new ListDebts(base);
   const createClient = new CreateClient(base);
   const enrollAdhesion = new EnrollAdhesion(base);
@@ -170,9 +173,9 @@ export function buildApplication(ports: CorePorts) {
       updatePaymentLink: new UpdatePaymentLink(base),
       cancelPaymentLink: new CancelPaymentLink(base),
       payPaymentLink: new PayPaymentLink(base),
-      createSubscription: new CreateSubscription(base),
+      createSubscription: new CreateSubscription({ ...base, dispatchOutbox }),
       updateSubscription: new UpdateSubscription(base),
-      changeSubscriptionState: new ChangeSubscriptionState(base),
+      changeSubscriptionState: new ChangeSubscriptionState({ ...base, dispatchOutbox }),
       registerPaymentMethod,
       enrollAdhesion,
       cancelAdhesion: new CancelAdhesion(base),
@@ -224,7 +227,7 @@ export function buildApplication(ports: CorePorts) {
       markExpiredPaymentLinks: new MarkExpiredPaymentLinks(base),
       ...cash.jobs,
       generateSubscriptionCycles: new GenerateSubscriptionCycles(base),
-      dispatchOutbox: new DispatchOutbox(base),
+      dispatchOutbox,
       executeDueDebits,
       requestAdhesion: new RequestAdhesion({ ...base, enrollAdhesion, executeDueDebits }),
       markEndedSubscriptions: new MarkEndedSubscriptions(base),

@@ -143,7 +143,15 @@ export async function startApiProcess(config: ApiProcessConfig, options: ApiProc
   if (options.outerMiddleware) koa.middleware.unshift(...options.outerMiddleware);
 
   const shutdownSteps: ShutdownStep[] = [
-    { name: 'timers', run: async () => timers.forEach(clearInterval) },
+    {
+      name: 'timers',
+      run: async () => {
+        timers.forEach(clearInterval);
+        // The outbox entries handed over after the last commits, whose marks were still waiting
+        // (DispatchOutbox); left unmarked, another process would only hand them over again.
+        await app.jobs.dispatchOutbox.markHanded().catch((err) => logger.warn({ err }, 'outbox marks failed at shutdown'));
+      },
+    },
     { name: 'webhook dispatcher', run: async () => webhooks?.stop() },
     { name: 'workers', run: () => infra.jobs.consumer.close() },
     { name: 'infrastructure', run: () => infra.close() },

@@ -1,12 +1,10 @@
-import type { Clock } from '../../../ports/clock';
-import type { JobQueue } from '../../../ports/job-queue';
 import type { SubscriptionView } from '../../../ports/subscription-repository';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { eventOf } from '../../events/domain-event';
 import type { EventType } from '../../events/event-type';
 import { utcDateOf } from '../../shared/calendar-date';
 import { BusinessRuleViolationError } from '../../shared/errors';
-import { DispatchOutbox } from '../../shared/jobs/dispatch-outbox';
+import type { DispatchOutbox } from '../../shared/jobs/dispatch-outbox';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import { cancelPendingInstructions } from '../../payment-instructions/cancel-pending-instructions';
@@ -14,7 +12,8 @@ import { findSubscription } from '../find-subscription';
 import { generationJob, generationJobId } from '../generation-job';
 import { effectiveSubscriptionStatus, type SubscriptionStatus } from '../subscription';
 
-type Deps = { uow: UnitOfWork; repos: Repositories; queue: JobQueue; clock: Clock };
+/** `dispatchOutbox`: the process's one dispatcher, whose runs the resumes that commit together share. */
+type Deps = { uow: UnitOfWork; repos: Repositories; dispatchOutbox: DispatchOutbox };
 
 /**
  * POST /subscriptions/{id}/cancel, /pause and /resume: the state table as data. Cancel and
@@ -31,12 +30,8 @@ const TRANSITIONS = {
 export type SubscriptionAction = keyof typeof TRANSITIONS;
 
 export class ChangeSubscriptionState {
-  /** One per use case, as CreateSubscription's: resumes that commit together share its runs. */
-  private readonly dispatch: DispatchOutbox;
-
   constructor(private readonly deps: Deps) {
     requireDeps('ChangeSubscriptionState', deps);
-    this.dispatch = new DispatchOutbox({ ...deps, outbox: deps.repos.outbox });
   }
 
   async execute(action: SubscriptionAction, id: string, scope: TenantScope): Promise<SubscriptionView> {
@@ -61,7 +56,7 @@ export class ChangeSubscriptionState {
       return changed;
     });
     if (action === 'resume') {
-      await this.dispatch.executeFor(generationJobId(updated, updated.resumeCount)).catch(() => undefined);
+      await this.deps.dispatchOutbox.executeFor(generationJobId(updated, updated.resumeCount)).catch(() => undefined);
     }
     return updated;
   }

@@ -1,7 +1,5 @@
 import type { IdGenerator } from '../../../ports/id-generator';
-import type { JobQueue } from '../../../ports/job-queue';
 import type { SubscriptionView } from '../../../ports/subscription-repository';
-import type { Clock } from '../../../ports/clock';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import type { PaymentMethod } from '../../debts/debt';
 import type { DebtorRef } from '../../debts/debt-draft';
@@ -10,7 +8,7 @@ import { findOrCreateProductByName } from '../../debts/resolve-product';
 import type { Currency } from '../../shared/currency';
 import { eventOf } from '../../events/domain-event';
 import { ConflictError } from '../../shared/errors';
-import { DispatchOutbox } from '../../shared/jobs/dispatch-outbox';
+import type { DispatchOutbox } from '../../shared/jobs/dispatch-outbox';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import { cycleCount, dueDateOf, parseSchedule, type ScheduleInput } from '../schedule';
@@ -42,12 +40,9 @@ export const SUBSCRIPTION_CODE_LENGTH = 20;
  * lose its generation.
  */
 export class CreateSubscription {
-  /** One per use case: the creations that commit together share its runs (DispatchOutbox). */
-  private readonly dispatch: DispatchOutbox;
-
-  constructor(private readonly deps: { uow: UnitOfWork; repos: Repositories; ids: IdGenerator; queue: JobQueue; clock: Clock }) {
+  /** `dispatchOutbox`: the process's one dispatcher, whose runs the creations that commit together share. */
+  constructor(private readonly deps: { uow: UnitOfWork; repos: Repositories; ids: IdGenerator; dispatchOutbox: DispatchOutbox }) {
     requireDeps('CreateSubscription', deps);
-    this.dispatch = new DispatchOutbox({ ...deps, outbox: deps.repos.outbox });
   }
 
   async execute(input: CreateSubscriptionInput, scope: TenantScope): Promise<SubscriptionView> {
@@ -109,7 +104,7 @@ export class CreateSubscription {
     }
     // Hand the job over now (with the run that read it, when one did); if the queue is away the
     // outbox dispatcher retries it.
-    await this.dispatch.executeFor(generationJobId(created, 0)).catch(() => undefined);
+    await this.deps.dispatchOutbox.executeFor(generationJobId(created, 0)).catch(() => undefined);
     return created;
   }
 }

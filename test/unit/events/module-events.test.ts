@@ -304,7 +304,7 @@ describe('events: subscriptions (memory)', () => {
     const sub = await create('gym', 2);
     await generate();
     await types();
-    const pause = new ChangeSubscriptionState({ ...w.infra.ports, uow: failingAt(w.uow, 'subscriptions', 'update') });
+    const pause = new ChangeSubscriptionState({ ...w.infra.ports, uow: failingAt(w.uow, 'subscriptions', 'update'), dispatchOutbox: w.app.jobs.dispatchOutbox });
     await failure(pause.execute('pause', subscriptionIdOf(sub), scope));
     expect(await types()).to.deep.equal([]);
     expect((await w.repos.debts.openOfSubscription(sub.id)).map((d) => d.status)).to.deep.equal(['PENDING', 'PENDING']);

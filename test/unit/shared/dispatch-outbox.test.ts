@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DispatchOutbox } from '../../../internal/shared/jobs/dispatch-outbox';
+import { DispatchOutbox, MARK_AFTER_MS } from '../../../internal/shared/jobs/dispatch-outbox';
 import type { Clock } from '../../../ports/clock';
 import type { JobOutbox, OutboxEntry } from '../../../ports/job-outbox';
 import type { Job, JobQueue } from '../../../ports/job-queue';
@@ -9,6 +9,7 @@ function world() {
   const entries: OutboxEntry[] = [];
   const reads: number[] = [];
   const enqueued: string[] = [];
+  const marks: number[][] = [];
   let hold: Promise<void> | null = null;
   let nextId = 1;
   const outbox = {
@@ -20,6 +21,7 @@ function world() {
       return seen;
     },
     markDispatched: async (ids: number[]) => {
+      marks.push(ids);
       for (const id of ids) entries.splice(entries.findIndex((e) => e.id === id), 1);
     },
   } as unknown as JobOutbox;
@@ -39,6 +41,7 @@ function world() {
     },
     reads,
     enqueued,
+    marks,
     entries,
   };
 }
@@ -105,8 +108,54 @@ describe('DispatchOutbox', () => {
     expect(await first).to.deep.equal({ dispatched: 3 });
     expect(await Promise.all(rest)).to.deep.equal([{ dispatched: 3 }, { dispatched: 3 }], 'the run that read them');
     expect(await late).to.deep.equal({ dispatched: 1 });
-    expect(w.reads).to.deep.equal([3, 1], 'one read for the group, one for the entry committed after it');
+    // The second read reads past the group's entries, handed over and not yet marked, and leaves them out.
+    expect(w.reads).to.deep.equal([3, 4], 'one read for the group, one for the entry committed after it');
     expect(w.enqueued).to.deep.equal(['g1', 'g2', 'g3', 'late']);
+    await w.dispatch.markHanded();
+    expect(w.entries).to.deep.equal([]);
+  });
+
+  it('after a commit, answers once the queue holds the job and marks what the runs of the next MARK_AFTER_MS handed over in one go', async () => {
+    const w = world();
+    await w.add('a');
+    expect(await w.dispatch.executeFor('a')).to.deep.equal({ dispatched: 1 });
+    expect(w.marks).to.deep.equal([], 'not marked yet');
+    await w.add('b');
+    expect(await w.dispatch.executeFor('b')).to.deep.equal({ dispatched: 1 });
+    expect(w.enqueued).to.deep.equal(['a', 'b'], 'a, pending until marked, is not handed over again');
+    const started = Date.now();
+    while (w.marks.length === 0 && Date.now() - started < 2000) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(w.marks).to.deep.equal([[1, 2]], 'one mark for both runs');
+    expect(Date.now() - started).to.be.at.least(MARK_AFTER_MS - 20);
+    expect(w.entries).to.deep.equal([]);
+  });
+
+  it('marks before execute answers, with the entries a run after a commit handed over', async () => {
+    const w = world();
+    await w.add('a');
+    await w.dispatch.executeFor('a');
+    await w.add('b');
+    expect(await w.dispatch.execute()).to.deep.equal({ dispatched: 1 });
+    expect(w.marks).to.deep.equal([[1, 2]]);
+    expect(w.enqueued).to.deep.equal(['a', 'b']);
+    expect(w.entries).to.deep.equal([]);
+  });
+
+  it('keeps an entry whose mark failed out of its reads and marks it with the next mark', async () => {
+    const w = world();
+    await w.add('a');
+    await w.dispatch.executeFor('a');
+    const outbox = (w.dispatch as unknown as { deps: { outbox: JobOutbox } }).deps.outbox;
+    const mark = outbox.markDispatched;
+    outbox.markDispatched = async () => {
+      throw new Error('database away');
+    };
+    const error = await w.dispatch.markHanded().then(() => null, (e: Error) => e);
+    expect(error?.message).to.equal('database away');
+    outbox.markDispatched = mark;
+    expect(await w.dispatch.execute()).to.deep.equal({ dispatched: 0 });
+    expect(w.enqueued).to.deep.equal(['a'], 'handed over once');
+    expect(w.marks).to.deep.equal([[1]]);
     expect(w.entries).to.deep.equal([]);
   });
 

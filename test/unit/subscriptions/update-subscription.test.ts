@@ -207,7 +207,7 @@ describe('CreateSubscription with a JobQueue that rejects (memory)', () => {
     w = await world();
     queue = new UnreachableQueue();
     const { uow, repos, ids, clock } = w.infra.ports;
-    sub = await new CreateSubscription({ uow, repos, ids, clock, queue }).execute(input('gym', 3), w.scope);
+    sub = await new CreateSubscription({ uow, repos, ids, dispatchOutbox: new DispatchOutbox({ outbox: repos.outbox, queue, clock }) }).execute(input('gym', 3), w.scope);
   });
 
   const pending = () => w.infra.ports.repos.outbox.pending(100);
