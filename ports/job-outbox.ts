@@ -19,9 +19,10 @@ export interface JobOutbox {
   /** Pending entries of the group, deferred or not, oldest first. */
   pendingInGroup(group: string, limit: number): Promise<OutboxEntry[]>;
   /**
-   * Marks the entries that are still pending dispatched. One another dispatcher is marking at
-   * this moment (its transaction holds it) is left to that one, without waiting for it.
+   * Marks the entries of these jobIds that are still pending dispatched. One another dispatcher
+   * is marking at this moment (its transaction holds it) is left to that one, without waiting for it.
    */
-  markDispatched(ids: number[], at: Date): Promise<void>;
-  defer(ids: number[]): Promise<void>;
+  markDispatched(jobIds: string[], at: Date): Promise<void>;
+  /** Defers the entries of these jobIds that are still pending (left to their group's next dispatch). */
+  defer(jobIds: string[]): Promise<void>;
 }

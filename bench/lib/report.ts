@@ -827,15 +827,17 @@ export function changesSection(report: Report): string {
   Throughput stayed within the runs' noise with two; with one, the API sat idle while a group committed (each
   of the 32 connections waits for its answer before it sends again, so nothing new arrives meanwhile) and the
   ratios fell a little, so two it is: one group commits while the next gathers.
-- **The outbox marks of the runs after commits are written together** (2026-11-27, \`MARK_AFTER_MS\` of
-  DispatchOutbox). Each group of POST /subscriptions was followed by a marking transaction of its own (BEGIN,
-  SELECT … FOR UPDATE SKIP LOCKED, UPDATE, COMMIT), and every request of the group waited for it before its 201.
-  Now a request answers once the queue holds its job, and what the runs of the next 50 ms handed over is marked
-  in one transaction; the dispatcher reads past the entries it has not marked yet, and the API process has one
-  dispatcher instead of one per use case. Five pairs of 8 s runs side by side (before, after) on one machine:
-  1.40–1.50 → 0.91–1.01 statements per create; in the three pairs where koa-insert held steady (3,570 to
-  4,030 req/s), 940–1,123 → 1,098–1,223 req/s, API CPU 0.84–0.98 → 0.75–0.83 ms and MariaDB's 0.33–0.39 → 0.26–0.31 ms
-  per create.
+- **After a commit the outbox hands its job over without reading, and marks together** (2026-11-27,
+  \`afterCommit\` and \`MARK_AFTER_MS\` of DispatchOutbox). Each group of POST /subscriptions was followed by a
+  run of its own: a read of the outbox, then a marking transaction (BEGIN, SELECT … FOR UPDATE SKIP LOCKED,
+  UPDATE, COMMIT), and every request of the group waited for both before its 201. Now the use case hands over
+  the job it built (the jobs of a group go to Redis in one addBulk), answers once the queue holds it, and the
+  jobs handed over in the next 50 ms are marked in one transaction, by jobId; the periodic run (every 2 s) still
+  reads the outbox for what a failed hand-over left. The API process has one dispatcher instead of one per use
+  case, and its reads skip what it has not marked yet. Eight pairs of 8 s runs side by side (before, after) on one
+  machine: 1.35–1.50 → 0.88–1.01 statements per create; in the pairs where koa-insert held steady (3,570 to
+  4,060 req/s) 940–1,178 → 1,098–1,439 req/s, API CPU 0.79–0.98 → 0.65–0.83 ms and MariaDB's 0.31–0.39 →
+  0.23–0.31 ms per create.
 - **A create shares the outbox run that read its job** (2026-11-27, \`executeFor(jobId)\` of DispatchOutbox,
   internal/shared/jobs/dispatch-outbox.ts). The subscriptions of one group commit together, and the first to
   hand its job over starts a run that reads all of their entries; the others used to wait for one more run (a

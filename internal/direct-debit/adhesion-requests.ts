@@ -45,12 +45,12 @@ export async function emitAdhesionRequests(
     // The queue is away: what was not handed over waits (see above).
   }
   await deps.outbox.markDispatched(
-    handed.map((e) => e.id),
+    handed.map((e) => e.jobId),
     deps.clock.now(),
   );
   const handedIds = new Set(handed.map((e) => e.jobId));
   const failedOwn = entries.filter((e) => own.includes(e.jobId) && !handedIds.has(e.jobId));
-  await deps.outbox.defer(failedOwn.map((e) => e.id));
+  await deps.outbox.defer(failedOwn.map((e) => e.jobId));
   // An own entry already handed over by the periodic dispatcher is not pending any more: it went out.
   for (const jobId of own) if (!entries.some((e) => e.jobId === jobId)) handedIds.add(jobId);
   return handedIds;

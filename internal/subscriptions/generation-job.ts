@@ -10,7 +10,7 @@ export function generationJob(subscription: Pick<Subscription, 'id' | 'code'>, r
   };
 }
 
-/** The jobId of that job: a caller that committed it waits for the outbox run that read it. */
+/** The jobId of that job: one per subscription and resume, so the queue runs each once. */
 export function generationJobId(subscription: Pick<Subscription, 'code'>, resume: number): string {
   return `sub-${subscription.code}-generate-${resume}`;
 }

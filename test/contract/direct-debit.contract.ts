@@ -319,12 +319,12 @@ export function describeDirectDebitContract({ repos, uow, contention }: Contract
       const inGroup = await repos().outbox.pendingInGroup(group, 10);
       expect(inGroup.map((e) => e.jobId)).to.deep.equal([a, b]);
       expect(inGroup[0]!.data).to.deep.equal({ n: a });
-      await repos().outbox.defer([inGroup[0]!.id]);
+      await repos().outbox.defer([inGroup[0]!.jobId]);
       const general = (await repos().outbox.pending(1000)).map((e) => e.jobId);
       expect(general).to.include.members([b, c]);
       expect(general).to.not.include(a);
       expect((await repos().outbox.pendingInGroup(group, 10)).map((e) => e.jobId)).to.deep.equal([a, b]);
-      await repos().outbox.markDispatched([inGroup[0]!.id], T2);
+      await repos().outbox.markDispatched([inGroup[0]!.jobId], T2);
       expect((await repos().outbox.pendingInGroup(group, 10)).map((e) => e.jobId)).to.deep.equal([b]);
     });
 
@@ -338,7 +338,7 @@ export function describeDirectDebitContract({ repos, uow, contention }: Contract
       expect(listed[0]!.id).to.be.below(listed[1]!.id);
       const all = await repos().outbox.pending(100_000);
       expect(await repos().outbox.pending(2), 'a limit takes the oldest').to.deep.equal(all.slice(0, 2));
-      await repos().outbox.markDispatched([listed[0]!.id, listed[2]!.id], T2);
+      await repos().outbox.markDispatched([listed[0]!.jobId, listed[2]!.jobId], T2);
       expect((await mine()).map((e) => e.jobId)).to.deep.equal([b]);
       await repos().outbox.markDispatched([], T2);
       expect((await mine()).map((e) => e.jobId)).to.deep.equal([b]);
@@ -354,10 +354,10 @@ export function describeDirectDebitContract({ repos, uow, contention }: Contract
         uow(),
         contention(),
         async (tx, hold) => {
-          await tx.outbox.markDispatched([first!.id], T1);
+          await tx.outbox.markDispatched([first!.jobId], T1);
           await hold();
         },
-        (tx) => tx.outbox.markDispatched([first!.id, second!.id], T2),
+        (tx) => tx.outbox.markDispatched([first!.jobId, second!.jobId], T2),
       );
       expectDidNotWait(outcome, contention());
       expect(await mine(), 'both dispatched').to.deep.equal([]);
@@ -368,8 +368,8 @@ export function describeDirectDebitContract({ repos, uow, contention }: Contract
       const a = `a-${uid()}`;
       await repos().outbox.add(job(a), T1, { group });
       const [entry] = await repos().outbox.pendingInGroup(group, 10);
-      await repos().outbox.markDispatched([entry!.id], T2);
-      await repos().outbox.defer([entry!.id]);
+      await repos().outbox.markDispatched([entry!.jobId], T2);
+      await repos().outbox.defer([entry!.jobId]);
       expect(await repos().outbox.pendingInGroup(group, 10)).to.deep.equal([]);
     });
   });

@@ -36,27 +36,27 @@ export class KnexJobOutbox implements JobOutbox {
     return rows.map(toEntry);
   }
 
-  async markDispatched(ids: number[], at: Date): Promise<void> {
-    if (ids.length === 0) return;
+  async markDispatched(jobIds: string[], at: Date): Promise<void> {
+    if (jobIds.length === 0) return;
     await flushDeferredWrites(this.db);
     // Several dispatchers (every API and worker process, and the commit that wrote the entry)
-    // hand over overlapping entries. Each marks only those it can lock at once, in id order: an
-    // entry another dispatcher is marking is being marked dispatched anyway. Without that, two
-    // UPDATEs of overlapping ids could lock them in different orders and deadlock (PostgreSQL
-    // did, each time waiting out its deadlock_timeout).
-    // (Locked through the primary key alone: a range of the dispatched_at index would also wait
-    // on the index entries the other dispatcher's UPDATE moved.)
+    // hand over overlapping entries. Each marks only those it can lock at once: an entry another
+    // dispatcher is marking is being marked dispatched anyway. Without that, two UPDATEs of
+    // overlapping entries could lock them in different orders and deadlock (PostgreSQL did, each
+    // time waiting out its deadlock_timeout).
+    // (Found through the job_id key and updated by primary key: a range of the dispatched_at index
+    // would also wait on the index entries the other dispatcher's UPDATE moved.)
     await inTransaction(this.db, async (trx) => {
-      const free: { id: number; dispatched_at: unknown }[] = await sqlDialect(trx).lockRows(trx('job_outbox').whereIn('id', ids).orderBy('id').select('id', 'dispatched_at'), { skipLocked: true });
+      const free: { id: number; dispatched_at: unknown }[] = await sqlDialect(trx).lockRows(trx('job_outbox').whereIn('job_id', jobIds).orderBy('id').select('id', 'dispatched_at'), { skipLocked: true });
       const pending = free.filter((r) => r.dispatched_at === null).map((r) => r.id);
       if (pending.length > 0) await trx('job_outbox').whereIn('id', pending).update({ dispatched_at: toMillis(at) });
     });
   }
 
-  async defer(ids: number[]): Promise<void> {
-    if (ids.length === 0) return;
+  async defer(jobIds: string[]): Promise<void> {
+    if (jobIds.length === 0) return;
     await flushDeferredWrites(this.db);
-    await this.db('job_outbox').whereIn('id', ids).whereNull('dispatched_at').update({ deferred: true });
+    await this.db('job_outbox').whereIn('job_id', jobIds).whereNull('dispatched_at').update({ deferred: true });
   }
 }
 

@@ -19,12 +19,12 @@ export class MemoryJobOutbox implements JobOutbox {
     return this.entries((r) => r.group === group, limit);
   }
 
-  async markDispatched(ids: number[], at: Date): Promise<void> {
-    for (const row of this.store.tables.outbox) if (ids.includes(row.id) && row.dispatchedAt === null) row.dispatchedAt = at;
+  async markDispatched(jobIds: string[], at: Date): Promise<void> {
+    for (const row of this.store.tables.outbox) if (jobIds.includes(row.jobId) && row.dispatchedAt === null) row.dispatchedAt = at;
   }
 
-  async defer(ids: number[]): Promise<void> {
-    for (const row of this.store.tables.outbox) if (ids.includes(row.id) && row.dispatchedAt === null) row.deferred = true;
+  async defer(jobIds: string[]): Promise<void> {
+    for (const row of this.store.tables.outbox) if (jobIds.includes(row.jobId) && row.dispatchedAt === null) row.deferred = true;
   }
 
   private entries(match: (row: MemoryStore['tables']['outbox'][number]) => boolean, limit: number): OutboxEntry[] {

@@ -1,51 +1,52 @@
 import type { Clock } from '../../../ports/clock';
 import type { JobOutbox, OutboxEntry } from '../../../ports/job-outbox';
-import type { JobQueue } from '../../../ports/job-queue';
+import type { Job, JobQueue } from '../../../ports/job-queue';
 import { requireDeps } from '../use-case-deps';
 import { jobOf } from './outbox-job';
 
-interface Run {
-  /** The jobIds the run read from the outbox (none when the read failed). */
-  read: Promise<ReadonlySet<string>>;
-  done: Promise<{ dispatched: number }>;
-}
-
 /**
- * How long the marks of a run made after a commit wait for the runs after it, to be written with
- * theirs: under load one marking transaction (four statements) serves every group that committed
- * in that time instead of one each; alone, an entry is marked this long after its hand-over.
+ * How long the marks of the jobs handed over after commits wait for those of the commits after
+ * them: under load one marking transaction (four statements) serves every commit of that time
+ * instead of one each; alone, an entry is marked this long after its hand-over.
  */
 export const MARK_AFTER_MS = 50;
 
 /**
- * Hands pending outbox entries to the queue, oldest first, and marks them dispatched. Runs
- * right after a commit that wrote one, and on a timer in every API and worker process, so a
- * job whose enqueue failed (Redis away) goes out when the queue is back. Entries keep their
- * jobId, so one handed over twice still runs once.
+ * Hands outbox entries to the queue and marks them dispatched, a process's one dispatcher.
  *
- * One run at a time per instance: a call while a run is in flight waits for the next run, which
- * starts when that one ends and reads the outbox after the caller's commit; every call made
- * meanwhile shares it. Thirty-two requests committing together so cost one or two reads of the
- * outbox and one enqueue per entry, not thirty-two reads each handing over every pending entry.
+ * After a commit that wrote a job (`afterCommit`) it hands that job over as the use case built it,
+ * without reading the outbox: the jobs of a group of creations that commit together go to the
+ * queue in one round trip (the queue gathers a turn's enqueues). The request answers once the
+ * queue holds its job; the entry is marked dispatched MARK_AFTER_MS later, together with the
+ * other jobs of that time.
  *
- * A caller that names the job it committed (`executeFor`) shares the run in flight when that run's
- * read found the job: the creations of one group commit together, and the first to call starts
- * a run that reads all of their entries, so the rest need no run of their own. Its answer comes
- * once the queue holds the job; the entry is marked dispatched MARK_AFTER_MS later, together with
- * what the runs of that time handed over (`execute` marks before it answers). Until then this
- * instance's reads leave the entry out, and another dispatcher that hands it over again gives the
- * queue the same jobId: the job still runs once.
+ * On a timer in every API and worker process (`execute`) it reads the pending entries, oldest
+ * first, hands them over and marks them before it answers, so a job whose hand-over failed
+ * (Redis away) goes out when the queue is back. One such run at a time: a call while a run is in
+ * flight waits for the next run, which every call made meanwhile shares. Entries this dispatcher
+ * handed over and has not marked yet are left out of its reads; another process that hands one
+ * over again gives the queue the same jobId, so the job still runs once.
  */
 export class DispatchOutbox {
-  private running: Run | null = null;
+  private running: Promise<{ dispatched: number }> | null = null;
   private next: Promise<{ dispatched: number }> | null = null;
-  /** Entry ids the queue accepted that are not marked dispatched yet. */
-  private readonly unmarked = new Set<number>();
+  /** jobIds the queue accepted whose entries are not marked dispatched yet. */
+  private readonly unmarked = new Set<string>();
   private marking: Promise<void> | null = null;
   private markTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly deps: { outbox: JobOutbox; queue: JobQueue; clock: Clock }) {
     requireDeps('DispatchOutbox', deps);
+  }
+
+  /**
+   * After the commit that wrote `job` to the outbox: hands it to the queue; its entry is marked
+   * MARK_AFTER_MS later. When the queue refuses, the entry stays pending for the periodic run.
+   */
+  async afterCommit(job: Required<Job>): Promise<void> {
+    await this.deps.queue.enqueue(job);
+    this.unmarked.add(job.jobId);
+    this.markSoon();
   }
 
   /** Hands the pending entries over and marks them (with any handed over before) before it answers. */
@@ -57,28 +58,20 @@ export class DispatchOutbox {
     }
   }
 
-  /**
-   * After a commit that wrote the job `jobId`: the run in flight, when its read found the job,
-   * else the next run. Answers once the queue holds the job; its mark follows (MARK_AFTER_MS).
-   */
-  executeFor(jobId: string, limit = 100): Promise<{ dispatched: number }> {
-    return this.dispatch(limit, jobId).finally(() => this.markSoon());
-  }
-
   /** Marks dispatched every entry handed over so far (one marking transaction at a time). */
   async markHanded(): Promise<void> {
     while (this.marking) await this.marking.catch(() => undefined);
     if (this.unmarked.size === 0) return;
-    const ids = [...this.unmarked];
+    const jobIds = [...this.unmarked];
     this.marking = this.deps.outbox
-      .markDispatched(ids, this.deps.clock.now())
-      .then(() => ids.forEach((id) => this.unmarked.delete(id)))
+      .markDispatched(jobIds, this.deps.clock.now())
+      .then(() => jobIds.forEach((jobId) => this.unmarked.delete(jobId)))
       .finally(() => (this.marking = null));
     return this.marking;
   }
 
   private markSoon(): void {
-    if (this.markTimer !== null || this.unmarked.size === 0) return;
+    if (this.markTimer !== null) return;
     this.markTimer = setTimeout(() => {
       this.markTimer = null;
       // A mark that failed is tried again with the next one (and by the periodic `execute`).
@@ -87,12 +80,11 @@ export class DispatchOutbox {
     this.markTimer.unref?.();
   }
 
-  private dispatch(limit: number, jobId?: string): Promise<{ dispatched: number }> {
+  private dispatch(limit: number): Promise<{ dispatched: number }> {
     const running = this.running;
     if (running === null) return this.start(limit);
-    if (jobId !== undefined) return running.read.then((seen) => (seen.has(jobId) ? running.done : this.dispatch(limit)));
     // The run in flight may have read the outbox before the caller's entry was committed.
-    this.next ??= running.done
+    this.next ??= running
       .catch(() => undefined)
       .then(() => {
         this.next = null;
@@ -103,23 +95,22 @@ export class DispatchOutbox {
 
   private start(limit: number): Promise<{ dispatched: number }> {
     // Entries handed over but not yet marked are still pending in the outbox: read past them.
-    const entries = this.deps.outbox.pending(limit + this.unmarked.size).then((read) => read.filter((entry) => !this.unmarked.has(entry.id)).slice(0, limit));
-    const done = entries
-      .then((read) => this.handOver(read))
+    const run = this.deps.outbox
+      .pending(limit + this.unmarked.size)
+      .then((read) => this.handOver(read.filter((entry) => !this.unmarked.has(entry.jobId)).slice(0, limit)))
       .finally(() => {
         if (this.running === run) this.running = null;
       });
-    const run: Run = { read: entries.then((read) => new Set(read.map((entry) => entry.jobId)), () => new Set<string>()), done };
     this.running = run;
-    return done;
+    return run;
   }
 
   private async handOver(entries: OutboxEntry[]): Promise<{ dispatched: number }> {
-    // All handed over at once, in order (one round trip to the queue, not one per entry: the
-    // requests whose commit this run follows wait for it); those the queue accepted are marked.
+    // All handed over at once, in order (one round trip to the queue, not one per entry); those
+    // the queue accepted are marked.
     const handed = await Promise.allSettled(entries.map((entry) => this.deps.queue.enqueue(jobOf(entry))));
-    const done = entries.filter((_, i) => handed[i]!.status === 'fulfilled').map((entry) => entry.id);
-    for (const id of done) this.unmarked.add(id);
+    const done = entries.filter((_, i) => handed[i]!.status === 'fulfilled').map((entry) => entry.jobId);
+    for (const jobId of done) this.unmarked.add(jobId);
     const refused = handed.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     if (refused) throw refused.reason;
     return { dispatched: done.length };

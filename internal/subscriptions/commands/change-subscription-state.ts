@@ -9,10 +9,10 @@ import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import { cancelPendingInstructions } from '../../payment-instructions/cancel-pending-instructions';
 import { findSubscription } from '../find-subscription';
-import { generationJob, generationJobId } from '../generation-job';
+import { generationJob } from '../generation-job';
 import { effectiveSubscriptionStatus, type SubscriptionStatus } from '../subscription';
 
-/** `dispatchOutbox`: the process's one dispatcher, whose runs the resumes that commit together share. */
+/** `dispatchOutbox`: the process's one outbox dispatcher (it hands a resume's job over after the commit). */
 type Deps = { uow: UnitOfWork; repos: Repositories; dispatchOutbox: DispatchOutbox };
 
 /**
@@ -36,6 +36,7 @@ export class ChangeSubscriptionState {
 
   async execute(action: SubscriptionAction, id: string, scope: TenantScope): Promise<SubscriptionView> {
     const { from, to, event } = TRANSITIONS[action];
+    let job: Parameters<DispatchOutbox['afterCommit']>[0] | null = null;
     const updated = await this.deps.uow.run(async (tx) => {
       const subscription = await findSubscription(tx.subscriptions, id, scope, { lock: true });
       const now = scope.clock.now();
@@ -46,7 +47,8 @@ export class ChangeSubscriptionState {
       }
       const cancelled = action !== 'resume' ? await tx.debts.cancelUnpaidOfSubscription(subscription.id, now) : [];
       const resumeCount = action === 'resume' ? subscription.resumeCount + 1 : undefined;
-      if (resumeCount) await tx.outbox.add(generationJob(subscription, resumeCount, today), now);
+      job = resumeCount ? generationJob(subscription, resumeCount, today) : null;
+      if (job) await tx.outbox.add(job, now);
       const changed = await tx.subscriptions.update(scope.company.id, subscription.id, { status: to, resumeCount, updatedAt: now });
       await tx.events.append([
         eventOf(scope, event, { kind: 'subscription', subscription: changed }, now),
@@ -55,9 +57,8 @@ export class ChangeSubscriptionState {
       await cancelPendingInstructions(tx, cancelled.map((debt) => debt.id), scope, now);
       return changed;
     });
-    if (action === 'resume') {
-      await this.deps.dispatchOutbox.executeFor(generationJobId(updated, updated.resumeCount)).catch(() => undefined);
-    }
+    // The resume's generation job, handed over now; if the queue is away the periodic run retries it.
+    if (job) await this.deps.dispatchOutbox.afterCommit(job).catch(() => undefined);
     return updated;
   }
 }

@@ -12,7 +12,7 @@ import type { DispatchOutbox } from '../../shared/jobs/dispatch-outbox';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { requireDeps } from '../../shared/use-case-deps';
 import { cycleCount, dueDateOf, parseSchedule, type ScheduleInput } from '../schedule';
-import { generationJob, generationJobId } from '../generation-job';
+import { generationJob } from '../generation-job';
 
 export interface CreateSubscriptionInput {
   externalSubscriptionId: string;
@@ -40,7 +40,7 @@ export const SUBSCRIPTION_CODE_LENGTH = 20;
  * lose its generation.
  */
 export class CreateSubscription {
-  /** `dispatchOutbox`: the process's one dispatcher, whose runs the creations that commit together share. */
+  /** `dispatchOutbox`: the process's one outbox dispatcher (it marks the jobs handed over after commits together). */
   constructor(private readonly deps: { uow: UnitOfWork; repos: Repositories; ids: IdGenerator; dispatchOutbox: DispatchOutbox }) {
     requireDeps('CreateSubscription', deps);
   }
@@ -102,9 +102,8 @@ export class CreateSubscription {
       if (await taken()) throw conflict(input.externalSubscriptionId);
       created = await write(); // a concurrent request created the same inline contact or product
     }
-    // Hand the job over now (with the run that read it, when one did); if the queue is away the
-    // outbox dispatcher retries it.
-    await this.deps.dispatchOutbox.executeFor(generationJobId(created, 0)).catch(() => undefined);
+    // Hand the job over now; if the queue is away the outbox dispatcher's periodic run retries it.
+    await this.deps.dispatchOutbox.afterCommit(generationJob(created, 0, null)).catch(() => undefined);
     return created;
   }
 }

@@ -9,7 +9,7 @@ function world() {
   const entries: OutboxEntry[] = [];
   const reads: number[] = [];
   const enqueued: string[] = [];
-  const marks: number[][] = [];
+  const marks: string[][] = [];
   let hold: Promise<void> | null = null;
   let nextId = 1;
   const outbox = {
@@ -20,9 +20,9 @@ function world() {
       if (hold) await hold;
       return seen;
     },
-    markDispatched: async (ids: number[]) => {
-      marks.push(ids);
-      for (const id of ids) entries.splice(entries.findIndex((e) => e.id === id), 1);
+    markDispatched: async (jobIds: string[]) => {
+      marks.push(jobIds);
+      for (const jobId of jobIds) entries.splice(entries.findIndex((e) => e.jobId === jobId), 1);
     },
   } as unknown as JobOutbox;
   const queue = { enqueue: async (job: Job) => void enqueued.push(job.jobId!) } as unknown as JobQueue;
@@ -31,6 +31,11 @@ function world() {
   return {
     dispatch: new DispatchOutbox({ outbox, queue, clock }),
     add: (jobId: string) => outbox.add(job(jobId), clock.now()),
+    /** A commit that wrote the job, then its hand-over. */
+    commit: async (jobId: string, dispatch: DispatchOutbox) => {
+      await outbox.add(job(jobId), clock.now());
+      await dispatch.afterCommit(job(jobId));
+    },
     holdReads: () => {
       let release!: () => void;
       hold = new Promise((resolve) => (release = resolve));
@@ -70,12 +75,12 @@ describe('DispatchOutbox', () => {
         if (job.jobId === 'b') throw new Error('Redis did not accept the job in time');
       },
     } as unknown as JobQueue;
-    const outbox = { pending: async () => [...w.entries], markDispatched: async (ids: number[]) => void marked.push(...ids) } as unknown as JobOutbox;
-    const marked: number[] = [];
+    const outbox = { pending: async () => [...w.entries], markDispatched: async (jobIds: string[]) => void marked.push(...jobIds) } as unknown as JobOutbox;
+    const marked: string[] = [];
     const dispatch = new DispatchOutbox({ outbox, queue, clock: { now: () => new Date() } as Clock });
     const error = await dispatch.execute().then(() => null, (e: Error) => e);
     expect(started).to.deep.equal(['a', 'b', 'c']);
-    expect(marked).to.deep.equal([w.entries[0]!.id, w.entries[2]!.id]);
+    expect(marked).to.deep.equal(['a', 'c']);
     expect(error?.message).to.equal('Redis did not accept the job in time');
   });
 
@@ -95,56 +100,54 @@ describe('DispatchOutbox', () => {
     expect(w.entries).to.deep.equal([]);
   });
 
-  it('a call naming its job shares the run in flight that read it; one whose job came later waits for the next run', async () => {
+  it('after a commit, hands over the job the use case built without reading the outbox, and marks it MARK_AFTER_MS later with the others of that time', async () => {
     const w = world();
-    // A group of creations commits its three jobs together; the first to call starts the run.
-    for (const id of ['g1', 'g2', 'g3']) await w.add(id);
-    const release = w.holdReads();
-    const first = w.dispatch.executeFor('g1');
-    const rest = [w.dispatch.executeFor('g2'), w.dispatch.executeFor('g3')];
-    await w.add('late');
-    const late = w.dispatch.executeFor('late');
-    release();
-    expect(await first).to.deep.equal({ dispatched: 3 });
-    expect(await Promise.all(rest)).to.deep.equal([{ dispatched: 3 }, { dispatched: 3 }], 'the run that read them');
-    expect(await late).to.deep.equal({ dispatched: 1 });
-    // The second read reads past the group's entries, handed over and not yet marked, and leaves them out.
-    expect(w.reads).to.deep.equal([3, 4], 'one read for the group, one for the entry committed after it');
-    expect(w.enqueued).to.deep.equal(['g1', 'g2', 'g3', 'late']);
-    await w.dispatch.markHanded();
-    expect(w.entries).to.deep.equal([]);
-  });
-
-  it('after a commit, answers once the queue holds the job and marks what the runs of the next MARK_AFTER_MS handed over in one go', async () => {
-    const w = world();
-    await w.add('a');
-    expect(await w.dispatch.executeFor('a')).to.deep.equal({ dispatched: 1 });
-    expect(w.marks).to.deep.equal([], 'not marked yet');
-    await w.add('b');
-    expect(await w.dispatch.executeFor('b')).to.deep.equal({ dispatched: 1 });
-    expect(w.enqueued).to.deep.equal(['a', 'b'], 'a, pending until marked, is not handed over again');
+    await w.commit('a', w.dispatch);
+    expect(w.enqueued).to.deep.equal(['a']);
+    expect(w.reads).to.deep.equal([], 'no read of the outbox');
+    expect(w.marks).to.deep.equal([], 'not marked yet: the request answered once the queue held its job');
+    await w.commit('b', w.dispatch);
     const started = Date.now();
     while (w.marks.length === 0 && Date.now() - started < 2000) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(w.marks).to.deep.equal([[1, 2]], 'one mark for both runs');
+    expect(w.marks).to.deep.equal([['a', 'b']], 'one mark for both commits');
     expect(Date.now() - started).to.be.at.least(MARK_AFTER_MS - 20);
     expect(w.entries).to.deep.equal([]);
   });
 
-  it('marks before execute answers, with the entries a run after a commit handed over', async () => {
+  it('a periodic run reads past what was handed over after a commit and not marked yet, then marks it with its own', async () => {
     const w = world();
-    await w.add('a');
-    await w.dispatch.executeFor('a');
-    await w.add('b');
+    await w.add('left'); // its hand-over failed, say
+    await w.commit('a', w.dispatch);
     expect(await w.dispatch.execute()).to.deep.equal({ dispatched: 1 });
-    expect(w.marks).to.deep.equal([[1, 2]]);
-    expect(w.enqueued).to.deep.equal(['a', 'b']);
+    expect(w.enqueued).to.deep.equal(['a', 'left'], 'a is not handed over twice');
+    expect(w.marks).to.deep.equal([['a', 'left']]);
+    expect(w.entries).to.deep.equal([]);
+  });
+
+  it('after a commit whose job the queue refuses, leaves the entry pending for the periodic run', async () => {
+    const w = world();
+    let away = true;
+    const queue = {
+      enqueue: async (job: Job) => {
+        if (away) throw new Error('Redis is unreachable');
+        w.enqueued.push(job.jobId!);
+      },
+    } as unknown as JobQueue;
+    const outbox = (w.dispatch as unknown as { deps: { outbox: JobOutbox } }).deps.outbox;
+    const dispatch = new DispatchOutbox({ outbox, queue, clock: { now: () => new Date() } as Clock });
+    const error = await w.commit('a', dispatch).then(() => null, (e: Error) => e);
+    expect(error?.message).to.equal('Redis is unreachable');
+    await dispatch.markHanded();
+    expect(w.marks).to.deep.equal([], 'nothing to mark');
+    away = false;
+    expect(await dispatch.execute()).to.deep.equal({ dispatched: 1 });
+    expect(w.enqueued).to.deep.equal(['a']);
     expect(w.entries).to.deep.equal([]);
   });
 
   it('keeps an entry whose mark failed out of its reads and marks it with the next mark', async () => {
     const w = world();
-    await w.add('a');
-    await w.dispatch.executeFor('a');
+    await w.commit('a', w.dispatch);
     const outbox = (w.dispatch as unknown as { deps: { outbox: JobOutbox } }).deps.outbox;
     const mark = outbox.markDispatched;
     outbox.markDispatched = async () => {
@@ -155,7 +158,7 @@ describe('DispatchOutbox', () => {
     outbox.markDispatched = mark;
     expect(await w.dispatch.execute()).to.deep.equal({ dispatched: 0 });
     expect(w.enqueued).to.deep.equal(['a'], 'handed over once');
-    expect(w.marks).to.deep.equal([[1]]);
+    expect(w.marks).to.deep.equal([['a']]);
     expect(w.entries).to.deep.equal([]);
   });
 
