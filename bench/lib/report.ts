@@ -839,7 +839,7 @@ export function changesSection(report: Report): string {
   4,060 req/s) 940–1,178 → 1,098–1,439 req/s, API CPU 0.79–0.98 → 0.65–0.83 ms and MariaDB's 0.31–0.39 →
   0.23–0.31 ms per create.
 - **A create shares the outbox run that read its job** (2026-11-27, \`executeFor(jobId)\` of DispatchOutbox,
-  internal/shared/jobs/dispatch-outbox.ts). The subscriptions of one group commit together, and the first to
+  internal/shared/jobs/dispatch-outbox.ts; replaced later that day by \`afterCommit\`, above). The subscriptions of one group commit together, and the first to
   hand its job over starts a run that reads all of their entries; the others used to wait for one more run (a
   read of the outbox, then BEGIN, SELECT … FOR UPDATE SKIP LOCKED, UPDATE and COMMIT) that found none of theirs.
   Now a caller that names its job shares the run in flight when that run's read found it. POST /subscriptions in
