@@ -246,7 +246,9 @@ describeEachDatabase(
       const detail = await waitForDelivery(t, event.eventId, (d) => d.attempts.length >= 1);
       expect(detail.deliveries[0].webhookEndpointId).to.equal(created.webhookEndpointId);
       expect(detail.deliveries[0].attempts[0]).to.deep.include({ statusCode: null, error: 'connection_refused', succeeded: false });
-      expect(JSON.stringify(detail.deliveries[0].attempts)).to.not.match(/127\.0\.0\.1|ECONNREFUSED|:9\b/);
+      // Every text of the attempts (numbers left out: a durationMs of 9 is no port).
+      const texts = JSON.stringify(detail.deliveries[0].attempts, (_key, value) => (typeof value === 'number' ? undefined : value));
+      expect(texts).to.not.match(/127\.0\.0\.1|ECONNREFUSED|:9\b/);
     });
 
     /** Polls GET /events/{id} until its first delivery satisfies `done`. */
