@@ -135,8 +135,8 @@ export function buildApplication(ports: CorePorts) {
     webhookEndpoints: repos.webhookEndpoints,
     webhookDeliveries: repos.webhookDeliveries,
   };
-  // One outbox dispatcher per process: the periodic runs and the runs after a commit share its
-  // runs and its pending marks (DispatchOutbox), so none hands over what another just did.
+  // One outbox dispatcher per process: the jobs handed over after commits and its periodic runs
+  // share its pending marks (DispatchOutbox), so a periodic run does not hand over what a commit just did.
   const dispatchOutbox = new DispatchOutbox(base);
   const listDebts = new ListDebts(base);
   const createClient = new CreateClient(base);

@@ -36,8 +36,7 @@ export class ChangeSubscriptionState {
 
   async execute(action: SubscriptionAction, id: string, scope: TenantScope): Promise<SubscriptionView> {
     const { from, to, event } = TRANSITIONS[action];
-    let job: Parameters<DispatchOutbox['afterCommit']>[0] | null = null;
-    const updated = await this.deps.uow.run(async (tx) => {
+    const { updated, job } = await this.deps.uow.run(async (tx) => {
       const subscription = await findSubscription(tx.subscriptions, id, scope, { lock: true });
       const now = scope.clock.now();
       const today = utcDateOf(now);
@@ -47,7 +46,7 @@ export class ChangeSubscriptionState {
       }
       const cancelled = action !== 'resume' ? await tx.debts.cancelUnpaidOfSubscription(subscription.id, now) : [];
       const resumeCount = action === 'resume' ? subscription.resumeCount + 1 : undefined;
-      job = resumeCount ? generationJob(subscription, resumeCount, today) : null;
+      const job = resumeCount ? generationJob(subscription, resumeCount, today) : null;
       if (job) await tx.outbox.add(job, now);
       const changed = await tx.subscriptions.update(scope.company.id, subscription.id, { status: to, resumeCount, updatedAt: now });
       await tx.events.append([
@@ -55,7 +54,7 @@ export class ChangeSubscriptionState {
         ...cancelled.map((debt) => eventOf(scope, 'debt.cancelled', { kind: 'debt', debt }, now)),
       ]);
       await cancelPendingInstructions(tx, cancelled.map((debt) => debt.id), scope, now);
-      return changed;
+      return { updated: changed, job };
     });
     // The resume's generation job, handed over now; if the queue is away the periodic run retries it.
     if (job) await this.deps.dispatchOutbox.afterCommit(job).catch(() => undefined);
