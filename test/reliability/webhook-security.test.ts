@@ -140,13 +140,15 @@ for (const kind of DATABASE_KINDS) {
         ];
         receiver.script('/status', [503, 503, 503, 503, 503, 503]);
         // What a transport message names: an address, a host, an errno, the library's words.
+        // The answer's random ids are left out: one may spell "ssl" or "socket" by chance.
+        const randomIds = { eventId: null, webhookEndpointId: null };
         const leaks = (text: string) => /\b\d{1,3}(\.\d{1,3}){3}\b|localhost|no-such-host|ECONN|EAI_|ENOTFOUND|EHOST|ETIMEDOUT|getaddrinfo|socket|certificate|ssl|refused:/i.test(text);
         for (const [url, expected, label] of cases) {
           const hook = expectOk(await api.http.post('/webhook-endpoints').set(t.headers).send({ url, enabledEvents: ['contact.created'], description: label }), 201);
           const tested = await send(() => api.http.post(`/webhook-endpoints/${hook.webhookEndpointId}/test`).set(t.headers));
           tally.record(
             envelopeProblem(tested) ??
-              (tested.body.data.error === expected && tested.body.data.delivered === false && !leaks(JSON.stringify(tested.body.data)) ? null : `test ${label}: ${JSON.stringify(tested.body.data)}`),
+              (tested.body.data.error === expected && tested.body.data.delivered === false && !leaks(JSON.stringify({ ...tested.body.data, ...randomIds })) ? null : `test ${label}: ${JSON.stringify(tested.body.data)}`),
           );
         }
         expectOk(await api.http.post('/contacts').set(t.headers).send({ externalClientId: 'classes', name: 'Classes', email: 'classes@example.com' }), 201);
