@@ -181,7 +181,6 @@ function generationReading(g: GenerationReport): string {
   );
 }
 
-/** GET /debts: the HTTP figures beside the time of the slowest statement alone, and which statements are slow. */
 /**
  * The creates' p99 at 32 connections (issue 19: under 25 ms). The load keeps every connection
  * busy, so the mean latency is connections ÷ req/s (Little's law), and p99 is a steady multiple
@@ -249,6 +248,7 @@ function busyListReading(report: Report, lists: Row[], what: string, remedy: str
   );
 }
 
+/** GET /debts: the HTTP figures beside the time of the slowest statement alone, and which statements are slow. */
 function listReading(report: Report, lists: Row[]): string {
   const seed = report.seed;
   const slowest = (id: string) => {
