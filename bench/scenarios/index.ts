@@ -1,7 +1,7 @@
 import { baselineKoaInsert, baselineKoaJson, baselineKoaSelect } from './baselines';
 import { contactsCreate, contactsGet, contactsList, contactsSearch } from './contacts';
 import { debtListScenarios } from './debt-lists';
-import { debtsBatch, debtsCreate, debtsGet, debtsLegacyCreate } from './debts';
+import { debtsBatch, debtsCreate, debtsGet, debtsLegacyCreate, debtsRefused } from './debts';
 import { adhesionsCreate, paymentMethodsCreate } from './direct-debit';
 import { eventsList } from './events';
 import { linkListScenarios, linksCreate, linksGet } from './payment-links';
@@ -29,6 +29,7 @@ export const SCENARIOS: Scenario[] = [
   contactsList,
   contactsGet,
   debtsCreate,
+  debtsRefused,
   debtsBatch,
   debtsLegacyCreate,
   debtsGet,

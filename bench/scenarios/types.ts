@@ -42,7 +42,10 @@ export interface Scenario {
    * scenario already runs there (the same list at another concurrency, another filter).
    */
   skipInQuick?: boolean;
-  /** The only status code every answer must have (a 207 batch would otherwise pass as 2xx). */
+  /**
+   * The only status code every answer must have (a 207 batch would otherwise pass as 2xx). A 4xx
+   * makes a scenario of refused requests: those answers are the ones timed.
+   */
   expectStatus?: number;
   load(ctx: Context): Promise<Omit<LoadSpec, 'baseUrl' | 'connections' | 'durationSec' | 'warmupSec'>>;
 }

@@ -19,6 +19,12 @@ describe('error mapping', () => {
     expect(domainErrors.map((e) => e.constructor)).to.have.members(exported);
   });
 
+  it('builds domain errors without a stack trace, and leaves other errors theirs', () => {
+    for (const error of domainErrors) expect(error.stack, error.name).to.equal(`${error.name}: ${error.message}`);
+    expect(Error.stackTraceLimit).to.be.greaterThan(0);
+    expect(new Error('fault').stack).to.match(/\n\s+at /);
+  });
+
   it('answers every domain error with its 4xx status and code, never a 500', () => {
     const expected: Partial<Record<ErrorCode, number>> = {
       INVALID_REQUEST: 400, AUTHENTICATION_FAILED: 401, RESOURCE_NOT_FOUND: 404, RESOURCE_CONFLICT: 409,
