@@ -1,5 +1,6 @@
 import type { GenerationReport } from './generation';
 import { baselineFor, contactsHeld, type Report, type Row } from './report';
+import { createRatioTarget, isSingleCreate } from './targets';
 
 /** A few sentences derived from the figures, so the page stays true when it is regenerated. */
 export function reading(report: Report): string[] {
@@ -86,6 +87,7 @@ export function reading(report: Report): string[] {
       `POST /products ${row('products.create').requestsPerSec.toFixed(0)} req/s (${pct(row('products.create').ratio)}, ${cpu(row('products.create'))} CPU) ` +
       `also reads the name and the externalProductId before its grouped write (${stmts(row('products.create'))} statements per request).`,
     ...createLatencyReading(report),
+    ...createBudgetReading(report),
     `GET by id (${gets.map((r) => `${r.label.replace('GET ', '')} ${r.requestsPerSec.toFixed(0)} req/s, p99 ${r.p99Ms} ms, ${cpu(r)} CPU`).join('; ')}): ` +
       `${gets.map((r) => pct(r.ratio)).join(', ')} of bare Koa (${koaJson.requestsPerSec.toFixed(0)} req/s, ${cpu(koaJson)} of CPU per request); ` +
       `the target (>= 50 %) is ${met(gets.every((r) => (r.ratio ?? 0) >= 0.5))}. Each read is one indexed query, shared ` +
@@ -207,6 +209,35 @@ function createLatencyReading(report: Report): string[] {
       `${(needed / high).toFixed(2)}–${(needed / low).toFixed(2)} × the one-INSERT baseline measured before each (${low.toFixed(0)} to ${high.toFixed(0)} req/s): ` +
       `the latency target is the throughput target in another form, and moves only with it. ` +
       (under.length === 0 ? 'None is under 25 ms in this run.' : `Under 25 ms in this run: ${under.map((r) => r.label).join(', ')}.`),
+  ];
+}
+
+/**
+ * What each create may spend of the API's CPU for its issue-19 ratio, beside what the request
+ * pipeline alone costs (POST /v2/debts refused: authentication, rate limit, body, validation and
+ * the error envelope, no statement). The one API process is CPU-bound under the creates, so its
+ * req/s is its busy share of a core ÷ its CPU per request: a ratio r to koa-insert's N req/s
+ * allows busy × 1000 ÷ (r × N) ms per create, at the busy share the create ran with.
+ */
+function createBudgetReading(report: Report): string[] {
+  const refused = report.rows.find((r) => r.id === 'debts.refused');
+  const creates = report.rows.filter((r) => isSingleCreate(r) && r.serverCpuMsPerRequest);
+  const pipeline = refused?.serverCpuMsPerRequest;
+  if (!refused || !pipeline || creates.length === 0) return [];
+  const insert = baselineFor(report.rows, refused, 'baseline.koa-insert')!;
+  const ms = (v: number) => v.toFixed(3);
+  const parts = creates.map((r) => {
+    const target = createRatioTarget(r.id);
+    const busy = (r.requestsPerSec * r.serverCpuMsPerRequest!) / 1000;
+    const allowed = (busy * 1000) / (target * baselineFor(report.rows, r, 'baseline.koa-insert')!.requestsPerSec);
+    return `${r.label} ${target} × allows ${ms(allowed)} ms (${ms(allowed - pipeline)} after the pipeline) and spends ${ms(r.serverCpuMsPerRequest!)} (${ms(r.serverCpuMsPerRequest! - pipeline)})`;
+  });
+  return [
+    `The request pipeline against the creates' CPU: a refused create (${refused.label}) costs the API ${ms(pipeline)} ms, ` +
+      `${insert.serverCpuMsPerRequest ? `${(pipeline / insert.serverCpuMsPerRequest).toFixed(2)} × koa-insert's whole request (${ms(insert.serverCpuMsPerRequest)} ms)` : 'koa-insert not measured'}, ` +
+      `and answers ${refused.requestsPerSec.toFixed(0)} req/s. Each create's issue-19 ratio allows the one API process so much CPU per create, at ` +
+      `the share of a core it kept busy; what the pipeline leaves is for the use case, the create's share of its group's statements ` +
+      `and its 201: ${parts.join('; ')}. The gap is in the creates' own work, not in the pipeline every request shares.`,
   ];
 }
 
