@@ -189,7 +189,7 @@ function generationReading(g: GenerationReport): string {
  * of the mean: the p99 target asks for a throughput, which the reading derives.
  */
 function createLatencyReading(report: Report): string[] {
-  const creates = report.rows.filter((r) => r.kind === 'api' && r.id.endsWith('.create') && r.connections === 32 && r.itemsPerRequest === 1 && r.meanMs > 0);
+  const creates = report.rows.filter((r) => isSingleCreate(r) && r.connections === 32 && r.meanMs > 0);
   const insert = report.rows.find((r) => r.id === 'baseline.koa-insert');
   if (creates.length === 0 || !insert || insert.meanMs <= 0) return [];
   const spread = creates.map((r) => r.p99Ms / r.meanMs).sort((a, b) => a - b);
