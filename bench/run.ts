@@ -13,7 +13,7 @@ import { parseArgs } from './lib/options';
 import { rssMiB, type Service, startService, stopAll } from './lib/processes';
 import { measureReminders, type RemindersReport } from './lib/reminders';
 import { reading } from './lib/reading';
-import { PAIRED_BASELINE_SEC, type PairedBaseline, performancePage, rawReports, type Report, type Row, textTable } from './lib/report';
+import { FIRST_WARMUP_SEC, PAIRED_BASELINE_SEC, type PairedBaseline, performancePage, rawReports, type Report, type Row, textTable } from './lib/report';
 import { targets } from './lib/targets';
 import { SCENARIOS } from './scenarios';
 import { log } from './scenarios/support';
@@ -323,6 +323,8 @@ function pairedBaselineIds(scenario: Scenario): string[] {
 
 /** Passes over the API scenarios (the measured one and the memory passes) on one API process. */
 const MEMORY_PASSES = 3;
+/** The services that have served a warm-up (runScenario). */
+const warmedServices = new Set<string>();
 const QUICK_MEMORY_SCENARIOS = ['debts.create', 'debts.get'];
 
 /**
@@ -346,7 +348,10 @@ async function runScenario(
   const itemsPerRequest = scenario.itemsPerRequest ?? 1;
   // A scenario of refused requests (expectStatus 4xx) times those answers.
   const refused = scenario.expectStatus !== undefined && scenario.expectStatus >= 300;
-  const load: LoadSpec = { ...spec, baseUrl: `http://127.0.0.1:${service.port}`, connections, durationSec, warmupSec, ...(refused ? { timedStatus: scenario.expectStatus } : {}) };
+  // A process's first scenario warms longer: its code and heap start cold (FIRST_WARMUP_SEC).
+  const warming = warmupSec > 0 && !warmedServices.has(service.name) ? Math.max(warmupSec, FIRST_WARMUP_SEC) : warmupSec;
+  warmedServices.add(service.name);
+  const load: LoadSpec = { ...spec, baseUrl: `http://127.0.0.1:${service.port}`, connections, durationSec, warmupSec: warming, ...(refused ? { timedStatus: scenario.expectStatus } : {}) };
   await warmUp(load);
   const cpuBefore = cpuSnapshot();
   const serverCpuBefore = processCpuMs(service.serverPid);

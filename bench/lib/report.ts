@@ -53,6 +53,13 @@ export interface PairedBaseline {
 /** Seconds of each baseline's run right before a scenario (after 1 s of warm-up; bench/run.ts). */
 export const PAIRED_BASELINE_SEC = 3;
 
+/**
+ * Seconds of warm-up before the first scenario a process serves (not in a quick run): its code is
+ * still unoptimized, its heap and pools at their starting size. With the usual 2 s, whichever
+ * create ran first on the API measured about a tenth slower than when it ran second (2026-11-27).
+ */
+export const FIRST_WARMUP_SEC = 8;
+
 /** The baseline `id` as measured just before `row` (what its ratio divides by), else its start-of-run row. */
 export function baselineFor(rows: Row[], row: Row, id: string): PairedBaseline | undefined {
   return row.paired?.[id] ?? rows.find((r) => r.id === id);
@@ -208,7 +215,8 @@ Re-run it to refresh this page; every figure below comes from one run on one mac
   is ${mysqlPage ? 'the MySQL run' : 'a PostgreSQL run'}${mysqlPage ? `; the last PostgreSQL run's figures are under "PostgreSQL beside MySQL" and its raw
   figures at the end (a PostgreSQL run writes only those; a MySQL run keeps them)` : ''}.
 - Load: autocannon, keep-alive, no pipelining, ${settings.durationSec} s per scenario after a ${settings.warmupSec} s warm-up of the
-  same load that is discarded; ${settings.connections} connections unless the Conns column says otherwise (see
+  same load that is discarded (${FIRST_WARMUP_SEC} s before the first scenario each process serves: its code is not optimized yet, its
+  heap not grown; with 2 s, whichever create ran first measured about a tenth slower than it did second); ${settings.connections} connections unless the Conns column says otherwise (see
   below). req/s is the mean of the per-second samples; p50/p99 are the latencies of the 2xx
   answers, timed per response; the CPU and memory figures cover the measured run only. Any
   connection error, non-2xx answer, or answer other than the scenario's status (201 for the
