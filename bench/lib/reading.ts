@@ -191,6 +191,7 @@ function generationReading(g: GenerationReport): string {
 function createLatencyReading(report: Report): string[] {
   const creates = report.rows.filter((r) => isSingleCreate(r) && r.connections === 32 && r.meanMs > 0);
   const insert = report.rows.find((r) => r.id === 'baseline.koa-insert');
+  const bare = report.rows.find((r) => r.id === 'baseline.koa-json');
   if (creates.length === 0 || !insert || insert.meanMs <= 0) return [];
   const spread = creates.map((r) => r.p99Ms / r.meanMs).sort((a, b) => a - b);
   const median = spread[Math.floor((spread.length - 1) / 2)]!;
@@ -205,7 +206,9 @@ function createLatencyReading(report: Report): string[] {
       `. The load keeps all ${connections} connections busy, so the mean is connections ÷ req/s (Little's law: ${connections} ÷ ` +
       `${creates[0]!.requestsPerSec.toFixed(0)} req/s = ${((connections * 1000) / creates[0]!.requestsPerSec).toFixed(1)} ms for the first), and p99 sits ` +
       `${spread[0]!.toFixed(1)}–${spread.at(-1)!.toFixed(1)} × the mean (median ${median.toFixed(1)}; the one-INSERT baseline's own ${(insert.p99Ms / insert.meanMs).toFixed(1)} ×, ` +
-      `p99 ${insert.p99Ms} ms at ${insert.requestsPerSec.toFixed(0)} req/s). A p99 under 25 ms so asks for about ${Math.round(needed).toLocaleString('en-US')} req/s, ` +
+      `p99 ${insert.p99Ms} ms at ${insert.requestsPerSec.toFixed(0)} req/s` +
+      (bare && bare.meanMs > 0 ? `; bare Koa's, answering a constant, ${(bare.p99Ms / bare.meanMs).toFixed(1)} ×: the spread is this machine's, not the creates'` : '') +
+      `). A p99 under 25 ms so asks for about ${Math.round(needed).toLocaleString('en-US')} req/s, ` +
       `${(needed / high).toFixed(2)}–${(needed / low).toFixed(2)} × the one-INSERT baseline measured before each (${low.toFixed(0)} to ${high.toFixed(0)} req/s): ` +
       `the latency target is the throughput target in another form, and moves only with it. ` +
       (under.length === 0 ? 'None is under 25 ms in this run.' : `Under 25 ms in this run: ${under.map((r) => r.label).join(', ')}.`),
