@@ -889,6 +889,21 @@ export function changesSection(report: Report): string {
   25.4 %, other 21.9 → 11.4 %. The budgets in that table are what the issue asked for: authentication, JWT
   verification, validation, logging, metrics and the envelope together are under a tenth of a create's API CPU;
   the statements and the sockets are most of it.
+- **Most of a create's socket-write share is the database's turn on the core** (2026-11-27, a one-off check):
+  with the API alone on one core (\`taskset\`; the bench, the load, the baselines on the other, MariaDB free), the
+  writes under mysql2 fell from 21.6 to 6.1 % of POST /v2/debts's samples. The profiler samples the API thread's
+  wall time, and a write that wakes MariaDB on the same core leaves the thread waiting its turn: on these 2
+  cores that is time the database gets, not CPU the API spends (/proc agrees: 18 % of the API's CPU is the
+  kernel's). Of the API's own CPU, then: Knex 10 % (compiling statements 5.5 %, a transaction's own Knex instance
+  1.5 %), mysql2 6 %, garbage collection 5 %, Node's HTTP and Koa about a fifth; no function of the service's own
+  above 1 %. Fewer statements alone do not buy much either: one group in flight instead of two, tried again,
+  took the three debt creates (v2, legacy, payment links) from 0.70–0.76 to 0.50–0.51 statements per create at
+  about the same API CPU (0.31–0.39 against 0.28–0.34 ms), and their throughput fell (0.44–0.61 → 0.41–0.54 ×
+  koa-insert, 2 pairs side by side).
+- **The first scenario a process serves warms for ${FIRST_WARMUP_SEC} s** (2026-11-27, bench/run.ts): see Method. Swapped
+  in order, POST /contacts measured 0.56–0.58 × koa-insert run first on a fresh API and 0.64–0.69 × run second
+  (2 pairs each); with the longer first warm-up, run first, 0.63 and 0.69 ×. POST /products, first of every
+  full run, paid for it (0.49 × in the run of 10:39, 0.79 × in the next, a faster hour as well).
 - **Ratios to a baseline measured right before** (2026-11-27, bench/run.ts): see Method. In the run of 04:12,
   before it, bare Koa answered 16,292 req/s at the start and the targeted runs of the next half hour 17,000 to
   22,000; POST /contacts came out at 0.86 × koa-insert and GET /products/{id} at 0.18 × koa-json, both the
