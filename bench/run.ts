@@ -323,9 +323,9 @@ function pairedBaselineIds(scenario: Scenario): string[] {
 
 /** Passes over the API scenarios (the measured one and the memory passes) on one API process. */
 const MEMORY_PASSES = 3;
-/** The services that have served a warm-up (runScenario). */
-const warmedServices = new Set<string>();
 const QUICK_MEMORY_SCENARIOS = ['debts.create', 'debts.get'];
+/** The services that have served a warm-up (runScenario): a service's first gets FIRST_WARMUP_SEC. */
+const warmedServices = new Set<string>();
 
 /**
  * Runs one scenario (warm-up, then the measured load) and checks every answer; `rows` holds the
