@@ -144,9 +144,9 @@ export interface TransactionGroupsOptions extends GroupCommitOptions {
   /**
    * The works of a group start together and interleave at their awaits, instead of running one
    * after the other: their like statements meet and the adapter can write them as one (a group
-   * of payment links is one INSERT of debts and one of links, not one of each per link). Only for a database where a failed statement leaves the transaction usable (MySQL,
-   * SQLite, the memory store): on PostgreSQL a work that handles a conflict rolls back to a
-   * savepoint, which would also undo the statements other works made meanwhile.
+   * of payment links is one INSERT of debts and one of links, not one of each per link). The
+   * unit of work must then keep one work's handled failure from undoing the others' writes (the
+   * Knex one: shared-transaction.ts).
    */
   concurrent?: boolean;
 }

@@ -78,6 +78,15 @@ export interface SqlDialect {
    * (in `trx`: the count is the connection's own).
    */
   insertSkippingTaken(trx: Knex.Transaction, table: string, rows: Record<string, unknown>[], conflict: string[]): Promise<number>;
+  /**
+   * INSERTs `rows` into `table` without failing on a taken unique key (any of the table's): answers
+   * each row's new id, or null for a row a taken key skipped, and the transaction goes on as if
+   * that row had not been sent. For the INSERTs of works sharing a transaction where a failed
+   * statement ends it (PostgreSQL, see shared-transaction.ts). Null where a failed INSERT undoes
+   * only itself (MySQL, SQLite): the works there send a plain INSERT and meet their conflicts as
+   * errors.
+   */
+  insertIdsSkippingTaken: ((trx: Knex.Transaction, table: string, rows: Record<string, unknown>[]) => Promise<(number | null)[]>) | null;
   /** Where a replica stands: replicating and how far behind, stopped, or not a replica at all. */
   replicaStatus(replica: Knex): Promise<ReplicaStatus>;
 }
@@ -113,6 +122,7 @@ const MYSQL: SqlDialect = {
     const [changed] = (await trx.raw('SELECT ROW_COUNT() AS n')) as [{ n: number | string }[]];
     return Number(changed[0]!.n);
   },
+  insertIdsSkippingTaken: null,
   replicaStatus: mysqlReplicaStatus,
 };
 
@@ -142,6 +152,7 @@ const SQLITE: SqlDialect = {
     const changed = (await trx.raw('SELECT changes() AS n')) as { n: number }[];
     return Number(changed[0]!.n);
   },
+  insertIdsSkippingTaken: null,
   replicaStatus: async () => ({ kind: 'not-a-replica', detail: 'SQLite has no replicas' }),
 };
 
@@ -170,6 +181,7 @@ const POSTGRES: SqlDialect = {
   concat: (...parts) => parts.map((p) => (p === '?' ? 'CAST(? AS TEXT)' : p)).join(' || '),
   // RETURNING lists exactly the rows the statement inserted.
   insertSkippingTaken: async (trx, table, rows, conflict) => ((await trx(table).insert(rows).onConflict(conflict).ignore().returning(conflict)) as unknown[]).length,
+  insertIdsSkippingTaken: postgresInsertIdsSkippingTaken,
   replicaStatus: postgresReplicaStatus,
 };
 
@@ -196,8 +208,43 @@ function idsFrom(first: number, rows: number, step: number): number[] {
  * back alone. Elsewhere, and outside transactions, it runs as it is.
  */
 export function guardedWrite<T>(db: Knex | Knex.Transaction, write: (db: Knex | Knex.Transaction) => Promise<T>): Promise<T> {
-  if (!(db as Knex.Transaction).isTransaction || !sqlDialect(db).failedStatementAbortsTransaction) return write(db);
+  if (!(db as Knex.Transaction).isTransaction || !sqlDialect(db).failedStatementAbortsTransaction || unguarded.has(db)) return write(db);
   return db.transaction((savepoint) => write(savepoint));
+}
+
+const unguarded = new WeakSet<object>();
+
+/**
+ * `trx`'s writes take no savepoint (guardedWrite): a transaction shared by works side by side,
+ * where a savepoint's rollback would also undo the statements other works sent meanwhile. Its
+ * INSERTs skip taken keys instead of failing (insertIdsSkippingTaken), and any other failure ends
+ * the whole transaction (shared-transaction.ts).
+ */
+export function writeWithoutSavepoints(trx: Knex.Transaction): void {
+  unguarded.add(trx);
+}
+
+/**
+ * ON CONFLICT DO NOTHING skips a row any unique key of the table refuses, and RETURNING lists the
+ * rows inserted. Which of several rows were skipped shows only in ids known beforehand: they are
+ * drawn from the table's sequence first (one more statement for the rows of a whole group).
+ */
+async function postgresInsertIdsSkippingTaken(trx: Knex.Transaction, table: string, rows: Record<string, unknown>[]): Promise<(number | null)[]> {
+  if (rows.length === 1) {
+    const [inserted] = (await trx(table).insert(rows[0]!).onConflict().ignore().returning('id')) as { id: number | string }[];
+    return [inserted === undefined ? null : Number(inserted.id)];
+  }
+  const { rows: drawn } = (await trx.raw('SELECT nextval(pg_get_serial_sequence(?, ?)) AS id FROM generate_series(1, ?)', [table, 'id', rows.length])) as {
+    rows: { id: number | string }[];
+  };
+  const ids = drawn.map((r) => Number(r.id));
+  const inserted = (await trx(table)
+    .insert(rows.map((row, i) => ({ ...row, id: ids[i] })))
+    .onConflict()
+    .ignore()
+    .returning('id')) as { id: number | string }[];
+  const insertedIds = new Set(inserted.map((r) => Number(r.id)));
+  return ids.map((id) => (insertedIds.has(id) ? id : null));
 }
 
 /** SHOW SLAVE STATUS: empty on a server that is not a replica. */

@@ -8,7 +8,18 @@ import { guardedWrite } from './dialect';
  */
 export function isDuplicateKey(error: unknown): boolean {
   const e = error as { code?: string; errno?: number };
-  return e?.code === 'ER_DUP_ENTRY' || e?.errno === 1062 || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.code === '23505';
+  return error instanceof TakenKeyError || e?.code === 'ER_DUP_ENTRY' || e?.errno === 1062 || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.code === '23505';
+}
+
+/**
+ * A row an INSERT skipped because one of its unique keys was taken (SqlDialect.insertIdsSkippingTaken):
+ * a duplicate key to its caller, without the statement having failed.
+ */
+export class TakenKeyError extends Error {
+  constructor(readonly table: string) {
+    super(`a unique key of the row is taken in ${table}`);
+    this.name = 'TakenKeyError';
+  }
 }
 
 /**

@@ -28,7 +28,6 @@ import { KnexWebhookEndpointRepository } from './knex-webhook-endpoint-repositor
 import type { CredentialCache } from '../credential-cache';
 import { isDeadlock } from './driver-errors';
 import { deferWrites, flushDeferredWrites } from './deferred-writes';
-import { sqlDialect } from './dialect';
 import { shareTransaction } from './shared-transaction';
 
 export interface KnexRepositoryOptions {
@@ -83,20 +82,14 @@ export class KnexUnitOfWork implements UnitOfWork {
     private readonly db: Knex,
     private readonly options: KnexRepositoryOptions,
   ) {
-    const concurrent = !sqlDialect(db).failedStatementAbortsTransaction;
     this.groups = new TransactionGroups((work, sharedBy) => this.transaction(work, sharedBy), {
       maxGroupSize: MAX_TRANSACTION_GROUP,
-      // Where a group's works run one after the other (PostgreSQL) a large group is a long
-      // transaction, not a cheaper one: its groups keep going side by side on the pool.
-      maxInFlight: concurrent ? MAX_GROUPS_IN_FLIGHT : undefined,
-      concurrent,
+      maxInFlight: MAX_GROUPS_IN_FLIGHT,
+      concurrent: true,
     });
   }
 
-  /**
-   * A group's works run side by side where a failed statement leaves the transaction usable, so
-   * their rows meet in multi-row INSERTs (shared-transaction.ts); on PostgreSQL one after the other.
-   */
+  /** A group's works run side by side, so their rows meet in multi-row INSERTs (shared-transaction.ts). */
   private readonly groups: TransactionGroups;
 
   runGrouped<T>(key: string | number, work: (repos: Repositories) => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { isDuplicateKey } from './driver-errors';
-import { sqlDialect } from './dialect';
+import { isDuplicateKey, TakenKeyError } from './driver-errors';
+import { sqlDialect, writeWithoutSavepoints } from './dialect';
 import { type ReadAll, readTogether } from './read-batches';
 
 /**
@@ -9,17 +9,22 @@ import { type ReadAll, readTogether } from './read-batches';
  * a transaction of one work:
  *
  * - **Their single-row INSERTs meet.** The rows the works insert into one table meanwhile go as
- *   one multi-row INSERT, and each caller still gets its own row's id
- *   (insertedId). When that INSERT fails on a duplicate key, its rows go in again one by one, so
- *   each caller meets only its own conflict, as alone (MySQL and SQLite undo only the failed
- *   statement, and the works run side by side only there).
+ *   one multi-row INSERT, and each caller still gets its own row's id (insertedId), or its own
+ *   conflict when a unique key of its row is taken, as alone:
+ *   - on MySQL and SQLite, which undo only a failed statement, an INSERT that fails on a duplicate
+ *     key sends its rows again one by one;
+ *   - on PostgreSQL, where a failed statement ends the transaction (and a savepoint's rollback
+ *     would undo the other works' statements too), the INSERT skips the rows whose keys are taken
+ *     (SqlDialect.insertIdsSkippingTaken) and their callers meet a TakenKeyError, the transaction
+ *     going on; the works' writes take no savepoint.
  * - **Their reads by key meet** the same way (lookUp): a group of subscriptions reads its contacts
  *   in one SELECT and its products in another.
  * - **A failure that may have ended the transaction stops it.** InnoDB rolls a deadlock victim
- *   back whole, and the statements that follow would then each commit on their own. So the
- *   transaction's statements are sent one at a time, as the connection does anyway, and after a
- *   failure other than a duplicate key every later one fails at once, except the ROLLBACK; the
- *   works' errors then roll back the group and its works run again alone.
+ *   back whole, PostgreSQL refuses every statement after any failure, and on MySQL the statements
+ *   that follow would each commit on their own. So the transaction's statements are sent one at a
+ *   time, as the connection does anyway, and after a failure (other than a duplicate key where
+ *   only the statement is undone) every later one fails at once, except the ROLLBACK; the works'
+ *   errors then roll back the group and its works run again alone.
  */
 interface Shared {
   /** Rows waiting for the next INSERT, by table. */
@@ -48,6 +53,7 @@ const sharedTransactions = new WeakMap<object, Shared>();
 export function shareTransaction(trx: Knex.Transaction): void {
   const shared: Shared = { pending: new Map(), lookups: new Map(), scheduled: false, statements: Promise.resolve() };
   sharedTransactions.set(trx, shared);
+  writeWithoutSavepoints(trx);
   stopAfterFailure(trx, shared);
 }
 
@@ -148,6 +154,15 @@ async function readLookup({ readAll, waiting }: PendingLookup): Promise<void> {
 
 async function insertTogether(trx: Knex.Transaction, table: string, rows: PendingRow[]): Promise<void> {
   const dialect = sqlDialect(trx);
+  if (dialect.insertIdsSkippingTaken) {
+    let ids: (number | null)[];
+    try {
+      ids = await dialect.insertIdsSkippingTaken(trx, table, rows.map((r) => r.row));
+    } catch (error) {
+      return rows.forEach((r) => r.reject(error));
+    }
+    return rows.forEach((r, i) => (ids[i] == null ? r.reject(new TakenKeyError(table)) : r.resolve(ids[i]!)));
+  }
   if (rows.length > 1 && (await dialect.tellsInsertedIds(trx))) {
     try {
       const ids = await dialect.insertedIds(trx, trx(table).insert(rows.map((r) => r.row)), rows.length);
@@ -172,6 +187,8 @@ async function insertTogether(trx: Knex.Transaction, table: string, rows: Pendin
 function stopAfterFailure(trx: Knex.Transaction, shared: Shared): void {
   const client = trx.client as { query(connection: unknown, statement: unknown): Promise<unknown> };
   const query = client.query.bind(client);
+  // A duplicate key undoes only its statement, except where any failure ends the transaction.
+  const survivesDuplicates = !sqlDialect(trx).failedStatementAbortsTransaction;
   let failure: unknown = null;
   client.query = (connection, statement) => {
     const sql = typeof statement === 'string' ? statement : ((statement as { sql?: string }).sql ?? '');
@@ -188,7 +205,7 @@ function stopAfterFailure(trx: Knex.Transaction, shared: Shared): void {
     shared.statements = sent.then(
       () => undefined,
       (error: unknown) => {
-        if (failure === null && !isDuplicateKey(error) && !(error instanceof SharedTransactionStopped)) failure = error;
+        if (failure === null && !(survivesDuplicates && isDuplicateKey(error)) && !(error instanceof SharedTransactionStopped)) failure = error;
       },
     );
     return sent;
