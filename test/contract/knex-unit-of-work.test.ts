@@ -156,10 +156,11 @@ for (const kind of DATABASE_KINDS) {
     });
 
     it('goes on after a duplicate key it handled inside the transaction, and commits what it wrote before and after', async () => {
-      // PostgreSQL aborts a transaction at its first failed statement: the write that failed ran
-      // in a savepoint, so the rest of the transaction still works.
+      // PostgreSQL aborts a transaction at its first failed statement: there the INSERT skips the
+      // taken key instead of failing (and takes no savepoint), so the rest of the transaction works.
       const t = await debtTenant();
       const taken = await repos.debts.insert(newDebt(t));
+      const savepoints = recordStatements(/savepoint/i);
       const written = await uow.run(async (tx) => {
         const before = await tx.debts.insert(newDebt(t));
         const conflict = await rejectionOf(tx.debts.insert(newDebt(t, { externalRequestId: taken.externalRequestId })));
@@ -167,6 +168,8 @@ for (const kind of DATABASE_KINDS) {
         const after = await tx.debts.insert(newDebt(t));
         return [before, after];
       });
+      savepoints.stop();
+      expect(savepoints.statements).to.deep.equal([]);
       for (const debt of written) expect((await repos.debts.findByExternalRequestId(t.company.id, debt.externalRequestId))?.id).to.equal(debt.id);
     });
 

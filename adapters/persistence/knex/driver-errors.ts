@@ -43,7 +43,12 @@ export async function translatingDuplicates<T>(db: Knex | Knex.Transaction, what
   try {
     return await guardedWrite(db, write);
   } catch (error) {
-    if (isDuplicateKey(error)) throw new ConflictError(`${what} already exists`);
+    if (isDuplicateKey(error)) throw conflictOf(what);
     throw error;
   }
+}
+
+/** The domain's answer to a taken unique key of `what` (a Contact, a Debt, …). */
+export function conflictOf(what: string): ConflictError {
+  return new ConflictError(`${what} already exists`);
 }

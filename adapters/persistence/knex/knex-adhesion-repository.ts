@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import type { Adhesion, AdhesionStatus } from '../../../internal/direct-debit/adhesion';
 import type { AdhesionRepository, AdhesionView, NewAdhesion } from '../../../ports/adhesion-repository';
-import { insertedId } from './shared-transaction';
-import { translatingDuplicates } from './driver-errors';
+import { insertedIdOrConflict } from './shared-transaction';
 import { lockRowId } from './row-lock';
 import { bool, fromMillis, toMillis } from './rows/columns';
 
@@ -12,18 +11,16 @@ export class KnexAdhesionRepository implements AdhesionRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(adhesion: NewAdhesion): Promise<Adhesion> {
-    const id = await translatingDuplicates(this.db, 'Adhesion', (db) =>
-      insertedId(db, 'adhesions', {
-        organization_id: adhesion.organizationId,
-        company_id: adhesion.companyId,
-        code: adhesion.code,
-        external_client_id: adhesion.externalClientId,
-        product_id: adhesion.productId,
-        status: adhesion.status,
-        created_at: toMillis(adhesion.createdAt),
-        updated_at: toMillis(adhesion.updatedAt),
-      }),
-    );
+    const id = await insertedIdOrConflict(this.db, 'Adhesion', 'adhesions', {
+      organization_id: adhesion.organizationId,
+      company_id: adhesion.companyId,
+      code: adhesion.code,
+      external_client_id: adhesion.externalClientId,
+      product_id: adhesion.productId,
+      status: adhesion.status,
+      created_at: toMillis(adhesion.createdAt),
+      updated_at: toMillis(adhesion.updatedAt),
+    });
     return { ...adhesion, id: Number(id) };
   }
 

@@ -4,8 +4,7 @@ import { foldForSearch, phoneDigits } from '../../../internal/contacts/contact';
 import { COUNT_SCAN_CAP, cappedTotal, offsetOf, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
 import type { ContactChanges, ContactFilter, ContactRepository, NewContact } from '../../../ports/contact-repository';
 import { sqlDialect } from './dialect';
-import { endsInSpace, insertedId, lookUp, withoutTrailingSpaces } from './shared-transaction';
-import { translatingDuplicates } from './driver-errors';
+import { endsInSpace, insertedIdOrConflict, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { bool, fromMillis, toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
 import { ownRowsByKey } from './read-batches';
@@ -45,7 +44,7 @@ export class KnexContactRepository implements ContactRepository {
     };
     // The contact, its phones' index rows and the organization's tally agree (one transaction).
     return inTransaction(this.db, async (trx) => {
-      const id = await translatingDuplicates(trx, 'Contact', (db) => insertedId(db, 'contacts', row));
+      const id = await insertedIdOrConflict(trx, 'Contact', 'contacts', row);
       await this.writePhones(trx, id!, contact.organizationId, contact.phones);
       await addToTally(trx, CONTACT_TALLY, contact.organizationId, 1);
       return toContact({ ...row, id: id!, active: 1 });

@@ -2,8 +2,7 @@ import type { Knex } from 'knex';
 import type { ApiKeyKind, ApiKeyRecord, AppEnv, ClientUser } from '../../../internal/tenancy/credentials';
 import type { ClientSummary, CredentialRepository, FacadeCredentials } from '../../../ports/credential-repository';
 import { CredentialCache } from '../credential-cache';
-import { insertedId } from './shared-transaction';
-import { translatingDuplicates } from './driver-errors';
+import { insertedIdOrConflict } from './shared-transaction';
 import { toCompany, toOrganization } from './knex-tenancy-repository';
 import { bool, fromMillis, toMillis } from './rows/columns';
 
@@ -28,15 +27,13 @@ export class KnexCredentialRepository implements CredentialRepository {
 
   async insertClientUser(user: Omit<ClientUser, 'id'>, companyIds: number[]): Promise<ClientUser> {
     this.cache.clear();
-    const id = await translatingDuplicates(this.db, 'Client user', (db) =>
-      insertedId(db, 'client_users', {
-        organization_id: user.organizationId,
-        username: user.username,
-        password_hash: user.passwordHash,
-        disabled: user.disabled,
-        created_at: toMillis(user.createdAt),
-      }),
-    );
+    const id = await insertedIdOrConflict(this.db, 'Client user', 'client_users', {
+      organization_id: user.organizationId,
+      username: user.username,
+      password_hash: user.passwordHash,
+      disabled: user.disabled,
+      created_at: toMillis(user.createdAt),
+    });
     await this.db('client_user_companies').insert(companyIds.map((company_id) => ({ client_user_id: id, company_id })));
     return { ...user, id: id! };
   }

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import type { DebitAttempt, DebitAttemptStatus } from '../../../internal/direct-debit/debit-attempt';
 import type { DebitAttemptRepository, NewDebitAttempt } from '../../../ports/debit-attempt-repository';
-import { insertedId } from './shared-transaction';
-import { translatingDuplicates } from './driver-errors';
+import { insertedIdOrConflict } from './shared-transaction';
 import { lockRowId } from './row-lock';
 import { fromMillis, fromMillisOrNull, toMillis } from './rows/columns';
 
@@ -26,7 +25,7 @@ export class KnexDebitAttemptRepository implements DebitAttemptRepository {
       created_at: toMillis(attempt.createdAt),
       completed_at: attempt.completedAt ? toMillis(attempt.completedAt) : null,
     };
-    const id = await translatingDuplicates(this.db, 'Debit attempt', (db) => insertedId(db, 'debit_attempts', row));
+    const id = await insertedIdOrConflict(this.db, 'Debit attempt', 'debit_attempts', row);
     return toAttempt({ ...row, id });
   }
 

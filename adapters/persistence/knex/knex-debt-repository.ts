@@ -6,7 +6,7 @@ import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, New
 import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-repository';
 import { addToTally, DEBT_TALLY, isLive, liveByCompany, tallyTotal } from './tallies';
 import { sqlDialect } from './dialect';
-import { endsInSpace, insertedId, lookUp, withoutTrailingSpaces } from './shared-transaction';
+import { endsInSpace, insertedIdOrConflict, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
@@ -30,7 +30,7 @@ export class KnexDebtRepository implements DebtRepository {
 
   async insert(debt: NewDebt): Promise<Debt> {
     return inTransaction(this.db, async (trx) => {
-      const id = await translatingDuplicates(trx, 'Debt', (db) => insertedId(db, 'debts', toRow(debt)));
+      const id = await insertedIdOrConflict(trx, 'Debt', 'debts', toRow(debt));
       if (isLive(debt.status)) await addToTally(trx, DEBT_TALLY, debt.companyId, 1);
       return { ...debt, id: Number(id) };
     });

@@ -7,8 +7,7 @@ import type {
   NewPaymentInstruction, PaymentInstructionChanges, PaymentInstructionRepository, PaymentInstructionView,
 } from '../../../ports/payment-instruction-repository';
 import { sqlDialect } from './dialect';
-import { insertedId } from './shared-transaction';
-import { translatingDuplicates } from './driver-errors';
+import { insertedIdOrConflict } from './shared-transaction';
 import { lockRowId } from './row-lock';
 import { fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
@@ -20,7 +19,7 @@ export class KnexPaymentInstructionRepository implements PaymentInstructionRepos
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(instruction: NewPaymentInstruction): Promise<PaymentInstructionView> {
-    const id = await translatingDuplicates(this.db, 'Payment instruction', (db) => insertedId(db, 'payment_instructions', toRow(instruction)));
+    const id = await insertedIdOrConflict(this.db, 'Payment instruction', 'payment_instructions', toRow(instruction));
     return (await this.first({ 'i.id': Number(id) }))!;
   }
 

@@ -7,8 +7,7 @@ import type {
 } from '../../../ports/payment-link-repository';
 import { lockRowId, transitionRows } from './row-lock';
 import { sqlDialect } from './dialect';
-import { endsInSpace, insertedId, lookUp } from './shared-transaction';
-import { translatingDuplicates } from './driver-errors';
+import { endsInSpace, insertedIdOrConflict, lookUp } from './shared-transaction';
 import { ownRowsByKey } from './read-batches';
 import { inTransaction } from './in-transaction';
 import { flushDeferredWrites } from './deferred-writes';
@@ -25,7 +24,7 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
   async insert(link: NewPaymentLink): Promise<PaymentLink> {
     // The link and its company's tally of its status agree (one transaction).
     return inTransaction(this.db, async (trx) => {
-      const id = await translatingDuplicates(trx, 'Payment link', (db) => insertedId(db, 'payment_links', toRow(link)));
+      const id = await insertedIdOrConflict(trx, 'Payment link', 'payment_links', toRow(link));
       await addToTally(trx, PAYMENT_LINK_TALLY, link.companyId, 1, link.status);
       return { ...link, id: Number(id) };
     });

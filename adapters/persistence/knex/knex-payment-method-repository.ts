@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import type { PaymentMethodReference, PaymentMethodStatus, PaymentMethodType } from '../../../internal/direct-debit/payment-method';
 import type { NewPaymentMethod, PaymentMethodRepository } from '../../../ports/payment-method-repository';
-import { insertedId } from './shared-transaction';
-import { translatingDuplicates } from './driver-errors';
+import { insertedIdOrConflict } from './shared-transaction';
 import { fromMillis, toMillis } from './rows/columns';
 
 type Row = Record<string, any>;
@@ -27,7 +26,7 @@ export class KnexPaymentMethodRepository implements PaymentMethodRepository {
       default_of: method.isDefault ? method.externalClientId : null,
       created_at: toMillis(method.createdAt),
     };
-    const id = await translatingDuplicates(this.db, 'Default payment method', (db) => insertedId(db, 'payment_methods', row));
+    const id = await insertedIdOrConflict(this.db, 'Default payment method', 'payment_methods', row);
     return toPaymentMethod({ ...row, id });
   }
 

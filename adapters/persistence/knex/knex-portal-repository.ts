@@ -4,8 +4,7 @@ import type { PageEnrollment } from '../../../internal/direct-debit/page-enrollm
 import type { PortalPayment } from '../../../internal/portal/portal-payment';
 import type { Currency } from '../../../internal/shared/currency';
 import type { NewPageEnrollment, NewPortalPayment, PortalRepository } from '../../../ports/portal-repository';
-import { insertedId } from './shared-transaction';
-import { translatingDuplicates } from './driver-errors';
+import { insertedIdOrConflict } from './shared-transaction';
 import { fromMillis, toMillis } from './rows/columns';
 
 type Row = Record<string, any>;
@@ -28,7 +27,7 @@ export class KnexPortalRepository implements PortalRepository {
       processor_reference: payment.processorReference,
       created_at: toMillis(payment.createdAt),
     };
-    const id = await translatingDuplicates(this.db, 'Portal payment', (db) => insertedId(db, 'portal_payments', row));
+    const id = await insertedIdOrConflict(this.db, 'Portal payment', 'portal_payments', row);
     return { ...payment, id: Number(id) };
   }
 
@@ -51,7 +50,7 @@ export class KnexPortalRepository implements PortalRepository {
       payment_method_id: enrollment.paymentMethodId,
       created_at: toMillis(enrollment.createdAt),
     };
-    const id = await translatingDuplicates(this.db, 'Page enrollment', (db) => insertedId(db, 'portal_enrollments', row));
+    const id = await insertedIdOrConflict(this.db, 'Page enrollment', 'portal_enrollments', row);
     return { ...enrollment, id: Number(id) };
   }
 

@@ -3,7 +3,7 @@ import type { Product } from '../../../internal/products/product';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { NewProduct, ProductFilter, ProductRepository } from '../../../ports/product-repository';
 import { sqlDialect } from './dialect';
-import { endsInSpace, insertedId, lookUp, withoutTrailingSpaces } from './shared-transaction';
+import { endsInSpace, insertedIdOrConflict, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { translatingDuplicates } from './driver-errors';
 import { ownRowsByKey } from './read-batches';
 import { bool, fromMillisOrNull, toMillisOrNull } from './rows/columns';
@@ -32,7 +32,7 @@ export class KnexProductRepository implements ProductRepository {
       created_at: toMillisOrNull(product.createdAt),
       updated_at: toMillisOrNull(product.createdAt),
     };
-    const id = await translatingDuplicates(this.db, 'Product', (db) => insertedId(db, 'products', row));
+    const id = await insertedIdOrConflict(this.db, 'Product', 'products', row);
     return toProduct({ ...row, id: id!, active: product.active ? 1 : 0 });
   }
 

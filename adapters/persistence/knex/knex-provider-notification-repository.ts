@@ -3,8 +3,7 @@ import type { NotificationOutcome, ProviderNotification } from '../../../interna
 import type {
   NewProviderNotification, NotificationOutcomeChanges, ProviderNotificationRepository,
 } from '../../../ports/provider-notification-repository';
-import { insertedId } from './shared-transaction';
-import { translatingDuplicates } from './driver-errors';
+import { insertedIdOrConflict } from './shared-transaction';
 import { fromMillis, toMillis } from './rows/columns';
 
 type Row = Record<string, any>;
@@ -23,7 +22,7 @@ export class KnexProviderNotificationRepository implements ProviderNotificationR
       recorded_at: toMillis(n.recordedAt),
       ...outcomeColumns(n),
     };
-    const id = await translatingDuplicates(this.db, 'Provider notification', (db) => insertedId(db, 'provider_notifications', row));
+    const id = await insertedIdOrConflict(this.db, 'Provider notification', 'provider_notifications', row);
     return { ...n, id: Number(id) };
   }
 

@@ -11,8 +11,7 @@ import { flushDeferredWrites } from './deferred-writes';
 import { inTransaction } from './in-transaction';
 import { lockRowId, transitionRows } from './row-lock';
 import { addToTally, changingStatus, moveInTally, SUBSCRIPTION_TALLY, tallyTotal } from './tallies';
-import { endsInSpace, insertedId, lookUp } from './shared-transaction';
-import { translatingDuplicates } from './driver-errors';
+import { endsInSpace, insertedIdOrConflict, lookUp } from './shared-transaction';
 import { ownRowsByKey } from './read-batches';
 import { bool, fromMillis, toMillis } from './rows/columns';
 
@@ -32,7 +31,7 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
   async insert(subscription: NewSubscription): Promise<Subscription> {
     // The subscription and its company's tally of its status agree (one transaction).
     return inTransaction(this.db, async (trx) => {
-      const id = await translatingDuplicates(trx, 'Subscription', (db) => insertedId(db, 'subscriptions', toRow(subscription)));
+      const id = await insertedIdOrConflict(trx, 'Subscription', 'subscriptions', toRow(subscription));
       await addToTally(trx, SUBSCRIPTION_TALLY, subscription.companyId, 1, subscription.status);
       return { ...subscription, id: Number(id) };
     });

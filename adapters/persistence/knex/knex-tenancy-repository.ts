@@ -5,8 +5,7 @@ import type { RateLimitPolicy } from '../../../internal/tenancy/rate-limit';
 import type { Currency } from '../../../internal/shared/currency';
 import type { TenancyRepository } from '../../../ports/tenancy-repository';
 import { CredentialCache } from '../credential-cache';
-import { insertedId } from './shared-transaction';
-import { translatingDuplicates } from './driver-errors';
+import { insertedIdOrConflict } from './shared-transaction';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
 type Row = Record<string, unknown>;
@@ -35,7 +34,7 @@ export class KnexTenancyRepository implements TenancyRepository {
 
   async insertOrganization(name: string, createdAt: Date): Promise<Organization> {
     const row = { name, frozen_now: null, rate_limit_capacity: null, rate_limit_refill_per_second: null, created_at: toMillis(createdAt) };
-    const id = await translatingDuplicates(this.db, 'Organization', (db) => insertedId(db, 'organizations', row));
+    const id = await insertedIdOrConflict(this.db, 'Organization', 'organizations', row);
     return toOrganization({ ...row, id });
   }
 
@@ -73,7 +72,7 @@ export class KnexTenancyRepository implements TenancyRepository {
       name: company.name,
       ...settingsRow(company),
     };
-    const id = await translatingDuplicates(this.db, 'Company', (db) => insertedId(db, 'companies', row));
+    const id = await insertedIdOrConflict(this.db, 'Company', 'companies', row);
     return { ...company, id: id! };
   }
 

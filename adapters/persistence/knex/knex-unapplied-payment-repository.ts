@@ -7,8 +7,7 @@ import { offsetOf, type Page, type PageRequest, totalFromPage } from '../../../i
 import type {
   NewUnappliedPayment, OpenUnappliedTotals, UnappliedPaymentRepository, UnappliedPaymentView,
 } from '../../../ports/unapplied-payment-repository';
-import { insertedId } from './shared-transaction';
-import { translatingDuplicates } from './driver-errors';
+import { insertedIdOrConflict } from './shared-transaction';
 import { lockRowId } from './row-lock';
 import { fromMillis, fromMillisOrNull, toMillis } from './rows/columns';
 
@@ -41,7 +40,7 @@ export class KnexUnappliedPaymentRepository implements UnappliedPaymentRepositor
       notification_id: payment.notificationId,
       refund_requested_at: payment.refundRequestedAt ? toMillis(payment.refundRequestedAt) : null,
     };
-    const id = await translatingDuplicates(this.db, 'Unapplied payment', (db) => insertedId(db, 'unapplied_payments', row));
+    const id = await insertedIdOrConflict(this.db, 'Unapplied payment', 'unapplied_payments', row);
     return (await this.first({ 'u.id': Number(id) }))!;
   }
 

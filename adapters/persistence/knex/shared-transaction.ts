@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isDuplicateKey, TakenKeyError } from './driver-errors';
+import { conflictOf, isDuplicateKey, TakenKeyError, translatingDuplicates } from './driver-errors';
 import { sqlDialect, writeWithoutSavepoints } from './dialect';
 import { type ReadAll, readTogether } from './read-batches';
 
@@ -73,6 +73,23 @@ export function insertedId(db: Knex | Knex.Transaction, table: string, row: Reco
     if (rows) rows.push({ row, resolve, reject });
     else shared.pending.set(table, [{ row, resolve, reject }]);
     schedule(db as Knex.Transaction, shared);
+  });
+}
+
+/**
+ * insertedId, a taken unique key becoming the domain's ConflictError (`<what> already exists`) after
+ * which the caller's transaction goes on. In a transaction of one work on PostgreSQL the INSERT
+ * skips the taken key (SqlDialect.insertIdsSkippingTaken) instead of failing inside a savepoint of
+ * its own (translatingDuplicates): one statement instead of three.
+ */
+export function insertedIdOrConflict(db: Knex | Knex.Transaction, what: string, table: string, row: Record<string, unknown>): Promise<number> {
+  const skippingTaken = sqlDialect(db).insertIdsSkippingTaken;
+  if (!skippingTaken || !(db as Knex.Transaction).isTransaction || sharedTransactions.has(db)) {
+    return translatingDuplicates(db, what, (on) => insertedId(on, table, row));
+  }
+  return skippingTaken(db as Knex.Transaction, table, [row]).then(([id]) => {
+    if (id == null) throw conflictOf(what);
+    return id;
   });
 }
 
