@@ -35,7 +35,8 @@ export interface SqlDialect {
   /**
    * Whether a failed statement aborts the whole transaction (PostgreSQL: every later statement
    * fails until ROLLBACK), so a write whose failure the caller handles and carries on from must
-   * run in a savepoint (see guardedWrite). MySQL and SQLite undo only the failed statement.
+   * not fail (an INSERT skipping a taken key, insertIdsSkippingTaken) or must run in a savepoint
+   * (see guardedWrite). MySQL and SQLite undo only the failed statement.
    */
   failedStatementAbortsTransaction: boolean;
   /**
