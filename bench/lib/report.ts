@@ -199,7 +199,7 @@ Re-run it to refresh this page; every figure below comes from one run on one mac
   \`APP_ENV=development\`. It authenticates with the demo tenant it prints on the empty database
   (\`x-api-key\` + a JWT from \`POST /auth/login\`), so every request pays the real
   authentication, validation, tenancy scoping and envelope.
-- Two baseline processes, each started started the same way (tsx, same Node), measured in the
+- Two baseline processes, each started the same way (tsx, same Node), measured in the
   same run: **koa-json**, a bare Koa app answering a small JSON object on GET
   (bench/baselines/koa-json.ts); **koa-insert**, Koa reading the JSON body and doing one ${mysqlPage ? 'mysql2' : 'node-postgres'}
   \`INSERT\` into a table of its own in the bench database, pool of 10 like the API
