@@ -93,11 +93,6 @@ export function insertedIdOrConflict(db: Knex | Knex.Transaction, what: string, 
   });
 }
 
-/** Whether `db` is a transaction shared by works side by side. */
-export function isShared(db: Knex | Knex.Transaction): boolean {
-  return sharedTransactions.has(db);
-}
-
 /**
  * A read by key (a contact by externalClientId, a product by name): `readAll` of some keys on `db`
  * answers what it found by key, and each caller gets its own row or null.
