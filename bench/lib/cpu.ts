@@ -11,6 +11,8 @@ import { descendants } from './processes';
  */
 export interface CpuSnapshot {
   busy: number;
+  /** idle + iowait. */
+  idle: number;
   total: number;
   steal: number;
   ours: number;
@@ -42,7 +44,7 @@ export function cpuSnapshot(): CpuSnapshot | null {
     // out of "busy" so it is not mistaken for someone else's work.
     const busy = user + nice + system;
     const pids = [process.pid, ...descendants(process.pid)];
-    return { busy, total: busy + irq + softirq + idle + iowait + steal, steal, ours: pids.reduce((sum, pid) => sum + processTicks(pid), 0) + databaseTicks() };
+    return { busy, idle: idle + iowait, total: busy + irq + softirq + idle + iowait + steal, steal, ours: pids.reduce((sum, pid) => sum + processTicks(pid), 0) + databaseTicks() };
   } catch {
     return null;
   }
@@ -56,6 +58,19 @@ export function cpuShare(before: CpuSnapshot | null, after: CpuSnapshot | null, 
     otherCores: Math.round((other / elapsed) * cores * 100) / 100,
     stealCores: Math.round(((after.steal - before.steal) / elapsed) * cores * 100) / 100,
   };
+}
+
+/** The whole machine between two snapshots, in cores' worth: busy (user + system), idle and steal. */
+export interface MachineCores {
+  busyCores: number;
+  idleCores: number;
+  stealCores: number;
+}
+
+export function machineCores(before: CpuSnapshot | null, after: CpuSnapshot | null, cores: number): MachineCores | null {
+  if (!before || !after || after.total <= before.total) return null;
+  const share = (n: number) => Math.round((n / (after.total - before.total)) * cores * 100) / 100;
+  return { busyCores: share(after.busy - before.busy), idleCores: share(after.idle - before.idle), stealCores: share(after.steal - before.steal) };
 }
 
 /** CPU time (user + system) a process has used so far, in ms. */

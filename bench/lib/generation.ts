@@ -1,10 +1,11 @@
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { QUEUE_NAME } from '../../adapters/queue/bullmq/queue-names';
 import { type BenchConnection, benchDialect } from './environment';
 import { round } from './load';
-import { databaseCpuMs, processCpuMs } from './cpu';
+import { cpuSnapshot, databaseCpuMs, type MachineCores, machineCores, processCpuMs } from './cpu';
 import { afterFullGc, type ProcessMemory } from './memory';
 import { rssMiB, type Service } from './processes';
 
@@ -47,6 +48,8 @@ export interface BulkRun {
   databaseCpuMsPer1000Debts: number | null;
   /** RSS of each worker process right after the run (worker 1 first). */
   workerMemory: ProcessMemory[];
+  /** The whole machine during the run (/proc/stat): how much was left idle. Absent in runs before 2026-11-27 evening. */
+  machine?: MachineCores | null;
 }
 
 export interface GenerationReport {
@@ -194,6 +197,7 @@ async function bulkRun(deps: GenerationDeps, poller: DebtPoller, plan: Generatio
   const apiCpuBefore = processCpuMs(deps.apiPid);
   const afterEventId = await poller.lastEventId();
   const databaseCpuBefore = databaseCpuMs();
+  const machineBefore = cpuSnapshot();
   let failure: Error | null = null;
   let next = 0;
   const started = performance.now();
@@ -214,6 +218,7 @@ async function bulkRun(deps: GenerationDeps, poller: DebtPoller, plan: Generatio
   const workerCpuMs = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0) - cpuBefore;
   const apiCpuMs = processCpuMs(deps.apiPid) - apiCpuBefore;
   const databaseMs = databaseCpuMs() - databaseCpuBefore;
+  const machine = machineCores(machineBefore, cpuSnapshot(), os.cpus().length);
   const debts = plan.bulkSubscriptions * plan.cycles;
   const stored = await poller.total(ids);
   if (stored !== debts) throw new Error(`bulk generation stored ${stored} debts, expected ${debts}`);
@@ -231,6 +236,7 @@ async function bulkRun(deps: GenerationDeps, poller: DebtPoller, plan: Generatio
     apiCpuMsPer1000Debts: apiCpuMs > 0 ? round((apiCpuMs / debts) * 1000, 1) : null,
     databaseCpuMsPer1000Debts: databaseMs > 0 ? round((databaseMs / debts) * 1000, 1) : null,
     workerMemory: await Promise.all(workers.map((w) => afterFullGc(w.serverPid, rssMiB))),
+    machine,
   };
 }
 

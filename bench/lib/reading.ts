@@ -1,4 +1,4 @@
-import type { GenerationReport } from './generation';
+import type { BulkRun, GenerationReport } from './generation';
 import { baselineFor, contactsHeld, type Report, type Row } from './report';
 import { createRatioTarget, isSingleCreate } from './targets';
 
@@ -69,7 +69,7 @@ export function reading(report: Report): string[] {
       `p50 ${linkList.p50Ms} / p99 ${linkList.p99Ms} ms, ${cpu(linkList)} CPU; ?status=ACTIVE ${linkActive.requestsPerSec.toFixed(0)} req/s, ` +
       `p50 ${linkActive.p50Ms} / p99 ${linkActive.p99Ms} ms, ${cpu(linkActive)} CPU (${pct(linkList.ratio)} and ${pct(linkActive.ratio)} of bare Koa): ` +
       `each total is read from the company's link tally (per status) in the page's statement, not counted.`,
-    ...(report.generation ? [generationReading(report.generation)] : []),
+    ...(report.generation ? [generationReading(report.generation, report.machine.cores, report.settings.database === 'postgres' ? 'PostgreSQL' : 'MariaDB')] : []),
     ...(report.reminders
       ? [
           `Payment reminders (${report.reminders.debtsPerRun.toLocaleString('en-US')} debts due the same day, one email step, SMTP to a server in the bench process): ` +
@@ -166,7 +166,7 @@ function machineReading(report: Report): string {
 }
 
 /** Subscription generation: the single-subscription figure against the target, then the bulk runs. */
-function generationReading(g: GenerationReport): string {
+function generationReading(g: GenerationReport, cores: number, server: string): string {
   const first = g.single.map((r) => r.firstDebtMs).sort((a, b) => a - b);
   const bulk = g.bulk.map(
     (b) =>
@@ -179,7 +179,52 @@ function generationReading(g: GenerationReport): string {
     `Subscription generation (${g.cycles} cycles, one worker process): every debt stored ${g.singleMedianMs} ms after the 201 ` +
     `(median of ${g.single.length}, min ${g.singleMinMs} ms; target < 1 s: ${g.singleMedianMs < 1000 ? 'met' : 'not met'}); the first ` +
     `debt appears after ${first[Math.floor((first.length - 1) / 2)] ?? '?'} ms (outbox hand-over to BullMQ and job start), the rest is ` +
-    `the job writing ${g.cycles} debts in chunks. ${bulk.join('; ')}.`
+    `the job writing ${g.cycles} debts in chunks. ${bulk.join('; ')}.` +
+    workerScalingReading(g, cores, server)
+  );
+}
+
+/** Cores' worth of CPU a process kept busy over a bulk run, from its CPU per 1,000 debts. */
+function coresOf(msPer1000Debts: number | null, run: BulkRun): number | null {
+  return msPer1000Debts === null ? null : (msPer1000Debts * run.debtsPerSecond) / 1e6;
+}
+
+/**
+ * Issue 19: generation should grow from 1 to 2 worker processes when the database has headroom.
+ * The CPU split of each bulk run (workers, API, database server, and the machine's idle time when
+ * it was measured) says whether it had any, and so which of the two a flat or falling figure is.
+ */
+function workerScalingReading(g: GenerationReport, cores: number, server: string): string {
+  const one = g.bulk.find((b) => b.workers === 1);
+  const more = g.bulk.filter((b) => b.workers > 1);
+  if (!one || more.length === 0) return '';
+  const best = more.reduce((a, b) => (b.debtsPerSecond > a.debtsPerSecond ? b : a));
+  const split = (b: BulkRun) => {
+    const [w, api, db] = [coresOf(b.workerCpuMsPer1000Debts, b), coresOf(b.apiCpuMsPer1000Debts, b), coresOf(b.databaseCpuMsPer1000Debts, b)];
+    if (w === null || api === null || db === null) return null;
+    return { w, api, db, sum: w + api + db, idle: b.machine?.idleCores ?? null };
+  };
+  const [a, b] = [split(one), split(best)];
+  if (!a || !b) return '';
+  const f = (n: number) => n.toFixed(2);
+  const describe = (s: NonNullable<ReturnType<typeof split>>, run: BulkRun) =>
+    `${run.workers} worker${run.workers > 1 ? 's' : ''} ${f(s.w)}, ${server} ${f(s.db)}, the API ${f(s.api)}: ${f(s.sum)} of the ${cores} cores` +
+    (s.idle === null ? '' : `, ${f(s.idle)} left idle (the rest of the busy time is Redis, the bench's own process and the kernel)`);
+  const grows = best.debtsPerSecond > one.debtsPerSecond * 1.05;
+  const change = `${one.debtsPerSecond.toLocaleString('en-US')} → ${best.debtsPerSecond.toLocaleString('en-US')} debts/s`;
+  const perDebt =
+    `worker CPU per 1,000 debts ${one.workerCpuMsPer1000Debts} → ${best.workerCpuMsPer1000Debts} ms, ${server}'s ` +
+    `${one.databaseCpuMsPer1000Debts} → ${best.databaseCpuMsPer1000Debts} ms`;
+  const headroom = cores - a.sum;
+  return (
+    ` CPU split, in cores kept busy over each run (CPU per 1,000 debts × debts/s): ${describe(a, one)}; ${describe(b, best)}. ` +
+    (grows
+      ? `From 1 to ${best.workers} workers throughput grew (${change}): the database had headroom, and the single worker was the limit.`
+      : `From 1 to ${best.workers} workers throughput did not grow (${change}). Which limit it is: one worker already kept ${f(a.w)} cores busy ` +
+        `(not a whole one: it waits on ${server} between its statements), ${server} ${f(a.db)} and the API ${f(a.api)}, leaving at most ${f(headroom)} of the ` +
+        `${cores} cores${a.idle === null ? '' : ` (${f(a.idle)} measured idle)`} for Redis, the bench and the kernel. The database had no headroom to give a second ` +
+        `worker: the machine did not, and a second worker only added contention (${perDebt}). The jobs do spread over the workers ` +
+        `(each subscription's generation is one job, which any worker takes), so where ${server} has cores to spare a second worker has something to run on.`)
   );
 }
 
