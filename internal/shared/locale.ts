@@ -18,13 +18,33 @@ export function localeOfCurrency(currency: Currency): Locale {
   return LOCALE_BY_CURRENCY[currency];
 }
 
+/**
+ * Intl formatters are immutable and costly to build (tens of µs each, most of a reminder's
+ * formatting); one per locale, currency and fraction style is kept for the process (at most
+ * 6 × 6 × 2 money formats and 6 date formats).
+ */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<Locale, Intl.DateTimeFormat>();
+
 /** Money in the locale's format; currencies shown without decimals (CLP) show them when there are cents. */
 export function formatMoney(cents: number, currency: Currency, locale: Locale): string {
-  const fraction = cents % 100 !== 0 ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : {};
-  return new Intl.NumberFormat(locale, { style: 'currency', currency, ...fraction }).format(cents / 100);
+  const withCents = cents % 100 !== 0;
+  const key = `${locale} ${currency} ${withCents}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    const fraction = withCents ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : {};
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency, ...fraction });
+    moneyFormats.set(key, format);
+  }
+  return format.format(cents / 100);
 }
 
 /** A plain `YYYY-MM-DD` date, long form, as the calendar day it names (UTC). */
 export function formatDate(date: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+  let format = dateFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
+    dateFormats.set(locale, format);
+  }
+  return format.format(new Date(`${date}T00:00:00Z`));
 }

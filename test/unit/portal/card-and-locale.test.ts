@@ -48,6 +48,19 @@ describe('hosted pages: locale rules', () => {
     expect(formatDate('2031-02-28', 'en-US')).to.equal('February 28, 2031');
   });
 
+  it('keeps one formatter per locale, currency and fraction style: a format made for one never serves another', () => {
+    // Formatters are kept for the process: alternate every key that tells them apart.
+    expect(formatMoney(150000, 'CLP', 'es-CL')).to.equal('$1.500');
+    expect(formatMoney(150050, 'CLP', 'es-CL')).to.equal('$1.500,50');
+    expect(formatMoney(150000, 'CLP', 'es-CL')).to.equal('$1.500');
+    expect(formatMoney(150050, 'MXN', 'es-MX')).to.equal('$1,500.50');
+    expect(formatMoney(150050, 'USD', 'es-MX')).to.equal('USD\u00a01,500.50');
+    expect(formatMoney(150050, 'MXN', 'en-US')).to.equal('MX$1,500.50');
+    expect(formatDate('2031-02-28', 'es-CO')).to.equal('28 de febrero de 2031');
+    expect(formatDate('2031-02-28', 'en-US')).to.equal('February 28, 2031');
+    expect(formatDate('2031-02-28', 'es-CO')).to.equal('28 de febrero de 2031');
+  });
+
   it('reads a typed amount with either separator; groups of three are thousands', () => {
     const cases: [string, number | null][] = [
       ['1.500,50', 150050], ['1,500.50', 150050], ['1500,5', 150050], ['$ 20', 2000], ['1.500', 150000], ['10.50', 1050],
