@@ -206,6 +206,13 @@ Re-run it to refresh this page; every figure below comes from one run on one mac
   (bench/baselines/koa-insert.ts). The same process answers \`GET /<id>\` with one \`SELECT\` by
   primary key of 500 of its rows (**Koa + 1 SELECT**, a reference for the reads: the least a
   read served from ${mysqlPage ? 'MySQL' : 'PostgreSQL'} does, without authentication, validation or envelope).
+- A third baseline process, **koa-debts** (bench/baselines/koa-debts.ts, not in a quick run): the floor of a single debt
+  create. Koa and Knex (the API's own Knex setup) write what \`POST /v2/debts\` writes, grouped as the API groups it (the
+  creates of one turn, two groups in flight): the product read, then one transaction with the debtors' read, one multi-row
+  \`INSERT\` of the debts, one of their debt.created events (the debt rendered, with a signed payment URL) and the two tally
+  upserts, for a tenant of its own. Nothing else: no authentication, rate limit, validation, idempotency replay, metrics,
+  logging or domain layer. It runs right before \`POST /v2/debts\` (koa-insert just before it), and the debt creates' ratio
+  targets show what it reached.
 - The database: MySQL/MariaDB by default (\`BENCH_MYSQL_URL\`, default \`mysql://root@127.0.0.1:3306\`);
   \`npm run bench -- --database postgres\` runs the same scenarios on PostgreSQL (\`BENCH_POSTGRES_URL\`,
   default \`postgres://root@127.0.0.1:5432/postgres\`: a superuser, which creates the \`bench_<random>\`

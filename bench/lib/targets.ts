@@ -52,9 +52,12 @@ export function targets(rows: Row[], generation: GenerationReport | null, memory
     out.push({ scenario: `${list.label}, ${list.connections} connections`, target: 'p99 < 30 ms (issue 19)', value: `${list.p99Ms} ms`, met: list.p99Ms < 30 });
   }
   // Issue 19: every create near koa-insert, every read by id near Koa + 1 SELECT.
+  // The debt creates' value also shows what the write alone reached (baseline.koa-debts, the floor).
+  const debtFloor = row('baseline.koa-debts');
+  const writeAlone = (id: string) => (debtFloor?.ratio != null && ['debts.create', 'debts.legacy.create'].includes(id) ? `; the write alone: ${debtFloor.ratio.toFixed(2)} ×` : '');
   for (const create of rows.filter(isSingleCreate)) {
     const floor = createRatioTarget(create.id);
-    out.push({ scenario: `${create.label}, ${create.connections} connections`, target: `>= ${floor} × koa-insert req/s (issue 19)`, value: `${create.ratio?.toFixed(2)} ×${justBefore(create, 'baseline.koa-insert')}`, met: (create.ratio ?? 0) >= floor });
+    out.push({ scenario: `${create.label}, ${create.connections} connections`, target: `>= ${floor} × koa-insert req/s (issue 19)`, value: `${create.ratio?.toFixed(2)} ×${justBefore(create, 'baseline.koa-insert')}${writeAlone(create.id)}`, met: (create.ratio ?? 0) >= floor });
     out.push({ scenario: `${create.label}, ${create.connections} connections`, target: 'p99 < 25 ms (issue 19)', value: `${create.p99Ms} ms`, met: create.p99Ms < 25 });
   }
   for (const get of row('baseline.koa-select') ? rows.filter((r) => /\.get$/.test(r.id)) : []) {

@@ -41,3 +41,50 @@ export const baselineKoaSelect: Scenario = {
     return { method: 'GET', path: `/${ids[0]}`, vary: () => ({ path: `/${ids[i++ % ids.length]}` }) };
   },
 };
+
+/**
+ * The floor of a single debt create (issue 19): koa-debts (bench/baselines/koa-debts.ts) writes
+ * what POST /v2/debts writes, grouped the same way, with nothing else. Its tenant is one of its own
+ * (an organization, company, contact and product made here), so the demo company's lists and
+ * tallies are the API's alone. Measured right before POST /v2/debts, with koa-insert just before it.
+ */
+export const baselineKoaDebts: Scenario = {
+  id: 'baseline.koa-debts',
+  label: 'POST / (Koa + Knex + the grouped debt write)',
+  service: 'koa-debts',
+  kind: 'baseline',
+  baseline: 'baseline.koa-insert',
+  expectStatus: 201,
+  skipInQuick: true,
+  load: async (ctx) => {
+    const tag = `${ctx.runTag}-floor`;
+    await ctx.db.insertRows('organizations', ['name', 'created_at'], [[tag, Date.now()]]);
+    const [org] = await ctx.db.query<{ id: number | string }>('SELECT id FROM organizations WHERE name = ?', [tag]);
+    await ctx.db.insertRows('companies', ['organization_id', 'code', 'name'], [[Number(org!.id), tag.toUpperCase(), tag]]);
+    const [company] = await ctx.db.query<{ id: number | string }>('SELECT id FROM companies WHERE code = ?', [tag.toUpperCase()]);
+    await ctx.db.insertRows(
+      'contacts',
+      ['organization_id', 'code', 'external_client_id', 'name', 'name_search', 'email', 'phones', 'created_at', 'updated_at'],
+      [[Number(org!.id), tag, tag, 'Bench Debtor', 'bench debtor', `${tag}@example.com`, '[]', Date.now(), Date.now()]],
+    );
+    await ctx.db.insertRows('products', ['organization_id', 'company_id', 'name'], [[Number(org!.id), Number(company!.id), `Bench product ${tag}`]]);
+    const [product] = await ctx.db.query<{ id: number | string }>('SELECT id FROM products WHERE company_id = ?', [Number(company!.id)]);
+    const body = JSON.stringify({
+      organizationId: Number(org!.id),
+      companyId: Number(company!.id),
+      externalClientId: tag,
+      productId: Number(product!.id),
+      amount: 1250.5,
+      dueDate: '2099-12-31',
+      description: 'Bench debt',
+    });
+    let n = 0;
+    return {
+      method: 'POST',
+      path: '/',
+      headers: { 'content-type': 'application/json' },
+      body,
+      vary: () => ({ headers: { 'idempotency-key': `${tag}-${++n}` } }),
+    };
+  },
+};

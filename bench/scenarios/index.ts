@@ -1,4 +1,4 @@
-import { baselineKoaInsert, baselineKoaJson, baselineKoaSelect } from './baselines';
+import { baselineKoaDebts, baselineKoaInsert, baselineKoaJson, baselineKoaSelect } from './baselines';
 import { contactsCreate, contactsGet, contactsList, contactsSearch } from './contacts';
 import { debtListScenarios } from './debt-lists';
 import { debtsBatch, debtsCreate, debtsGet, debtsLegacyCreate, debtsRefused } from './debts';
@@ -28,6 +28,8 @@ export const SCENARIOS: Scenario[] = [
   contactsCreate,
   contactsList,
   contactsGet,
+  // The floor of a single debt create, right before POST /v2/debts.
+  baselineKoaDebts,
   debtsCreate,
   debtsRefused,
   debtsBatch,
