@@ -239,7 +239,7 @@ function workerScalingReading(g: GenerationReport, cores: number, server: string
   const f = (n: number) => n.toFixed(2);
   const describe = (s: NonNullable<ReturnType<typeof split>>, run: BulkRun) =>
     `${run.workers} worker${run.workers > 1 ? 's' : ''} ${f(s.w)}, ${server} ${f(s.db)}, the API ${f(s.api)}: ${f(s.sum)} of the ${cores} cores` +
-    (s.idle === null ? '' : `, ${f(s.idle)} left idle (the rest of the busy time is Redis, the bench's own process and the kernel)`);
+    (s.idle === null ? '' : `, ${f(s.idle)} left idle`);
   const grows = best.debtsPerSecond > one.debtsPerSecond * 1.05;
   const change = `${one.debtsPerSecond.toLocaleString('en-US')} → ${best.debtsPerSecond.toLocaleString('en-US')} debts/s`;
   const perDebt =
