@@ -56,6 +56,7 @@ export const baselineKoaDebts: Scenario = {
   baseline: 'baseline.koa-insert',
   expectStatus: 201,
   skipInQuick: true,
+  onlyFor: ['debts.create', 'debts.legacy.create'],
   load: async (ctx) => {
     const tag = `${ctx.runTag}-floor`;
     await ctx.db.insertRows('organizations', ['name', 'created_at'], [[tag, Date.now()]]);

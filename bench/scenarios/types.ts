@@ -43,6 +43,11 @@ export interface Scenario {
    */
   skipInQuick?: boolean;
   /**
+   * A baseline only these scenarios are held to (id prefixes): it runs when one of them does
+   * (with `--only`, not for every subset), where the other baselines always run.
+   */
+  onlyFor?: string[];
+  /**
    * The only status code every answer must have (a 207 batch would otherwise pass as 2xx). A 4xx
    * makes a scenario of refused requests: those answers are the ones timed.
    */
