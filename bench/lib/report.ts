@@ -942,7 +942,7 @@ export function changesSection(report: Report): string {
   top of what the write alone reaches on this machine with Koa and Knex, before authentication, validation or the
   domain layer. Issue 19's own target for the unfiltered \`GET /debts\` (p99 under 15 ms at 4 connections on the
   million debts) had no row in the Targets table; it has one now, and \`--render\` checks every target again against
-  the raw rows (the run of 16:51 before this one met 30 of 62 with it). The generation Reading gives each bulk run's
+  the raw rows (with it, the run of 16:51 met 30 of 62 and the run of 18:33, a noisier hour, 24). The generation Reading gives each bulk run's
   CPU split in cores and the machine's idle time, to say which limit a flat 1 → 2 worker figure is.
 - **Reminders format with kept Intl formatters** (2026-11-27 evening, internal/shared/locale.ts): \`formatMoney\` and
   \`formatDate\` built an \`Intl.NumberFormat\` or \`Intl.DateTimeFormat\` per call (53 and 87 µs), 5.4 % of a reminder
