@@ -51,12 +51,11 @@ export function cpuSnapshot(): CpuSnapshot | null {
 }
 
 export function cpuShare(before: CpuSnapshot | null, after: CpuSnapshot | null, cores: number): CpuShare | null {
-  if (!before || !after || after.total <= before.total) return null;
-  const elapsed = after.total - before.total;
-  const other = Math.max(0, after.busy - before.busy - (after.ours - before.ours));
+  const share = coresBetween(before, after, cores);
+  if (!share || !before || !after) return null;
   return {
-    otherCores: Math.round((other / elapsed) * cores * 100) / 100,
-    stealCores: Math.round(((after.steal - before.steal) / elapsed) * cores * 100) / 100,
+    otherCores: share(Math.max(0, after.busy - before.busy - (after.ours - before.ours))),
+    stealCores: share(after.steal - before.steal),
   };
 }
 
@@ -68,9 +67,16 @@ export interface MachineCores {
 }
 
 export function machineCores(before: CpuSnapshot | null, after: CpuSnapshot | null, cores: number): MachineCores | null {
-  if (!before || !after || after.total <= before.total) return null;
-  const share = (n: number) => Math.round((n / (after.total - before.total)) * cores * 100) / 100;
+  const share = coresBetween(before, after, cores);
+  if (!share || !before || !after) return null;
   return { busyCores: share(after.busy - before.busy), idleCores: share(after.idle - before.idle), stealCores: share(after.steal - before.steal) };
+}
+
+/** Jiffies spent between two snapshots as cores' worth (two decimals), or null without an interval. */
+function coresBetween(before: CpuSnapshot | null, after: CpuSnapshot | null, cores: number): ((jiffies: number) => number) | null {
+  if (!before || !after || after.total <= before.total) return null;
+  const elapsed = after.total - before.total;
+  return (jiffies) => Math.round((jiffies / elapsed) * cores * 100) / 100;
 }
 
 /** CPU time (user + system) a process has used so far, in ms. */
