@@ -14,7 +14,7 @@ import { rssMiB, type Service, startService, stopAll } from './lib/processes';
 import { measureReminders, type RemindersReport } from './lib/reminders';
 import { reading } from './lib/reading';
 import { FIRST_WARMUP_SEC, PAIRED_BASELINE_SEC, type PairedBaseline, performancePage, rawReports, type Report, type Row, textTable } from './lib/report';
-import { targets } from './lib/targets';
+import { CREATE_FLOORS, targets } from './lib/targets';
 import { SCENARIOS } from './scenarios';
 import { log } from './scenarios/support';
 import type { Context, Scenario } from './scenarios/types';
@@ -126,6 +126,7 @@ async function main(): Promise<number> {
       ...gcProbeEnv(),
     };
     const cpuProbe = cpuProbeEnv();
+    const databaseUrl = db.url;
     const [api, koaJson, koaInsert, ...floors] = await Promise.all([
       startService({
         name: 'api',
@@ -140,8 +141,10 @@ async function main(): Promise<number> {
       }),
       startService({ name: 'koa-json', command: NODE, args: tsx('bench/baselines/koa-json.ts'), cwd: ROOT, env: childEnv({}) }),
       startService({ name: 'koa-insert', command: NODE, args: tsx('bench/baselines/koa-insert.ts'), cwd: ROOT, env: childEnv({ DATABASE_URL: db.url }) }),
-      // The floor of a single debt create (not in a quick run).
-      ...(options.quick ? [] : [startService({ name: 'koa-debts', command: NODE, args: tsx('bench/baselines/koa-debts.ts'), cwd: ROOT, env: childEnv({ DATABASE_URL: db.url }) })]),
+      // The floors of a single debt create and of a payment link create (not in a quick run).
+      ...(options.quick
+        ? []
+        : ['koa-debts', 'koa-links'].map((name) => startService({ name, command: NODE, args: tsx(`bench/baselines/${name}.ts`), cwd: ROOT, env: childEnv({ DATABASE_URL: databaseUrl }) }))),
     ]);
     const demo = demoCredentials(api.stdout());
     if (!demo) throw new Error(`the API printed no demo credentials on the empty database:\n${api.stdout()}`);
@@ -320,8 +323,8 @@ async function main(): Promise<number> {
  * one resource per request, koa-json and Koa + 1 SELECT for a read by id.
  */
 function pairedBaselineIds(scenario: Scenario): string[] {
-  // The floor of a debt create is held to koa-insert just before it, as the creates are.
-  if (scenario.id === 'baseline.koa-debts') return ['baseline.koa-insert'];
+  // A create's floor is held to koa-insert just before it, as the creates are.
+  if (CREATE_FLOORS.some((floor) => floor.id === scenario.id)) return ['baseline.koa-insert'];
   if (scenario.kind !== 'api') return [];
   if (/\.get$/.test(scenario.id)) return ['baseline.koa-json', 'baseline.koa-select'];
   if (scenario.baseline === 'baseline.koa-insert' && (scenario.itemsPerRequest ?? 1) === 1) return ['baseline.koa-insert'];

@@ -1,6 +1,6 @@
 import type { BulkRun, GenerationReport } from './generation';
 import { baselineFor, contactsHeld, type Report, type Row } from './report';
-import { createRatioTarget, isSingleCreate } from './targets';
+import { CREATE_FLOORS, createRatioTarget, isSingleCreate } from './targets';
 
 /** A few sentences derived from the figures, so the page stays true when it is regenerated. */
 export function reading(report: Report): string[] {
@@ -52,7 +52,7 @@ export function reading(report: Report): string[] {
       `read, one multi-row INSERT of the debts and one of their events), so each request pays a share of one write, not a write of its own. ` +
       `At 32 connections on ${report.machine.cores} cores latency is mostly queueing: p50 ≈ connections ÷ req/s ` +
       `(${((single.connections / Math.max(single.requestsPerSec, 1)) * 1000).toFixed(0)} ms here).`,
-    ...debtFloorReading(report),
+    ...floorReading(report, 'baseline.koa-debts'),
     `POST /v2/debts (batch of ${batch.itemsPerRequest}, ${batch.connections} connections): ${batch.requestsPerSec.toFixed(1)} batches/s, ` +
       `${(batch.requestsPerSec * batch.itemsPerRequest).toFixed(0)} debts/s (${batch.ratio?.toFixed(2)} × the baseline's rows/s), ` +
       `p50 ${batch.p50Ms} ms (target < 60 ms: ${met(batch.p50Ms < 60)}), p99 ${batch.p99Ms} ms. ` +
@@ -70,6 +70,7 @@ export function reading(report: Report): string[] {
       `p50 ${linkList.p50Ms} / p99 ${linkList.p99Ms} ms, ${cpu(linkList)} CPU; ?status=ACTIVE ${linkActive.requestsPerSec.toFixed(0)} req/s, ` +
       `p50 ${linkActive.p50Ms} / p99 ${linkActive.p99Ms} ms, ${cpu(linkActive)} CPU (${pct(linkList.ratio)} and ${pct(linkActive.ratio)} of bare Koa): ` +
       `each total is read from the company's link tally (per status) in the page's statement, not counted.`,
+    ...floorReading(report, 'baseline.koa-links'),
     ...(report.generation ? [generationReading(report.generation, report.machine.cores, report.settings.database === 'postgres' ? 'PostgreSQL' : 'MariaDB')] : []),
     ...(report.reminders
       ? [
@@ -167,30 +168,30 @@ function machineReading(report: Report): string {
 }
 
 /**
- * The floor of a single debt create (baseline.koa-debts, bench/baselines/koa-debts.ts): Koa and
- * Knex writing what POST /v2/debts writes, grouped the same way, and nothing else. Against it,
- * what the write itself allows of issue 19's ratio targets, and what the API's own layers cost.
+ * A create's floor (CREATE_FLOORS: baseline.koa-debts, baseline.koa-links): Koa and Knex writing
+ * what the creates write, grouped the same way, and nothing else. Against it, what the write
+ * itself allows of issue 19's ratio targets, and what the API's own layers cost.
  */
-function debtFloorReading(report: Report): string[] {
-  const floor = report.rows.find((r) => r.id === 'baseline.koa-debts');
-  const creates = ['debts.create', 'debts.legacy.create'].map((id) => report.rows.find((r) => r.id === id)).filter((r): r is Row => r !== undefined);
+function floorReading(report: Report, floorId: string): string[] {
+  const spec = CREATE_FLOORS.find((f) => f.id === floorId)!;
+  const floor = report.rows.find((r) => r.id === floorId);
+  const creates = spec.creates.map((id) => report.rows.find((r) => r.id === id)).filter((r): r is Row => r !== undefined);
   if (!floor || floor.ratio === null || creates.length === 0) return [];
-  const target = createRatioTarget('debts.create');
+  const first = creates[0]!;
+  const target = createRatioTarget(first.id);
   const ms = (r: Row) => (r.serverCpuMsPerRequest == null ? '?' : `${r.serverCpuMsPerRequest.toFixed(3)} ms`);
   const against = creates.map((r) => {
     const extra = r.serverCpuMsPerRequest != null && floor.serverCpuMsPerRequest != null ? ` (${(r.serverCpuMsPerRequest - floor.serverCpuMsPerRequest).toFixed(3)} ms more)` : '';
     return `${r.label} ${r.requestsPerSec.toFixed(0)} req/s, ${(r.requestsPerSec / floor.requestsPerSec).toFixed(2)} × the floor's req/s and ${r.ratio?.toFixed(2) ?? '?'} × koa-insert, at ${ms(r)} of API CPU${extra}`;
   });
   return [
-    `The floor of a single debt create: Koa and Knex (the API's own Knex setup) writing what POST /v2/debts writes and nothing else ` +
-      `(bench/baselines/koa-debts.ts: the creates of one turn grouped as the API groups them, two groups in flight; the product read, then one ` +
-      `transaction with the debtors' read, one multi-row INSERT of the debts, one of their debt.created events, each carrying the debt rendered ` +
-      `with a signed payment URL, and the two tally upserts; no authentication, rate limit, validation, idempotency replay, metrics, logging or ` +
-      `domain layer): ${floor.requestsPerSec.toFixed(0)} req/s, ${floor.ratio.toFixed(2)} × koa-insert measured just before it, ${ms(floor)} of CPU per ` +
-      `create, p99 ${floor.p99Ms} ms. ${against.join('; ')}. ` +
+    `The floor of ${first.label}: Koa and Knex (the API's own Knex setup) writing what it writes and nothing else ` +
+      `(${spec.writes}; the creates of one turn grouped as the API groups them, two groups in flight; no authentication, rate limit, ` +
+      `validation, idempotency replay, metrics, logging or domain layer): ${floor.requestsPerSec.toFixed(0)} req/s, ${floor.ratio.toFixed(2)} × koa-insert ` +
+      `measured just before it, ${ms(floor)} of CPU per create, p99 ${floor.p99Ms} ms. ${against.join('; ')}. ` +
       (floor.ratio < target
-        ? `The write itself stays under the v2 target of ${target} × koa-insert in this run: that target is above what a debt written with its event and tallies reaches on this machine with Koa and Knex, before any of the API's own layers.`
-        : `The write itself reaches the v2 target of ${target} × koa-insert in this run: what stands between the API and it is its own layers, the difference in CPU above.`) +
+        ? `The write itself stays under ${first.label}'s target of ${target} × koa-insert in this run: that target is above what its rows, written with their events and tallies, reach on this machine with Koa and Knex, before any of the API's own layers.`
+        : `The write itself reaches ${first.label}'s target of ${target} × koa-insert in this run: what stands between the API and it is its own layers, the difference in CPU above.`) +
       ` Ratios to koa-insert move with the koa-insert run they divide by (this machine's speed drifts from minute to minute); the ratio to the floor, measured seconds apart, moves less.`,
   ];
 }

@@ -213,6 +213,10 @@ Re-run it to refresh this page; every figure below comes from one run on one mac
   upserts, for a tenant of its own. Nothing else: no authentication, rate limit, validation, idempotency replay, metrics,
   logging or domain layer. It runs right before \`POST /v2/debts\` (koa-insert just before it), and the debt creates' ratio
   targets show what it reached.
+- A fourth, **koa-links** (bench/baselines/koa-links.ts, not in a quick run): the floor of a payment link create, the same
+  way (bench/baselines/grouped-writes.ts holds what the two share). One transaction writes the group's links, their
+  associated debts, their payment_link.created and debt.created events (each object rendered) and the three tally upserts,
+  as \`POST /payment-links\` does for the bench's body (no debtor, no product). It runs right before \`POST /payment-links\`.
 - The database: MySQL/MariaDB by default (\`BENCH_MYSQL_URL\`, default \`mysql://root@127.0.0.1:3306\`);
   \`npm run bench -- --database postgres\` runs the same scenarios on PostgreSQL (\`BENCH_POSTGRES_URL\`,
   default \`postgres://root@127.0.0.1:5432/postgres\`: a superuser, which creates the \`bench_<random>\`
@@ -944,6 +948,12 @@ export function changesSection(report: Report): string {
   million debts) had no row in the Targets table; it has one now, and \`--render\` checks every target again against
   the raw rows (with it, the run of 16:51 met 30 of 62 and the run of 18:33, a noisier hour, 24). The generation Reading gives each bulk run's
   CPU split in cores and the machine's idle time, to say which limit a flat 1 → 2 worker figure is.
+- **The floor of a payment link create is measured in every run too** (2026-11-27 night, bench/baselines/koa-links.ts,
+  baseline.koa-links; see Method and the Reading): the links of a group, their debts, their two events each and the three
+  tallies, written by Koa and Knex alone. In an 8 s run it reached 0.53 × koa-insert (0.22 ms of CPU per link) where
+  \`POST /payment-links\` reached 0.40 × (0.37 ms); the debt floor beside it 0.80 ×, \`POST /v2/debts\` 0.58 ×. A link is
+  two rows, two events and three tallies where koa-insert is one row: the 0.6 × target is above what that write reaches
+  here before any of the API's layers.
 - **Reminders format with kept Intl formatters** (2026-11-27 evening, internal/shared/locale.ts): \`formatMoney\` and
   \`formatDate\` built an \`Intl.NumberFormat\` or \`Intl.DateTimeFormat\` per call (53 and 87 µs), 5.4 % of a reminder
   worker's CPU in a profile of 3,000 reminders; one per locale, currency and fraction style is kept now (1.7 and

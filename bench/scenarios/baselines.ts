@@ -1,5 +1,6 @@
 import { uniqueContactBodies } from './support';
-import type { Scenario } from './types';
+import { CREATE_FLOORS } from '../lib/targets';
+import type { Context, Scenario } from './types';
 
 /** The lean baselines every API scenario is compared with: bare Koa, Koa + 1 INSERT, Koa + 1 SELECT. */
 
@@ -43,49 +44,69 @@ export const baselineKoaSelect: Scenario = {
 };
 
 /**
- * The floor of a single debt create (issue 19): koa-debts (bench/baselines/koa-debts.ts) writes
- * what POST /v2/debts writes, grouped the same way, with nothing else. Its tenant is one of its own
- * (an organization, company, contact and product made here), so the demo company's lists and
- * tallies are the API's alone. Measured right before POST /v2/debts, with koa-insert just before it.
+ * A floor's own tenant (an organization and company, with a contact and a product), so that the
+ * demo company's lists and tallies stay the API's alone.
  */
-export const baselineKoaDebts: Scenario = {
-  id: 'baseline.koa-debts',
-  label: 'POST / (Koa + Knex + the grouped debt write)',
-  service: 'koa-debts',
-  kind: 'baseline',
-  baseline: 'baseline.koa-insert',
-  expectStatus: 201,
-  skipInQuick: true,
-  onlyFor: ['debts.create', 'debts.legacy.create'],
-  load: async (ctx) => {
-    const tag = `${ctx.runTag}-floor`;
-    await ctx.db.insertRows('organizations', ['name', 'created_at'], [[tag, Date.now()]]);
-    const [org] = await ctx.db.query<{ id: number | string }>('SELECT id FROM organizations WHERE name = ?', [tag]);
-    await ctx.db.insertRows('companies', ['organization_id', 'code', 'name'], [[Number(org!.id), tag.toUpperCase(), tag]]);
-    const [company] = await ctx.db.query<{ id: number | string }>('SELECT id FROM companies WHERE code = ?', [tag.toUpperCase()]);
-    await ctx.db.insertRows(
-      'contacts',
-      ['organization_id', 'code', 'external_client_id', 'name', 'name_search', 'email', 'phones', 'created_at', 'updated_at'],
-      [[Number(org!.id), tag, tag, 'Bench Debtor', 'bench debtor', `${tag}@example.com`, '[]', Date.now(), Date.now()]],
-    );
-    await ctx.db.insertRows('products', ['organization_id', 'company_id', 'name'], [[Number(org!.id), Number(company!.id), `Bench product ${tag}`]]);
-    const [product] = await ctx.db.query<{ id: number | string }>('SELECT id FROM products WHERE company_id = ?', [Number(company!.id)]);
-    const body = JSON.stringify({
-      organizationId: Number(org!.id),
-      companyId: Number(company!.id),
-      externalClientId: tag,
-      productId: Number(product!.id),
-      amount: 1250.5,
-      dueDate: '2099-12-31',
-      description: 'Bench debt',
-    });
-    let n = 0;
-    return {
-      method: 'POST',
-      path: '/',
-      headers: { 'content-type': 'application/json' },
-      body,
-      vary: () => ({ headers: { 'idempotency-key': `${tag}-${++n}` } }),
-    };
-  },
-};
+async function floorTenant(ctx: Context, tag: string): Promise<{ organizationId: number; companyId: number; productId: number }> {
+  await ctx.db.insertRows('organizations', ['name', 'created_at'], [[tag, Date.now()]]);
+  const [org] = await ctx.db.query<{ id: number | string }>('SELECT id FROM organizations WHERE name = ?', [tag]);
+  await ctx.db.insertRows('companies', ['organization_id', 'code', 'name'], [[Number(org!.id), tag.toUpperCase(), tag]]);
+  const [company] = await ctx.db.query<{ id: number | string }>('SELECT id FROM companies WHERE code = ?', [tag.toUpperCase()]);
+  await ctx.db.insertRows(
+    'contacts',
+    ['organization_id', 'code', 'external_client_id', 'name', 'name_search', 'email', 'phones', 'created_at', 'updated_at'],
+    [[Number(org!.id), tag, tag, 'Bench Debtor', 'bench debtor', `${tag}@example.com`, '[]', Date.now(), Date.now()]],
+  );
+  await ctx.db.insertRows('products', ['organization_id', 'company_id', 'name'], [[Number(org!.id), Number(company!.id), `Bench product ${tag}`]]);
+  const [product] = await ctx.db.query<{ id: number | string }>('SELECT id FROM products WHERE company_id = ?', [Number(company!.id)]);
+  return { organizationId: Number(org!.id), companyId: Number(company!.id), productId: Number(product!.id) };
+}
+
+/**
+ * A create's floor (issue 19, CREATE_FLOORS in bench/lib/targets.ts): `service` writes what its
+ * creates write, grouped the same way, with nothing else, on a tenant of its own. Measured right
+ * before the first of its creates, with koa-insert just before it; each request a new
+ * Idempotency-Key, the create's own key.
+ */
+function createFloor(id: string, service: string, label: string, bodyOf: (tenant: Awaited<ReturnType<typeof floorTenant>>, tag: string) => unknown): Scenario {
+  return {
+    id,
+    label,
+    service,
+    kind: 'baseline',
+    baseline: 'baseline.koa-insert',
+    expectStatus: 201,
+    skipInQuick: true,
+    onlyFor: CREATE_FLOORS.find((f) => f.id === id)!.creates,
+    load: async (ctx) => {
+      const tag = `${ctx.runTag}-${service}`;
+      const body = JSON.stringify(bodyOf(await floorTenant(ctx, tag), tag));
+      let n = 0;
+      return {
+        method: 'POST',
+        path: '/',
+        headers: { 'content-type': 'application/json' },
+        body,
+        vary: () => ({ headers: { 'idempotency-key': `${tag}-${++n}` } }),
+      };
+    },
+  };
+}
+
+/** The floor of a single debt create: bench/baselines/koa-debts.ts, right before POST /v2/debts. */
+export const baselineKoaDebts = createFloor('baseline.koa-debts', 'koa-debts', 'POST / (Koa + Knex + the grouped debt write)', (tenant, tag) => ({
+  ...tenant,
+  externalClientId: tag,
+  amount: 1250.5,
+  dueDate: '2099-12-31',
+  description: 'Bench debt',
+}));
+
+/** The floor of a payment link create: bench/baselines/koa-links.ts, right before POST /payment-links (its body). */
+export const baselineKoaLinks = createFloor('baseline.koa-links', 'koa-links', 'POST / (Koa + Knex + the grouped link write)', ({ organizationId, companyId }) => ({
+  organizationId,
+  companyId,
+  amount: 350.75,
+  description: 'Bench payment link',
+  expiresAt: new Date(Date.now() + 30 * 24 * 60 * 60 * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+}));

@@ -1,4 +1,4 @@
-import { baselineKoaDebts, baselineKoaInsert, baselineKoaJson, baselineKoaSelect } from './baselines';
+import { baselineKoaDebts, baselineKoaInsert, baselineKoaJson, baselineKoaLinks, baselineKoaSelect } from './baselines';
 import { contactsCreate, contactsGet, contactsList, contactsSearch } from './contacts';
 import { debtListScenarios } from './debt-lists';
 import { debtsBatch, debtsCreate, debtsGet, debtsLegacyCreate, debtsRefused } from './debts';
@@ -35,6 +35,8 @@ export const SCENARIOS: Scenario[] = [
   debtsBatch,
   debtsLegacyCreate,
   debtsGet,
+  // The floor of a payment link create, right before POST /payment-links.
+  baselineKoaLinks,
   linksCreate,
   linksGet,
   ...linkListScenarios(),
