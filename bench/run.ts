@@ -141,10 +141,12 @@ async function main(): Promise<number> {
       }),
       startService({ name: 'koa-json', command: NODE, args: tsx('bench/baselines/koa-json.ts'), cwd: ROOT, env: childEnv({}) }),
       startService({ name: 'koa-insert', command: NODE, args: tsx('bench/baselines/koa-insert.ts'), cwd: ROOT, env: childEnv({ DATABASE_URL: db.url }) }),
-      // The floors of a single debt create and of a payment link create (not in a quick run).
+      // The creates' floors (not in a quick run); the subscriptions' hands its jobs to a queue of its own, which no worker reads.
       ...(options.quick
         ? []
-        : ['koa-debts', 'koa-links'].map((name) => startService({ name, command: NODE, args: tsx(`bench/baselines/${name}.ts`), cwd: ROOT, env: childEnv({ DATABASE_URL: databaseUrl }) }))),
+        : ['koa-debts', 'koa-links', 'koa-subscriptions'].map((name) =>
+            startService({ name, command: NODE, args: tsx(`bench/baselines/${name}.ts`), cwd: ROOT, env: childEnv({ DATABASE_URL: databaseUrl, REDIS_URL, QUEUE_PREFIX: `${queuePrefix}:floor` }) }),
+          )),
     ]);
     const demo = demoCredentials(api.stdout());
     if (!demo) throw new Error(`the API printed no demo credentials on the empty database:\n${api.stdout()}`);

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { openKnex } from '../../adapters/persistence/knex/connection';
 
 /**
- * What the create floors (koa-debts.ts, koa-links.ts) share: Koa and the API's own Knex setup
+ * What the create floors (koa-debts.ts, koa-links.ts, koa-subscriptions.ts) share: Koa and the API's own Knex setup
  * (openKnex: pool of 10, READ COMMITTED), and the API's grouping of concurrent creates. The
  * creates that arrive in one turn of the event loop are one group (at most 50, two groups in
  * flight, as the API's group commit); the floor's `write` writes a group and answers each create
@@ -28,6 +28,13 @@ export interface Create<B> {
 export const db: Knex = openKnex(process.env.DATABASE_URL!);
 export const postgres = !process.env.DATABASE_URL!.startsWith('mysql');
 const signingKey = crypto.randomBytes(32);
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A random code of `length` letters and digits, as the API's ids make the public codes. */
+export function alphanumeric(length: number): string {
+  return Array.from(crypto.randomBytes(length), (b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('');
+}
 
 /** A signed payment URL as the API's portal makes one: an HMAC tag of the id. */
 export function signedUrl(root: string, id: string): string {

@@ -1,5 +1,4 @@
-import crypto from 'node:crypto';
-import { addToTallies, type Create, db, eventRow, insertRows, serveGroupedWrites, signedUrl } from './grouped-writes';
+import { addToTallies, alphanumeric, type Create, db, eventRow, insertRows, serveGroupedWrites, signedUrl } from './grouped-writes';
 
 /**
  * Baseline 5, the floor of a payment link create (issue 19): Koa and Knex writing what a
@@ -21,8 +20,6 @@ interface Body {
   expiresAt: string;
 }
 
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const alphanumeric = (length: number) => Array.from(crypto.randomBytes(length), (b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('');
 
 async function write(group: Create<Body>[]): Promise<Record<string, unknown>[]> {
   const { organizationId, companyId } = group[0]!.body;

@@ -71,6 +71,7 @@ export function reading(report: Report): string[] {
       `p50 ${linkActive.p50Ms} / p99 ${linkActive.p99Ms} ms, ${cpu(linkActive)} CPU (${pct(linkList.ratio)} and ${pct(linkActive.ratio)} of bare Koa): ` +
       `each total is read from the company's link tally (per status) in the page's statement, not counted.`,
     ...floorReading(report, 'baseline.koa-links'),
+    ...floorReading(report, 'baseline.koa-subscriptions'),
     ...(report.generation ? [generationReading(report.generation, report.machine.cores, report.settings.database === 'postgres' ? 'PostgreSQL' : 'MariaDB')] : []),
     ...(report.reminders
       ? [

@@ -217,6 +217,11 @@ Re-run it to refresh this page; every figure below comes from one run on one mac
   way (bench/baselines/grouped-writes.ts holds what the two share). One transaction writes the group's links, their
   associated debts, their payment_link.created and debt.created events (each object rendered) and the three tally upserts,
   as \`POST /payment-links\` does for the bench's body (no debtor, no product). It runs right before \`POST /payment-links\`.
+- A fifth, **koa-subscriptions** (bench/baselines/koa-subscriptions.ts, not in a quick run): the floor of a subscription
+  create. One transaction reads the group's debtors and products and writes the subscriptions, their generation jobs
+  into the outbox, their subscription.created events and the two tally upserts; the jobs then go to BullMQ through the
+  API's own queue adapter (one addBulk, to a queue of the floor's own that no worker reads) before the answers, and their
+  outbox entries are marked dispatched together 50 ms later, as \`POST /subscriptions\` does. It runs right before it.
 - The database: MySQL/MariaDB by default (\`BENCH_MYSQL_URL\`, default \`mysql://root@127.0.0.1:3306\`);
   \`npm run bench -- --database postgres\` runs the same scenarios on PostgreSQL (\`BENCH_POSTGRES_URL\`,
   default \`postgres://root@127.0.0.1:5432/postgres\`: a superuser, which creates the \`bench_<random>\`
@@ -953,7 +958,11 @@ export function changesSection(report: Report): string {
   tallies, written by Koa and Knex alone. In an 8 s run it reached 0.53 × koa-insert (0.22 ms of CPU per link) where
   \`POST /payment-links\` reached 0.40 × (0.37 ms); the debt floor beside it 0.80 ×, \`POST /v2/debts\` 0.58 ×. A link is
   two rows, two events and three tallies where koa-insert is one row: the 0.6 × target is above what that write reaches
-  here before any of the API's layers.
+  here before any of the API's layers. The floor of a subscription create likewise (bench/baselines/koa-subscriptions.ts,
+  baseline.koa-subscriptions): the subscriptions, their outbox jobs, events and tallies, then the jobs handed to BullMQ
+  before the answers and marked dispatched 50 ms later. In an 8 s run it reached 0.39 × koa-insert (0.32 ms of CPU per
+  subscription) where \`POST /subscriptions\` reached 0.37 × (0.43 ms); the link floor in the same run 0.49 ×,
+  \`POST /payment-links\` 0.48 ×.
 - **Reminders format with kept Intl formatters** (2026-11-27 evening, internal/shared/locale.ts): \`formatMoney\` and
   \`formatDate\` built an \`Intl.NumberFormat\` or \`Intl.DateTimeFormat\` per call (53 and 87 µs), 5.4 % of a reminder
   worker's CPU in a profile of 3,000 reminders; one per locale, currency and fraction style is kept now (1.7 and

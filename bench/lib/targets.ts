@@ -130,6 +130,14 @@ export const CREATE_FLOORS: readonly { id: string; creates: string[]; writes: st
       'bench/baselines/koa-links.ts: one transaction with one multi-row INSERT of the links, one of their associated debts, one of their ' +
       'payment_link.created and debt.created events, each carrying its object rendered, and the three tally upserts',
   },
+  {
+    id: 'baseline.koa-subscriptions',
+    creates: ['subscriptions.create'],
+    writes:
+      'bench/baselines/koa-subscriptions.ts: one transaction with the debtors\' and products\' reads, one multi-row INSERT of the subscriptions, ' +
+      'one of their generation jobs into the outbox, one of their subscription.created events and the two tally upserts; then the jobs handed ' +
+      'to BullMQ in one round trip before the answers, and their outbox entries marked dispatched together 50 ms later',
+  },
 ];
 
 /** Issue 19's ratio to koa-insert for a create: 0.8 × for the v2 single debt, 0.6 × for the others. */

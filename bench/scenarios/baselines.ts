@@ -1,4 +1,4 @@
-import { uniqueContactBodies } from './support';
+import { dateInDays, uniqueContactBodies } from './support';
 import { CREATE_FLOORS } from '../lib/targets';
 import type { Context, Scenario } from './types';
 
@@ -109,4 +109,16 @@ export const baselineKoaLinks = createFloor('baseline.koa-links', 'koa-links', '
   amount: 350.75,
   description: 'Bench payment link',
   expiresAt: new Date(Date.now() + 30 * 24 * 60 * 60 * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+}));
+
+/** The floor of a subscription create: bench/baselines/koa-subscriptions.ts, right before POST /subscriptions (its body). */
+export const baselineKoaSubscriptions = createFloor('baseline.koa-subscriptions', 'koa-subscriptions', 'POST / (Koa + Knex + the grouped subscription write)', (tenant, tag) => ({
+  organizationId: tenant.organizationId,
+  companyId: tenant.companyId,
+  externalClientId: tag,
+  productName: `Bench product ${tag}`,
+  amount: 499.9,
+  startDate: dateInDays(1),
+  totalCycles: 12,
+  description: 'Bench subscription',
 }));

@@ -1,4 +1,4 @@
-import { baselineKoaDebts, baselineKoaInsert, baselineKoaJson, baselineKoaLinks, baselineKoaSelect } from './baselines';
+import { baselineKoaDebts, baselineKoaInsert, baselineKoaJson, baselineKoaLinks, baselineKoaSelect, baselineKoaSubscriptions } from './baselines';
 import { contactsCreate, contactsGet, contactsList, contactsSearch } from './contacts';
 import { debtListScenarios } from './debt-lists';
 import { debtsBatch, debtsCreate, debtsGet, debtsLegacyCreate, debtsRefused } from './debts';
@@ -40,6 +40,8 @@ export const SCENARIOS: Scenario[] = [
   linksCreate,
   linksGet,
   ...linkListScenarios(),
+  // The floor of a subscription create, right before POST /subscriptions.
+  baselineKoaSubscriptions,
   subscriptionsCreate,
   subscriptionsGet,
   ...subscriptionListScenarios(),
