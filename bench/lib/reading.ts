@@ -191,8 +191,8 @@ function floorReading(report: Report, floorId: string): string[] {
       `validation, idempotency replay, metrics, logging or domain layer): ${floor.requestsPerSec.toFixed(0)} req/s, ${floor.ratio.toFixed(2)} × koa-insert ` +
       `measured just before it, ${ms(floor)} of CPU per create, p99 ${floor.p99Ms} ms. ${against.join('; ')}. ` +
       (floor.ratio < target
-        ? `The write itself stays under ${first.label}'s target of ${target} × koa-insert in this run: that target is above what its rows, written with their events and tallies, reach on this machine with Koa and Knex, before any of the API's own layers.`
-        : `The write itself reaches ${first.label}'s target of ${target} × koa-insert in this run: what stands between the API and it is its own layers, the difference in CPU above.`) +
+        ? `The write itself stays under the target of ${target} × koa-insert for ${first.label} in this run: that target is above what the write alone reaches on this machine with Koa and Knex, before any of the API's own layers.`
+        : `The write itself reaches the target of ${target} × koa-insert for ${first.label} in this run: what stands between the API and it is its own layers, the difference in CPU above.`) +
       ` Ratios to koa-insert move with the koa-insert run they divide by (this machine's speed drifts from minute to minute); the ratio to the floor, measured seconds apart, moves less.`,
   ];
 }
