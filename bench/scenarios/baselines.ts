@@ -79,7 +79,8 @@ function createFloor(id: string, service: string, label: string, bodyOf: (tenant
     skipInQuick: true,
     onlyFor: CREATE_FLOORS.find((f) => f.id === id)!.creates,
     load: async (ctx) => {
-      const tag = `${ctx.runTag}-${service}`;
+      // Short: it is also the contact's code (32 characters at most).
+      const tag = `${ctx.runTag}-${service.replace(/^koa-/, '')}`;
       const body = JSON.stringify(bodyOf(await floorTenant(ctx, tag), tag));
       let n = 0;
       return {
