@@ -5,11 +5,11 @@ import type { Knex } from 'knex';
 import { openKnex } from '../../adapters/persistence/knex/connection';
 
 /**
- * What the create floors (koa-debts.ts, koa-links.ts, koa-subscriptions.ts) share: Koa and the API's own Knex setup
- * (openKnex: pool of 10, READ COMMITTED), and the API's grouping of concurrent creates. The
- * creates that arrive in one turn of the event loop are one group (at most 50, two groups in
- * flight, as the API's group commit); the floor's `write` writes a group and answers each create
- * its object. No authentication, rate limit, validation, idempotency replay, metrics, logging or
+ * What the create floors (koa-debts.ts, koa-links.ts, koa-subscriptions.ts) share: Koa and the
+ * API's own Knex setup (openKnex: pool of 10, READ COMMITTED), and the API's grouping of
+ * concurrent creates. The creates that arrive in one turn of the event loop are one group (at
+ * most 50, two groups in flight, as the API's group commit); the floor's `write` writes a group
+ * and answers each create its object. No authentication, rate limit, validation, idempotency replay, metrics, logging or
  * domain layer: the difference between a floor and the API's create is what those cost.
  *
  * It groups with these few lines rather than the API's GroupCommit on purpose: a floor must not
@@ -26,7 +26,7 @@ export interface Create<B> {
 }
 
 export const db: Knex = openKnex(process.env.DATABASE_URL!);
-export const postgres = !process.env.DATABASE_URL!.startsWith('mysql');
+const postgres = !process.env.DATABASE_URL!.startsWith('mysql');
 const signingKey = crypto.randomBytes(32);
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
