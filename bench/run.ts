@@ -144,8 +144,8 @@ async function main(): Promise<number> {
       // The creates' floors (not in a quick run); the subscriptions' hands its jobs to a queue of its own, which no worker reads.
       ...(options.quick
         ? []
-        : ['koa-debts', 'koa-links', 'koa-subscriptions'].map((name) =>
-            startService({ name, command: NODE, args: tsx(`bench/baselines/${name}.ts`), cwd: ROOT, env: childEnv({ DATABASE_URL: databaseUrl, REDIS_URL, QUEUE_PREFIX: `${queuePrefix}:floor` }) }),
+        : CREATE_FLOORS.map(({ service }) =>
+            startService({ name: service, command: NODE, args: tsx(`bench/baselines/${service}.ts`), cwd: ROOT, env: childEnv({ DATABASE_URL: databaseUrl, REDIS_URL, QUEUE_PREFIX: `${queuePrefix}:floor` }) }),
           )),
     ]);
     const demo = demoCredentials(api.stdout());

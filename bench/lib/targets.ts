@@ -115,9 +115,11 @@ export function isSingleCreate(r: Row): boolean {
  * as the API groups them, and nothing else (bench/baselines/grouped-writes.ts); each runs only when
  * one of its creates does, right before the first, with koa-insert just before it.
  */
-export const CREATE_FLOORS: readonly { id: string; creates: string[]; writes: string }[] = [
+/** `service`: the floor's process, bench/baselines/<service>.ts. */
+export const CREATE_FLOORS: readonly { id: string; service: string; creates: string[]; writes: string }[] = [
   {
     id: 'baseline.koa-debts',
+    service: 'koa-debts',
     creates: ['debts.create', 'debts.legacy.create'],
     writes:
       'bench/baselines/koa-debts.ts: the product read, then one transaction with the debtors\' read, one multi-row INSERT of the debts, one of ' +
@@ -125,6 +127,7 @@ export const CREATE_FLOORS: readonly { id: string; creates: string[]; writes: st
   },
   {
     id: 'baseline.koa-links',
+    service: 'koa-links',
     creates: ['links.create'],
     writes:
       'bench/baselines/koa-links.ts: one transaction with one multi-row INSERT of the links, one of their associated debts, one of their ' +
@@ -132,6 +135,7 @@ export const CREATE_FLOORS: readonly { id: string; creates: string[]; writes: st
   },
   {
     id: 'baseline.koa-subscriptions',
+    service: 'koa-subscriptions',
     creates: ['subscriptions.create'],
     writes:
       'bench/baselines/koa-subscriptions.ts: one transaction with the debtors\' and products\' reads, one multi-row INSERT of the subscriptions, ' +

@@ -68,7 +68,8 @@ async function floorTenant(ctx: Context, tag: string): Promise<{ organizationId:
  * before the first of its creates, with koa-insert just before it; each request a new
  * Idempotency-Key, the create's own key.
  */
-function createFloor(id: string, service: string, label: string, bodyOf: (tenant: Awaited<ReturnType<typeof floorTenant>>, tag: string) => unknown): Scenario {
+function createFloor(id: string, label: string, bodyOf: (tenant: Awaited<ReturnType<typeof floorTenant>>, tag: string) => unknown): Scenario {
+  const { service, creates } = CREATE_FLOORS.find((f) => f.id === id)!;
   return {
     id,
     label,
@@ -77,7 +78,7 @@ function createFloor(id: string, service: string, label: string, bodyOf: (tenant
     baseline: 'baseline.koa-insert',
     expectStatus: 201,
     skipInQuick: true,
-    onlyFor: CREATE_FLOORS.find((f) => f.id === id)!.creates,
+    onlyFor: creates,
     load: async (ctx) => {
       // Short: it is also the contact's code (32 characters at most).
       const tag = `${ctx.runTag}-${service.replace(/^koa-/, '')}`;
@@ -95,7 +96,7 @@ function createFloor(id: string, service: string, label: string, bodyOf: (tenant
 }
 
 /** The floor of a single debt create: bench/baselines/koa-debts.ts, right before POST /v2/debts. */
-export const baselineKoaDebts = createFloor('baseline.koa-debts', 'koa-debts', 'POST / (Koa + Knex + the grouped debt write)', (tenant, tag) => ({
+export const baselineKoaDebts = createFloor('baseline.koa-debts', 'POST / (Koa + Knex + the grouped debt write)', (tenant, tag) => ({
   ...tenant,
   externalClientId: tag,
   amount: 1250.5,
@@ -104,7 +105,7 @@ export const baselineKoaDebts = createFloor('baseline.koa-debts', 'koa-debts', '
 }));
 
 /** The floor of a payment link create: bench/baselines/koa-links.ts, right before POST /payment-links (its body). */
-export const baselineKoaLinks = createFloor('baseline.koa-links', 'koa-links', 'POST / (Koa + Knex + the grouped link write)', ({ organizationId, companyId }) => ({
+export const baselineKoaLinks = createFloor('baseline.koa-links', 'POST / (Koa + Knex + the grouped link write)', ({ organizationId, companyId }) => ({
   organizationId,
   companyId,
   amount: 350.75,
@@ -113,7 +114,7 @@ export const baselineKoaLinks = createFloor('baseline.koa-links', 'koa-links', '
 }));
 
 /** The floor of a subscription create: bench/baselines/koa-subscriptions.ts, right before POST /subscriptions (its body). */
-export const baselineKoaSubscriptions = createFloor('baseline.koa-subscriptions', 'koa-subscriptions', 'POST / (Koa + Knex + the grouped subscription write)', (tenant, tag) => ({
+export const baselineKoaSubscriptions = createFloor('baseline.koa-subscriptions', 'POST / (Koa + Knex + the grouped subscription write)', (tenant, tag) => ({
   organizationId: tenant.organizationId,
   companyId: tenant.companyId,
   externalClientId: tag,
