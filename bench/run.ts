@@ -14,7 +14,7 @@ import { rssMiB, type Service, startService, stopAll } from './lib/processes';
 import { measureReminders, type RemindersReport } from './lib/reminders';
 import { reading } from './lib/reading';
 import { FIRST_WARMUP_SEC, PAIRED_BASELINE_SEC, type PairedBaseline, performancePage, rawReports, type Report, type Row, textTable } from './lib/report';
-import { CREATE_FLOORS, targets } from './lib/targets';
+import { CREATE_FLOORS, LIST_FLOOR_SERVICE, targets } from './lib/targets';
 import { SCENARIOS } from './scenarios';
 import { log } from './scenarios/support';
 import type { Context, Scenario } from './scenarios/types';
@@ -142,9 +142,10 @@ async function main(): Promise<number> {
       startService({ name: 'koa-json', command: NODE, args: tsx('bench/baselines/koa-json.ts'), cwd: ROOT, env: childEnv({}) }),
       startService({ name: 'koa-insert', command: NODE, args: tsx('bench/baselines/koa-insert.ts'), cwd: ROOT, env: childEnv({ DATABASE_URL: db.url }) }),
       // The creates' floors (not in a quick run); the subscriptions' hands its jobs to a queue of its own, which no worker reads.
+      // The lists' floor replays a list's statements (not in a quick run either).
       ...(options.quick
         ? []
-        : CREATE_FLOORS.map(({ service }) =>
+        : [...CREATE_FLOORS.map(({ service }) => service), LIST_FLOOR_SERVICE].map((service) =>
             startService({ name: service, command: NODE, args: tsx(`bench/baselines/${service}.ts`), cwd: ROOT, env: childEnv({ DATABASE_URL: databaseUrl, REDIS_URL, QUEUE_PREFIX: `${queuePrefix}:floor` }) }),
           )),
     ]);

@@ -8,6 +8,10 @@
  * nearest JavaScript frame that called them, so their cost lands on the part that asked for it.
  * With BENCH_SCENARIO_PROFILES=<dir> each scenario's whole profile is kept there as well
  * (<scenario id>.cpuprofile, for Chrome DevTools or bench/lib/callers.cjs).
+ *
+ * `statements-start` and `statements-stop <name>` record the SQL the API sends in between, as
+ * Knex hands it to the driver (`?` placeholders and their bindings): a list's floor replays the
+ * statements of one request (bench/baselines/koa-page.ts).
  */
 const dir = process.env.BENCH_CPU_PROBE_DIR;
 if (dir) {
@@ -107,6 +111,18 @@ if (dir) {
     };
   }
 
+  /** Knex's every query goes through Client#query (the dialects keep it): wrapped to record while asked. */
+  let recording = null;
+  const KnexClient = require(require.resolve('knex/lib/client', { paths: [process.cwd()] }));
+  const query = KnexClient.prototype.query;
+  KnexClient.prototype.query = function (connection, queryParam) {
+    if (recording) {
+      const { sql, bindings } = typeof queryParam === 'string' ? { sql: queryParam } : queryParam;
+      recording.push({ sql, bindings: bindings ?? [] });
+    }
+    return query.call(this, connection, queryParam);
+  };
+
   process.on('SIGWINCH', () => {
     const file = path.join(dir, `${process.pid}.cmd`);
     const [command, name] = fs.readFileSync(file, 'utf8').trim().split(/\s+/);
@@ -128,6 +144,12 @@ if (dir) {
           if (keep) fs.writeFileSync(path.join(keep, `${name}.cpuprofile`), JSON.stringify(profile));
           done(summarize(profile));
         }, (error) => done({ error: String(error) }));
+    } else if (command === 'statements-start') {
+      recording = [];
+      done({ started: true });
+    } else if (command === 'statements-stop') {
+      done({ statements: recording ?? [] });
+      recording = null;
     }
   });
 }

@@ -63,3 +63,18 @@ export async function profiled(
     top: summary.top as { fn: string; pct: number }[],
   };
 }
+
+/** One statement as Knex hands it to the driver: `?` placeholders and their bindings. */
+export interface RecordedStatement {
+  sql: string;
+  bindings: unknown[];
+}
+
+/** The statements the API process `pid` sends while `run` runs (the probe records them). */
+export async function recordedStatements(pid: number, name: string, run: () => Promise<unknown>): Promise<RecordedStatement[]> {
+  await ask(pid, 'statements-start', `${name}.statements-start`);
+  const failed = await run().then(() => null, (error: unknown) => ({ error }));
+  const recorded = await ask(pid, 'statements-stop', `${name}.statements`);
+  if (failed) throw failed.error;
+  return recorded.statements as RecordedStatement[];
+}

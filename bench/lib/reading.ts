@@ -1,6 +1,6 @@
 import type { BulkRun, GenerationReport } from './generation';
 import { baselineFor, contactsHeld, type Report, type Row } from './report';
-import { CREATE_FLOORS, createRatioTarget, isSingleCreate } from './targets';
+import { CREATE_FLOORS, createRatioTarget, isSingleCreate, listFloorId } from './targets';
 
 /** A few sentences derived from the figures, so the page stays true when it is regenerated. */
 export function reading(report: Report): string[] {
@@ -360,7 +360,41 @@ function busyListReading(report: Report, lists: Row[], what: string, remedy: str
         (outOfReach.length === 0
           ? ''
           : ` For ${outOfReach.map((r) => r.label).join(', ')} the database's CPU alone puts the mean at 30 ms or more: ` +
-            'out of reach with these statements, whatever the API spends.'))
+            'out of reach with these statements, whatever the API spends.')) +
+    listFloorReading(report, lists)
+  );
+}
+
+/**
+ * The measured floors of the lists (listFloorId): each list's statements replayed by Koa and Knex
+ * alone, measured right before it, and what they say of the target.
+ */
+function listFloorReading(report: Report, lists: Row[]): string {
+  const pairs = lists.flatMap((list) => {
+    const floor = report.rows.find((r) => r.id === listFloorId(list.id));
+    return floor ? [{ list, floor }] : [];
+  });
+  if (pairs.length === 0) return '';
+  const cpu = (r: Row) => (r.serverCpuMsPerRequest === null ? '?' : `${r.serverCpuMsPerRequest.toFixed(2)} ms`);
+  const missed = pairs.filter(({ list }) => list.p99Ms >= 30);
+  const floorMisses = missed.filter(({ floor }) => floor.p99Ms >= 30);
+  const layers = missed.filter(({ floor }) => floor.p99Ms < 30);
+  return (
+    ` Measured floors (bench/baselines/koa-page.ts: Koa and the API's own Knex setup running the statements one request of the list ran, ` +
+    `recorded in the API process, and answering the rows as the driver gives them, as JSON; no authentication, rate limit, validation, ` +
+    `mapping, presenting, metrics or logging; measured right before each list): ` +
+    pairs
+      .map(({ list, floor }) => `${list.label} p99 ${floor.p99Ms} ms at ${floor.requestsPerSec.toFixed(0)} req/s, ${cpu(floor)} of CPU (the API: p99 ${list.p99Ms} ms, ${cpu(list)})`)
+      .join('; ') +
+    '.' +
+    (floorMisses.length === 0
+      ? ''
+      : ` ${floorMisses.map(({ list }) => list.label).join(', ')}: ${floorMisses.length === 1 ? 'its' : 'their'} statements and rows alone miss 30 ms ` +
+        `at ${lists[0]!.connections} connections on this machine in this run, before any of the API's layers: the target is out of reach here with these statements.`) +
+    (layers.length === 0
+      ? ''
+      : ` ${layers.map(({ list }) => list.label).join(', ')}: ${layers.length === 1 ? 'its' : 'their'} statements and rows alone stay under 30 ms; ` +
+        `what stands between the API and the target is its own layers (the CPU above the floor's).`)
   );
 }
 

@@ -222,6 +222,12 @@ Re-run it to refresh this page; every figure below comes from one run on one mac
   into the outbox, their subscription.created events and the two tally upserts; the jobs then go to BullMQ through the
   API's own queue adapter (one addBulk, to a queue of the floor's own that no worker reads) before the answers, and their
   outbox entries are marked dispatched together 50 ms later, as \`POST /subscriptions\` does. It runs right before it.
+- A sixth, **koa-page** (bench/baselines/koa-page.ts, not in a quick run): the floor of every list held to issue 19's
+  p99 under 30 ms at 32 connections. Right before a list, the bench makes one request of it and records, in the API
+  process (bench/lib/cpu-probe.cjs), the statements it ran, as Knex hands them to the driver; koa-page then runs those
+  statements with the API's own Knex setup at the list's connections and answers their rows as the driver gives them,
+  as JSON. Nothing else: no authentication, rate limit, validation, mapping, presenting, metrics or logging. Where the
+  floor itself misses 30 ms, the target is out of reach with those statements on that run's machine.
 - The database: MySQL/MariaDB by default (\`BENCH_MYSQL_URL\`, default \`mysql://root@127.0.0.1:3306\`);
   \`npm run bench -- --database postgres\` runs the same scenarios on PostgreSQL (\`BENCH_POSTGRES_URL\`,
   default \`postgres://root@127.0.0.1:5432/postgres\`: a superuser, which creates the \`bench_<random>\`

@@ -1,5 +1,6 @@
-import { dateInDays, uniqueContactBodies } from './support';
-import { CREATE_FLOORS } from '../lib/targets';
+import { apiCall, dateInDays, uniqueContactBodies } from './support';
+import { type RecordedStatement, recordedStatements } from '../lib/profile';
+import { CREATE_FLOORS, isIssue19List, LIST_FLOOR_SERVICE, listFloorId } from '../lib/targets';
 import type { Context, Scenario } from './types';
 
 /** The lean baselines every API scenario is compared with: bare Koa, Koa + 1 INSERT, Koa + 1 SELECT. */
@@ -124,3 +125,57 @@ export const baselineKoaSubscriptions = createFloor('baseline.koa-subscriptions'
   totalCycles: 12,
   description: 'Bench subscription',
 }));
+
+/**
+ * A list's floor (issue 19, listFloorId in bench/lib/targets.ts): the statements one API request of
+ * the list runs (statementsOf), replayed by bench/baselines/koa-page.ts at the list's connections,
+ * their rows answered as JSON and nothing else. Measured right before the list.
+ */
+function listFloor(list: Scenario): Scenario {
+  const id = listFloorId(list.id);
+  return {
+    id,
+    label: `${list.label}: its statements and rows alone (Koa + Knex)`,
+    service: LIST_FLOOR_SERVICE,
+    kind: 'baseline',
+    baseline: 'baseline.koa-json',
+    connections: list.connections,
+    expectStatus: 200,
+    skipInQuick: true,
+    onlyFor: [list.id],
+    load: async (ctx) => {
+      const { path } = await list.load(ctx);
+      const statements = await statementsOf(ctx, list.id, path);
+      ctx.dataset[`${id}.statements`] = statements.length;
+      const floor = ctx.services.get(LIST_FLOOR_SERVICE)!;
+      const set = await fetch(`http://127.0.0.1:${floor.port}/${encodeURIComponent(list.id)}`, { method: 'PUT', body: JSON.stringify(statements) });
+      if (set.status !== 204) throw new Error(`${LIST_FLOOR_SERVICE} refused the statements of ${list.id}: ${set.status}`);
+      return { method: 'GET', path: `/${encodeURIComponent(list.id)}` };
+    },
+  };
+}
+
+/**
+ * The statements of one GET of `path`, recorded in the API process (`name`, a scenario id, names
+ * the probe's files): the same reads in two requests in a row, after a first that warms the
+ * credentials' cache, so that a statement of the API's own background work (the outbox's dispatch
+ * after the creates before) is not taken for the list's.
+ */
+async function statementsOf(ctx: Context, name: string, path: string): Promise<RecordedStatement[]> {
+  const pid = ctx.services.get('api')!.serverPid;
+  const sqlOf = (statements: RecordedStatement[]) => JSON.stringify(statements.map((s) => s.sql));
+  await apiCall(ctx, 'GET', path);
+  let last: RecordedStatement[] = [];
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const statements = await recordedStatements(pid, name, () => apiCall(ctx, 'GET', path));
+    const reads = statements.length > 0 && statements.every((s) => /^\s*select\b/i.test(s.sql) && !/\bfor (update|share)\b/i.test(s.sql));
+    if (reads && sqlOf(statements) === sqlOf(last)) return statements;
+    last = statements;
+  }
+  throw new Error(`GET ${path}: no two requests in a row ran the same reads (last: ${sqlOf(last)})`);
+}
+
+/** `scenarios` with each issue-19 list's floor right before it. */
+export function withListFloors(scenarios: Scenario[]): Scenario[] {
+  return scenarios.flatMap((s) => (s.kind === 'api' && isIssue19List(s.id) ? [listFloor(s), s] : [s]));
+}
