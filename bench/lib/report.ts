@@ -969,6 +969,20 @@ export function changesSection(report: Report): string {
   before the answers and marked dispatched 50 ms later. In an 8 s run it reached 0.39 × koa-insert (0.32 ms of CPU per
   subscription) where \`POST /subscriptions\` reached 0.37 × (0.43 ms); the link floor in the same run 0.49 ×,
   \`POST /payment-links\` 0.48 ×.
+- **Every list held to p99 < 30 ms at 32 connections has a measured floor too** (2026-11-28, bench/baselines/koa-page.ts;
+  see Method and the Reading): the statements one request of the list ran, recorded in the API process, replayed by Koa
+  and Knex alone at 32 connections, the rows answered as JSON. Until then the Reading gave each list a floor computed
+  from CPU (connections × CPU per request ÷ cores). First full run with it, 2026-11-28 00:29–01:04, on a slow hour of
+  the host (AMD EPYC @ 2445 MHz: bare Koa 11,797 req/s and koa-insert 2,592 against 37,264 and 5,977 in the run of
+  2026-11-27 21:47; 23 of 62 targets met against 37): 14 of the 16 floors themselves miss 30 ms (\`GET /debts\` 63.78 ms,
+  \`GET /contacts\` 57.02, \`GET /payment-links\` 55.32, \`GET /events\` 57.66, \`GET /subscriptions\` 74.92). The two
+  that do not are \`GET /payment-links?externalPaymentLinkId\` (20.93 ms; the API 35.12) and \`?debtId\` (25.19; the
+  API 46.24), both met in the run of 21:47: there the API's layers are the gap. The database's CPU per request is the
+  same for a list and its floor (0.58 and 0.65 ms for \`GET /payment-links\`), and the API's process spends 1.5 to 2.5 ×
+  the floor's (1.10 against 0.70 ms; \`GET /events\` 1.24 against 0.72, \`GET /subscriptions\` 1.84 against 0.90): the
+  mapping, presenting, authentication, rate limit, metrics and log of a page. A compiled serializer for the page
+  (fast-json-stringify from the response schema) was tried on a page of 50 subscriptions: 161 against 203 µs for
+  \`JSON.stringify\`, with the properties in the schema's order rather than the presenter's; not taken.
 - **Reminders format with kept Intl formatters** (2026-11-27 evening, internal/shared/locale.ts): \`formatMoney\` and
   \`formatDate\` built an \`Intl.NumberFormat\` or \`Intl.DateTimeFormat\` per call (53 and 87 µs), 5.4 % of a reminder
   worker's CPU in a profile of 3,000 reminders; one per locale, currency and fraction style is kept now (1.7 and
