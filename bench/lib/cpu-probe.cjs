@@ -78,12 +78,16 @@ if (dir) {
       attributed.set(id, result);
       return result;
     };
-    /** Samples under this probe's own calls (starting and stopping the profiler) are not a request's. */
+    /**
+     * Samples under this probe's own calls (starting and stopping the profiler) are not a request's;
+     * those under the statement recorder, which every query of the API passes through, are.
+     */
     const probe = new Map();
     const inProbe = (id) => {
       if (probe.has(id)) return probe.get(id);
-      const { url } = byId.get(id).callFrame;
-      const result = url.endsWith('/cpu-probe.cjs') || url === 'node:inspector' || (parent.has(id) && inProbe(parent.get(id)));
+      const { url, functionName } = byId.get(id).callFrame;
+      const own = (url.endsWith('/cpu-probe.cjs') && functionName !== 'recordingQuery') || url === 'node:inspector';
+      const result = own || (parent.has(id) && inProbe(parent.get(id)));
       probe.set(id, result);
       return result;
     };
@@ -115,7 +119,7 @@ if (dir) {
   let recording = null;
   const KnexClient = require(require.resolve('knex/lib/client', { paths: [process.cwd()] }));
   const query = KnexClient.prototype.query;
-  KnexClient.prototype.query = function (connection, queryParam) {
+  KnexClient.prototype.query = function recordingQuery(connection, queryParam) {
     if (recording) {
       const { sql, bindings } = typeof queryParam === 'string' ? { sql: queryParam } : queryParam;
       recording.push({ sql, bindings: bindings ?? [] });

@@ -223,8 +223,9 @@ Re-run it to refresh this page; every figure below comes from one run on one mac
   API's own queue adapter (one addBulk, to a queue of the floor's own that no worker reads) before the answers, and their
   outbox entries are marked dispatched together 50 ms later, as \`POST /subscriptions\` does. It runs right before it.
 - A sixth, **koa-page** (bench/baselines/koa-page.ts, not in a quick run): the floor of every list held to issue 19's
-  p99 under 30 ms at 32 connections. Right before a list, the bench makes one request of it and records, in the API
-  process (bench/lib/cpu-probe.cjs), the statements it ran, as Knex hands them to the driver; koa-page then runs those
+  p99 under 30 ms at 32 connections. Right before a list, the bench records, in the API process
+  (bench/lib/cpu-probe.cjs), the statements one request of it runs, as Knex hands them to the driver (taken once two
+  requests in a row ran the same reads, so that none of the API's background work slips in); koa-page then runs those
   statements with the API's own Knex setup at the list's connections and answers their rows as the driver gives them,
   as JSON. Nothing else: no authentication, rate limit, validation, mapping, presenting, metrics or logging. Where the
   floor itself misses 30 ms, the target is out of reach with those statements on that run's machine.
@@ -977,8 +978,8 @@ export function changesSection(report: Report): string {
   2026-11-27 21:47; 23 of 62 targets met against 37): 14 of the 16 floors themselves miss 30 ms (\`GET /debts\` 63.78 ms,
   \`GET /contacts\` 57.02, \`GET /payment-links\` 55.32, \`GET /events\` 57.66, \`GET /subscriptions\` 74.92). The two
   that do not are \`GET /payment-links?externalPaymentLinkId\` (20.93 ms; the API 35.12) and \`?debtId\` (25.19; the
-  API 46.24), both met in the run of 21:47: there the API's layers are the gap. The database's CPU per request is the
-  same for a list and its floor (0.58 and 0.65 ms for \`GET /payment-links\`), and the API's process spends 1.5 to 2.5 ×
+  API 46.24), both met in the run of 21:47: there the API's layers are the gap. The database's CPU per request is about
+  the same for a list and its floor (0.58 and 0.65 ms for \`GET /payment-links\`), and the API's process spends 1.5 to 2.6 ×
   the floor's (1.10 against 0.70 ms; \`GET /events\` 1.24 against 0.72, \`GET /subscriptions\` 1.84 against 0.90): the
   mapping, presenting, authentication, rate limit, metrics and log of a page. A compiled serializer for the page
   (fast-json-stringify from the response schema) was tried on a page of 50 subscriptions: 161 against 203 µs for
