@@ -981,7 +981,13 @@ export function changesSection(report: Report): string {
   API 46.24), both met in the run of 21:47: there the API's layers are the gap. The database's CPU per request is about
   the same for a list and its floor (0.58 and 0.65 ms for \`GET /payment-links\`), and the API's process spends 1.5 to 2.6 ×
   the floor's (1.10 against 0.70 ms; \`GET /events\` 1.24 against 0.72, \`GET /subscriptions\` 1.84 against 0.90): the
-  mapping, presenting, authentication, rate limit, metrics and log of a page. A compiled serializer for the page
+  mapping, presenting, authentication, rate limit, metrics and log of a page. The run of 01:16–01:51, the same slow host
+  (bare Koa 10,938 req/s; 20 of 62 targets), agrees: 14 floors over 30 ms, the two exact-match filters' under it
+  (25.58 and 22.57 ms; the API 35.61 and 41.23), the API's process at 1.4 to 2.6 × the floor's CPU and the database's
+  about the same. Between the two runs, the profile's summary stopped dropping the samples under the statement
+  recorder (it wraps Knex's \`Client#query\` in the probe's own file, whose frames the summary leaves out): the first
+  run's "Where a request's CPU goes" had lost the SQL of every request (\`GET /products/{id}\` 14 % SQL, 20 to 24 %
+  in the runs before and after). A compiled serializer for the page
   (fast-json-stringify from the response schema) was tried on a page of 50 subscriptions: 161 against 203 µs for
   \`JSON.stringify\`, with the properties in the schema's order rather than the presenter's; not taken.
 - **Reminders format with kept Intl formatters** (2026-11-27 evening, internal/shared/locale.ts): \`formatMoney\` and
