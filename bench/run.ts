@@ -169,7 +169,7 @@ async function main(): Promise<number> {
 
     const rows: Row[] = [];
     const selected = (id: string) => options.only === null || options.only.some((prefix) => id.startsWith(prefix));
-    const wanted = (s: Scenario) => (s.kind !== 'baseline' ? selected(s.id) : !s.onlyFor || SCENARIOS.some((o) => o.kind !== 'baseline' && selected(o.id) && s.onlyFor!.some((id) => o.id.startsWith(id))));
+    const wanted = (s: Scenario) => (s.kind !== 'baseline' ? selected(s.id) : !s.onlyFor || SCENARIOS.some((o) => o.kind !== 'baseline' && selected(o.id) && s.onlyFor!.includes(o.id)));
     const scenarios = SCENARIOS.filter((s) => !(options.quick && s.skipInQuick) && wanted(s));
     for (const scenario of scenarios) {
       // This machine's speed drifts from minute to minute: a ratio target divides by its baseline

@@ -9,8 +9,9 @@ import { openKnex } from '../../adapters/persistence/knex/connection';
  * API's own Knex setup (openKnex: pool of 10, READ COMMITTED), and the API's grouping of
  * concurrent creates. The creates that arrive in one turn of the event loop are one group (at
  * most 50, two groups in flight, as the API's group commit); the floor's `write` writes a group
- * and answers each create its object. No authentication, rate limit, validation, idempotency replay, metrics, logging or
- * domain layer: the difference between a floor and the API's create is what those cost.
+ * and answers each create its object. No authentication, rate limit, validation, idempotency
+ * replay, metrics, logging or domain layer: the difference between a floor and the API's create
+ * is what those cost.
  *
  * It groups with these few lines rather than the API's GroupCommit on purpose: a floor must not
  * carry the API's layers.

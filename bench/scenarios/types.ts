@@ -43,7 +43,7 @@ export interface Scenario {
    */
   skipInQuick?: boolean;
   /**
-   * A baseline only these scenarios are held to (id prefixes): it runs when one of them does
+   * A baseline only these scenarios are held to (their ids): it runs when one of them does
    * (with `--only`, not for every subset), where the other baselines always run.
    */
   onlyFor?: string[];
