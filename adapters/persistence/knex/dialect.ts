@@ -17,6 +17,8 @@ export type ReplicaStatus =
  */
 export interface SqlDialect {
   readonly name: Dialect;
+  /** The rows of a `db.raw` SELECT: mysql2 answers `[rows, fields]`, node-postgres `{ rows }`, better-sqlite3 the rows. */
+  rawRows<R>(result: unknown): R[];
   /**
    * Makes a SELECT lock the rows it reads until the transaction ends (FOR UPDATE; with
    * `skipLocked`, rows another transaction holds are skipped instead of waited on). SQLite has a
@@ -94,6 +96,7 @@ export interface SqlDialect {
 
 const MYSQL: SqlDialect = {
   name: 'mysql',
+  rawRows: <R>(result: unknown) => (result as [R[]])[0],
   lockRows: (query, options) => (options?.skipLocked ? query.forUpdate().skipLocked() : query.forUpdate()),
   insertedId: async (insert) => Number((await insert)[0]),
   // MySQL reports the first row's id; the others follow it when the ids are consecutive.
@@ -129,6 +132,7 @@ const MYSQL: SqlDialect = {
 
 const SQLITE: SqlDialect = {
   name: 'sqlite',
+  rawRows: <R>(result: unknown) => result as R[],
   lockRows: (query) => query,
   insertedId: async (insert) => Number((await insert)[0]),
   // One writer: the rows of one INSERT are numbered one after the other, and SQLite reports the
@@ -159,6 +163,7 @@ const SQLITE: SqlDialect = {
 
 const POSTGRES: SqlDialect = {
   name: 'postgres',
+  rawRows: <R>(result: unknown) => (result as { rows: R[] }).rows,
   lockRows: (query, options) => (options?.skipLocked ? query.forUpdate().skipLocked() : query.forUpdate()),
   // node-postgres reports no ids: RETURNING lists them, in the order of the VALUES rows.
   insertedId: async (insert) => {

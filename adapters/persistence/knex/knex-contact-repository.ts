@@ -1,13 +1,14 @@
 import type { Knex } from 'knex';
 import type { Contact, Phone } from '../../../internal/contacts/contact';
 import { foldForSearch, phoneDigits } from '../../../internal/contacts/contact';
-import { COUNT_SCAN_CAP, cappedTotal, offsetOf, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
+import { COUNT_SCAN_CAP, cappedTotal, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
 import type { ContactChanges, ContactFilter, ContactRepository, NewContact } from '../../../ports/contact-repository';
 import { sqlDialect } from './dialect';
 import { endsInSpace, insertedIdOrConflict, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { bool, fromMillis, toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
 import { ownRowsByKey } from './read-batches';
+import { compiledRead, type PageValues, pageValues, paged } from './compiled-reads';
 import { flushDeferredWrites, insertRows } from './deferred-writes';
 import { addToTally, CONTACT_TALLY, readTally, tallyTotal } from './tallies';
 
@@ -106,47 +107,26 @@ export class KnexContactRepository implements ContactRepository {
   }
 
   async list(organizationId: number, filter: ContactFilter, page: PageRequest): Promise<Page<Contact>> {
-    // Newest first along the organization's index, not the primary key (a name that matches
-    // little would otherwise read the whole table).
-    const table = sqlDialect(this.db).orderedByOwnIndex(this.db, 'contacts');
-    const query = this.db.from(table).where('contacts.organization_id', organizationId);
+    const dialect = sqlDialect(this.db);
+    const values: ContactPageValues = { organizationId, ...pageValues(page) };
     if (filter.name !== undefined) {
-      const contains = sqlDialect(this.db).containsText('contacts.name_search', foldForSearch(filter.name));
-      query.whereRaw(contains.sql, contains.bindings);
+      const contains = dialect.containsText('contacts.name_search', foldForSearch(filter.name));
+      values.nameContains = contains.bindings[0];
     }
-    if (filter.email !== undefined) query.whereRaw('LOWER(contacts.email) = ?', [filter.email.toLowerCase()]);
-    if (filter.externalClientId !== undefined) query.where('contacts.external_client_id', filter.externalClientId);
-    if (filter.code !== undefined) query.where('contacts.code', filter.code);
-    if (filter.phoneDigits !== undefined) {
-      // A search in the transaction that wrote sees the phone rows it holds back.
-      await flushDeferredWrites(this.db);
-      query.whereExists((sub) =>
-        sub
-          .select(this.db.raw('1'))
-          .from('contact_phones')
-          .whereRaw('contact_phones.contact_id = contacts.id')
-          .where('contact_phones.organization_id', organizationId)
-          .where('contact_phones.digits_reversed', 'like', `${reversed(filter.phoneDigits!)}%`),
-      );
-    }
-    // The page's ids from that index alone, then only those rows. Without a filter the total is
-    // the organization's contact tally, riding on the page's statement (an uncorrelated subquery,
-    // run once); with one, a page that is not full tells it, else a bounded count (at most
-    // COUNT_SCAN_CAP + 1 matches, even for a broad filter).
-    const unfiltered = Object.values(filter).every((value) => value === undefined);
-    const ids = query.clone().select('contacts.id').orderBy('contacts.id', 'desc').limit(page.limit).offset(offsetOf(page));
-    const columns: (string | Knex.QueryBuilder)[] = ['contacts.*'];
-    if (unfiltered) {
-      // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
-      await flushDeferredWrites(this.db);
-      columns.push(tallyTotal(this.db, CONTACT_TALLY, organizationId).as('page_total'));
-    }
-    const rows = await this.db.from(ids.as('pg')).join('contacts', 'contacts.id', 'pg.id').select<(ContactRow & { page_total?: unknown })[]>(columns).orderBy('contacts.id', 'desc');
+    if (filter.email !== undefined) values.email = filter.email.toLowerCase();
+    values.externalClientId = filter.externalClientId;
+    values.code = filter.code;
+    if (filter.phoneDigits !== undefined) values.phonesStartingWith = `${reversed(filter.phoneDigits)}%`;
+    // A read in the transaction that wrote sees its own writes, its phone rows and tally held back
+    // to the commit included (deferred-writes.ts).
+    await flushDeferredWrites(this.db);
+    const rows = await contactPage<ContactRow & { page_total?: unknown }>(this.db, values);
+    const unfiltered = !isFiltered(values);
     const told = totalFromPage(page, rows.length);
     let matches: number;
     if (told !== null) matches = told;
     else if (unfiltered) matches = rows.length > 0 ? Number(rows[0]!.page_total ?? 0) : await readTally(this.db, CONTACT_TALLY, organizationId);
-    else matches = Number((await this.db.count<{ n: number }[]>({ n: '*' }).from(query.clone().select('contacts.id').limit(COUNT_SCAN_CAP + 1).as('capped')))[0]?.n ?? 0);
+    else matches = Number((await cappedContactCount<{ n: number | string }>(this.db, { ...values, limit: COUNT_SCAN_CAP + 1, offset: undefined }))[0]?.n ?? 0);
     return { items: rows.map(toContact), ...cappedTotal(matches) };
   }
 
@@ -164,6 +144,60 @@ export class KnexContactRepository implements ContactRepository {
     );
   }
 }
+
+/** One page of contacts: the values it binds; a filter left out is undefined (compiled-reads.ts). */
+interface ContactPageValues extends PageValues {
+  organizationId: number;
+  /** The dialect's containsText binding for the folded name. */
+  nameContains?: string;
+  /** Lower-cased. */
+  email?: string;
+  externalClientId?: string;
+  code?: string;
+  /** The reversed digits and `%`. */
+  phonesStartingWith?: string;
+}
+
+const isFiltered = (v: ContactPageValues) =>
+  v.nameContains !== undefined || v.email !== undefined || v.externalClientId !== undefined || v.code !== undefined || v.phonesStartingWith !== undefined;
+
+/** The organization's contacts that match, newest first along its own index, not the primary key (a name that matches little would otherwise read the whole table). */
+function matchingContacts(db: Knex | Knex.Transaction, v: ContactPageValues): Knex.QueryBuilder {
+  const dialect = sqlDialect(db);
+  const query = db.from(dialect.orderedByOwnIndex(db, 'contacts')).where('contacts.organization_id', v.organizationId);
+  if (v.nameContains !== undefined) query.whereRaw(dialect.containsText('contacts.name_search', '').sql, [v.nameContains]);
+  if (v.email !== undefined) query.whereRaw('LOWER(contacts.email) = ?', [v.email]);
+  if (v.externalClientId !== undefined) query.where('contacts.external_client_id', v.externalClientId);
+  if (v.code !== undefined) query.where('contacts.code', v.code);
+  if (v.phonesStartingWith !== undefined) {
+    query.whereExists((sub) =>
+      sub
+        .select(db.raw('1'))
+        .from('contact_phones')
+        .whereRaw('contact_phones.contact_id = contacts.id')
+        .where('contact_phones.organization_id', v.organizationId)
+        .where('contact_phones.digits_reversed', 'like', v.phonesStartingWith!),
+    );
+  }
+  return query;
+}
+
+/**
+ * The page's ids from that index alone, then only those rows. Without a filter the total is the
+ * organization's contact tally, riding on the page's statement (an uncorrelated subquery, run
+ * once); with one, a page that is not full tells it, else cappedContactCount (at most
+ * COUNT_SCAN_CAP + 1 matches, even for a broad filter).
+ */
+const contactPage = compiledRead((db, v: ContactPageValues) => {
+  const ids = paged(matchingContacts(db, v).select('contacts.id').orderBy('contacts.id', 'desc'), v);
+  const columns: (string | Knex.QueryBuilder)[] = ['contacts.*'];
+  if (!isFiltered(v)) columns.push(tallyTotal(db, CONTACT_TALLY, v.organizationId).as('page_total'));
+  return db.from(ids.as('pg')).join('contacts', 'contacts.id', 'pg.id').select(columns).orderBy('contacts.id', 'desc');
+});
+
+const cappedContactCount = compiledRead((db, v: ContactPageValues) =>
+  db.count({ n: '*' }).from(paged(matchingContacts(db, v).select('contacts.id'), v).as('capped')),
+);
 
 function toContact(row: ContactRow): Contact {
   return {

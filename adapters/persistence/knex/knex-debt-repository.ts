@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AutopayReason, Debt, DebtStatus, PaymentMethod } from '../../../internal/debts/debt';
 import type { Currency } from '../../../internal/shared/currency';
-import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
+import { type Page, type PageRequest } from '../../../internal/shared/page';
 import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
 import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-repository';
 import { addToTally, DEBT_TALLY, isLive, liveByCompany, tallyTotal } from './tallies';
@@ -12,6 +12,7 @@ import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
 import { flushDeferredWrites } from './deferred-writes';
+import { compiledRead, type PageValues, pageValues, paged } from './compiled-reads';
 
 type Row = Record<string, any>;
 
@@ -139,63 +140,18 @@ export class KnexDebtRepository implements DebtRepository {
   }
 
   async list(companyId: number, filter: DebtFilter, page: PageRequest): Promise<Page<DebtView>> {
-    const matching = (status: (q: Knex.QueryBuilder) => void) => {
-      const query = this.db('debts as d').where('d.company_id', companyId);
-      status(query);
-      if (filter.createdFrom !== undefined) query.where('d.created_at', '>=', filter.createdFrom);
-      if (filter.createdTo !== undefined) query.where('d.created_at', '<=', filter.createdTo);
-      if (filter.minAmountCents !== undefined) query.where('d.amount_cents', '>=', filter.minAmountCents);
-      if (filter.maxAmountCents !== undefined) query.where('d.amount_cents', '<=', filter.maxAmountCents);
-      if (filter.contactId !== undefined) query.where('d.contact_id', filter.contactId);
-      if (filter.batchId !== undefined) query.where('d.batch_id', filter.batchId);
-      if (filter.paymentLinkId !== undefined) query.where('d.payment_link_id', filter.paymentLinkId);
-      if (filter.subscriptionId !== undefined) query.where('d.subscription_id', filter.subscriptionId);
-      return query;
-    };
-    const offset = offsetOf(page);
-    const newest = (query: Knex.QueryBuilder, n: number) => query.select('d.id').orderBy('d.id', 'desc').limit(n);
-    // The page's ids first, from the indexes alone; then only those rows are read. Effective
-    // OVERDUE (persisted OVERDUE, or PENDING past due) is two index ranges, each read newest
-    // first only as far as the page needs, then merged.
-    let ids: Knex.QueryBuilder;
-    let counted: Knex.QueryBuilder;
-    if (filter.status === 'OVERDUE') {
-      const persisted = () => matching((q) => q.where('d.status', 'OVERDUE'));
-      const late = () => matching((q) => q.where('d.status', 'PENDING').where('d.due_date', '<', filter.today));
-      const merged = this.db
-        .select('id')
-        .from(newest(persisted(), offset + page.limit).as('o'))
-        .unionAll((u) => u.select('id').from(newest(late(), offset + page.limit).as('l')));
-      ids = this.db.select('id').from(merged.as('u')).orderBy('id', 'desc').limit(page.limit).offset(offset);
-      counted = matching((q) => q.where((w) => w.where('d.status', 'OVERDUE').orWhere((p) => p.where('d.status', 'PENDING').where('d.due_date', '<', filter.today))));
-    } else {
-      const all = matching((q) => {
-        if (filter.status === undefined) q.whereNot('d.status', 'CANCELLED');
-        else if (filter.status === 'PENDING') q.where('d.status', 'PENDING').where('d.due_date', '>=', filter.today);
-        else q.where('d.status', filter.status);
-      });
-      // Unfiltered, the newest of the company's debts along its (company_id, id) index, each row
-      // checked for CANCELLED, as far as the page needs. Left to choose, MariaDB read the primary
-      // key backward through every company's debts (772 rows for a page of 50 when the company
-      // held 5 % of the table; a small company's page would read nearly all of it), or the
-      // (company_id, created_at, status) index, every entry of the company, then sorted them.
-      const pageIds = isUnfiltered(filter)
-        ? this.db.from(sqlDialect(this.db).alongIndex(this.db, 'debts', 'd', 'debts_company_id_id_index')).where('d.company_id', companyId).whereNot('d.status', 'CANCELLED')
-        : all.clone();
-      ids = newest(pageIds, page.limit).offset(offset);
-      counted = all;
-    }
-    // The unfiltered list (every debt but the CANCELLED ones) is counted by the tally instead.
+    const { status, today, ...narrowing } = filter;
+    const values: DebtPageValues = { companyId, ...pageValues(page), ...narrowing };
+    if (status === 'OVERDUE') {
+      values.overdueBy = today;
+      values.reach = (values.offset ?? 0) + page.limit;
+    } else if (status === 'PENDING') values.pendingOn = today;
+    else values.status = status;
     // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
     if (isUnfiltered(filter)) await flushDeferredWrites(this.db);
-    const total = isUnfiltered(filter) ? tallyTotal(this.db, DEBT_TALLY, companyId) : counted.clone().count({ n: '*' });
-    // The exact total rides on the page's statement (an uncorrelated subquery, run once): one
-    // round trip per list. An empty page past the first asks for it on its own.
-    const rows: Row[] = await joined(this.db.from(ids.as('pg')).join('debts as d', 'd.id', 'pg.id'))
-      .select([...SELECT, total.clone().as('page_total')])
-      .orderBy('d.id', 'desc');
+    const rows = await debtPage<Row>(this.db, values);
     let count = rows.length > 0 ? Number(rows[0]!.page_total ?? 0) : 0;
-    if (rows.length === 0 && offset > 0) count = Number(((await total) as { n: number | string | null }[])[0]?.n ?? 0);
+    if (rows.length === 0 && values.offset !== undefined) count = Number(((await debtTotal(this.db, values)) as { n: number | string | null }[])[0]?.n ?? 0);
     return { items: rows.map(toView), total: count, capped: false };
   }
 
@@ -276,6 +232,94 @@ export class KnexDebtRepository implements DebtRepository {
  * No filter at all: every debt of the company but the CANCELLED ones, the tally's count. Any
  * member but `today` set (a filter added later included) makes the list filtered.
  */
+/** One page of debts: the values it binds (compiled-reads.ts); a filter left out is undefined. */
+interface DebtPageValues extends PageValues {
+  companyId: number;
+  /** Status OVERDUE: the day before which a PENDING debt's due date fell (persisted OVERDUE or PENDING past due). */
+  overdueBy?: string;
+  /** Status OVERDUE: how far each of its two index ranges is read (the page's offset and limit). */
+  reach?: number;
+  /** Status PENDING: the day its due date must not be before. */
+  pendingOn?: string;
+  /** Any other status. */
+  status?: string;
+  createdFrom?: number;
+  createdTo?: number;
+  minAmountCents?: number;
+  maxAmountCents?: number;
+  contactId?: number;
+  batchId?: string;
+  paymentLinkId?: number;
+  subscriptionId?: number;
+}
+
+const NARROWING = ['overdueBy', 'pendingOn', 'status', 'createdFrom', 'createdTo', 'minAmountCents', 'maxAmountCents', 'contactId', 'batchId', 'paymentLinkId', 'subscriptionId'] as const;
+
+/** Every debt of the company but the CANCELLED ones: counted by the tally instead. */
+const listsEverything = (v: DebtPageValues) => NARROWING.every((name) => v[name] === undefined);
+
+/** The company's debts that match, `status` narrowing them by their status. */
+function matchingDebts(db: Knex | Knex.Transaction, v: DebtPageValues, status: (q: Knex.QueryBuilder) => void): Knex.QueryBuilder {
+  const query = db('debts as d').where('d.company_id', v.companyId);
+  status(query);
+  if (v.createdFrom !== undefined) query.where('d.created_at', '>=', v.createdFrom);
+  if (v.createdTo !== undefined) query.where('d.created_at', '<=', v.createdTo);
+  if (v.minAmountCents !== undefined) query.where('d.amount_cents', '>=', v.minAmountCents);
+  if (v.maxAmountCents !== undefined) query.where('d.amount_cents', '<=', v.maxAmountCents);
+  if (v.contactId !== undefined) query.where('d.contact_id', v.contactId);
+  if (v.batchId !== undefined) query.where('d.batch_id', v.batchId);
+  if (v.paymentLinkId !== undefined) query.where('d.payment_link_id', v.paymentLinkId);
+  if (v.subscriptionId !== undefined) query.where('d.subscription_id', v.subscriptionId);
+  return query;
+}
+
+/** The debts in the effective status asked for (OVERDUE: persisted, or PENDING past due), all the live ones without. */
+function debtsInStatus(db: Knex | Knex.Transaction, v: DebtPageValues): Knex.QueryBuilder {
+  return matchingDebts(db, v, (q) => {
+    if (v.overdueBy !== undefined) q.where((w) => w.where('d.status', 'OVERDUE').orWhere((p) => p.where('d.status', 'PENDING').where('d.due_date', '<', v.overdueBy!)));
+    else if (v.pendingOn !== undefined) q.where('d.status', 'PENDING').where('d.due_date', '>=', v.pendingOn);
+    else if (v.status !== undefined) q.where('d.status', v.status);
+    else q.whereNot('d.status', 'CANCELLED');
+  });
+}
+
+/** The exact total: the company's debt tally for the unfiltered list, a count of the matches otherwise. */
+function debtTotal(db: Knex | Knex.Transaction, v: DebtPageValues): Knex.QueryBuilder {
+  return listsEverything(v) ? tallyTotal(db, DEBT_TALLY, v.companyId) : debtsInStatus(db, v).count({ n: '*' });
+}
+
+const newest = (query: Knex.QueryBuilder) => query.select('d.id').orderBy('d.id', 'desc');
+
+/**
+ * The page's ids first, from the indexes alone; then only those rows are read, with the exact
+ * total riding on the same statement (an uncorrelated subquery, run once): one round trip per
+ * list (an empty page past the first asks for the total on its own).
+ */
+const debtPage = compiledRead((db, v: DebtPageValues) => {
+  let ids: Knex.QueryBuilder;
+  if (v.overdueBy !== undefined) {
+    // Effective OVERDUE (persisted OVERDUE, or PENDING past due) is two index ranges, each read
+    // newest first only as far as the page needs, then merged.
+    const persisted = () => matchingDebts(db, v, (q) => q.where('d.status', 'OVERDUE'));
+    const late = () => matchingDebts(db, v, (q) => q.where('d.status', 'PENDING').where('d.due_date', '<', v.overdueBy!));
+    const merged = db
+      .select('id')
+      .from(newest(persisted()).limit(v.reach!).as('o'))
+      .unionAll((u) => u.select('id').from(newest(late()).limit(v.reach!).as('l')));
+    ids = paged(db.select('id').from(merged.as('u')).orderBy('id', 'desc'), v);
+  } else if (listsEverything(v)) {
+    // The newest of the company's debts along its (company_id, id) index, each row checked for
+    // CANCELLED, as far as the page needs. Left to choose, MariaDB read the primary key backward
+    // through every company's debts (772 rows for a page of 50 when the company held 5 % of the
+    // table; a small company's page would read nearly all of it), or the (company_id, created_at,
+    // status) index, every entry of the company, then sorted them.
+    ids = paged(newest(db.from(sqlDialect(db).alongIndex(db, 'debts', 'd', 'debts_company_id_id_index')).where('d.company_id', v.companyId).whereNot('d.status', 'CANCELLED')), v);
+  } else ids = paged(newest(debtsInStatus(db, v)), v);
+  return joined(db.from(ids.as('pg')).join('debts as d', 'd.id', 'pg.id'))
+    .select([...SELECT, debtTotal(db, v).as('page_total')])
+    .orderBy('d.id', 'desc');
+});
+
 function isUnfiltered(filter: DebtFilter): boolean {
   return Object.entries(filter).every(([name, value]) => name === 'today' || value === undefined);
 }

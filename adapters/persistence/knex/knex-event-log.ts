@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
 import { inTransaction } from './in-transaction';
+import { compiledRead, type PageValues, pageValues, paged, type ReadValues } from './compiled-reads';
 import { flushDeferredWrites } from './deferred-writes';
 import { addToTally, EVENT_TALLY, readTally, tallyTotal } from './tallies';
 import type { DomainEvent } from '../../../internal/events/domain-event';
 import type { EventType } from '../../../internal/events/event-type';
-import { offsetOf, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
+import { type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
 import type { EventFilter, EventHeader, EventLog, LoggedEvent } from '../../../ports/event-log';
 import type { EventWriting } from '../../events/event-renderer';
 import { fromMillis, toMillis } from './rows/columns';
@@ -54,25 +55,15 @@ export class KnexEventLog implements EventLog {
   }
 
   async list(companyId: number, filter: EventFilter, page: PageRequest): Promise<Page<LoggedEvent>> {
-    const query = this.db('events').where('company_id', companyId);
-    if (filter.type !== undefined) query.where('type', filter.type);
-    if (filter.resourceId !== undefined) query.where('resource_id', filter.resourceId);
-    if (filter.createdFrom !== undefined) query.where('created_at', '>=', filter.createdFrom);
-    if (filter.createdTo !== undefined) query.where('created_at', '<=', filter.createdTo);
-    // A page that is not full tells the total. Otherwise, without a filter, the total is the
-    // company's event tally, riding on the page's statement (an uncorrelated subquery, run once);
-    // with one, a count of the matches.
-    const unfiltered = Object.values(filter).every((value) => value === undefined);
-    const columns: (string | Knex.QueryBuilder)[] = ['events.*'];
-    if (unfiltered) {
-      // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
-      await flushDeferredWrites(this.db);
-      columns.push(tallyTotal(this.db, EVENT_TALLY, companyId).as('page_total'));
-    }
-    const rows: Row[] = await query.clone().select(columns).orderBy('id', 'desc').limit(page.limit).offset(offsetOf(page));
+    const matches: EventMatchValues = { companyId, ...filter };
+    const values: EventPageValues = { ...matches, ...pageValues(page) };
+    // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
+    await flushDeferredWrites(this.db);
+    const rows = await eventPage<Row>(this.db, values);
+    const unfiltered = !isFiltered(values);
     let total = totalFromPage(page, rows.length);
     if (total === null && unfiltered) total = rows.length > 0 ? Number(rows[0]!.page_total ?? 0) : await readTally(this.db, EVENT_TALLY, companyId);
-    if (total === null) total = Number(((await query.clone().count({ n: '*' })) as { n: number | string }[])[0]?.n ?? 0);
+    if (total === null) total = Number((await eventCount<{ n: number | string }>(this.db, matches))[0]?.n ?? 0);
     return { items: rows.map(toLoggedEvent), total, capped: false };
   }
 
@@ -112,6 +103,41 @@ const RANGES_PER_QUERY = 100;
 function toHeader(row: Row): EventHeader {
   return { id: Number(row.id), companyId: Number(row.company_id), type: row.type as EventType, resourceId: row.resource_id };
 }
+
+/** The events a list matches: the values it binds (compiled-reads.ts); a filter left out is undefined. */
+interface EventMatchValues extends ReadValues {
+  companyId: number;
+  type?: string;
+  resourceId?: string;
+  createdFrom?: number;
+  createdTo?: number;
+}
+
+type EventPageValues = EventMatchValues & PageValues;
+
+const isFiltered = (v: EventMatchValues) => v.type !== undefined || v.resourceId !== undefined || v.createdFrom !== undefined || v.createdTo !== undefined;
+
+function matchingEvents(db: Knex | Knex.Transaction, v: EventMatchValues): Knex.QueryBuilder {
+  const query = db('events').where('company_id', v.companyId);
+  if (v.type !== undefined) query.where('type', v.type);
+  if (v.resourceId !== undefined) query.where('resource_id', v.resourceId);
+  if (v.createdFrom !== undefined) query.where('created_at', '>=', v.createdFrom);
+  if (v.createdTo !== undefined) query.where('created_at', '<=', v.createdTo);
+  return query;
+}
+
+/**
+ * Newest first. A page that is not full tells the total. Otherwise, without a filter, the total is
+ * the company's event tally, riding on the page's statement (an uncorrelated subquery, run once);
+ * with one, eventCount.
+ */
+const eventPage = compiledRead((db, v: EventPageValues) => {
+  const columns: (string | Knex.QueryBuilder)[] = ['events.*'];
+  if (!isFiltered(v)) columns.push(tallyTotal(db, EVENT_TALLY, v.companyId).as('page_total'));
+  return paged(matchingEvents(db, v).select(columns).orderBy('id', 'desc'), v);
+});
+
+const eventCount = compiledRead((db, v: EventMatchValues) => matchingEvents(db, v).count({ n: '*' }));
 
 function toLoggedEvent(row: Row): LoggedEvent {
   const payloadJson: string = row.payload;

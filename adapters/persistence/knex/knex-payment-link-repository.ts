@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { PaymentLink, PaymentLinkStatus } from '../../../internal/payment-links/payment-link';
 import type { Currency } from '../../../internal/shared/currency';
-import { COUNT_SCAN_CAP, cappedTotal, offsetOf, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
+import { COUNT_SCAN_CAP, cappedTotal, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
 import type {
   NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter, PaymentLinkRepository, PaymentLinkView,
 } from '../../../ports/payment-link-repository';
@@ -10,6 +10,7 @@ import { sqlDialect } from './dialect';
 import { endsInSpace, insertedIdOrConflict, lookUp } from './shared-transaction';
 import { ownRowsByKey } from './read-batches';
 import { inTransaction } from './in-transaction';
+import { compiledRead, type PageValues, pageValues, paged } from './compiled-reads';
 import { flushDeferredWrites } from './deferred-writes';
 import { addToTally, changingStatus, moveInTally, PAYMENT_LINK_TALLY, readTally, tallyTotal } from './tallies';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
@@ -97,55 +98,30 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
 
   async list(companyId: number, filter: PaymentLinkFilter, page: PageRequest): Promise<Page<PaymentLinkView>> {
     const now = filter.now.getTime();
-    const query = this.db('payment_links as l').where('l.company_id', companyId);
-    switch (filter.status) {
-      case undefined:
-        break;
-      case 'ACTIVE':
-        query.where('l.status', 'ACTIVE').where((q) => q.whereNull('l.expires_at').orWhere('l.expires_at', '>', now));
-        break;
-      case 'EXPIRED':
-        query.where((q) => q.where('l.status', 'EXPIRED').orWhere((a) => a.where('l.status', 'ACTIVE').where('l.expires_at', '<=', now)));
-        break;
-      default:
-        query.where('l.status', filter.status);
-    }
-    if (filter.externalPaymentLinkId !== undefined) query.where('l.external_payment_link_id', filter.externalPaymentLinkId);
-    if (filter.code !== undefined) query.where('l.code', filter.code);
-    if (filter.createdFrom !== undefined) query.where('l.created_at', '>=', filter.createdFrom);
-    if (filter.createdTo !== undefined) query.where('l.created_at', '<=', filter.createdTo);
-    // Filtered by nothing but a status, the total comes from the company's link tally, riding on
-    // the page's statement (uncorrelated subqueries, run once): the status's count, less (ACTIVE)
-    // or plus (EXPIRED) the ACTIVE links past expiresAt the expiry job has not marked yet, read
-    // from the (company_id, status, expires_at) index. With another filter, a page that is not
-    // full tells the total, else a bounded count (at most COUNT_SCAN_CAP + 1 matches).
-    const tallied = [filter.externalPaymentLinkId, filter.code, filter.createdFrom, filter.createdTo].every((value) => value === undefined);
-    const lapsed = () => this.db('payment_links').where({ company_id: companyId, status: 'ACTIVE' }).where('expires_at', '<=', now).count({ n: '*' });
+    const values: LinkPageValues = {
+      companyId,
+      ...pageValues(page),
+      externalPaymentLinkId: filter.externalPaymentLinkId,
+      code: filter.code,
+      createdFrom: filter.createdFrom,
+      createdTo: filter.createdTo,
+    };
+    if (filter.status === 'ACTIVE') values.activeAt = now;
+    else if (filter.status === 'EXPIRED') values.expiredAt = now;
+    else values.status = filter.status;
+    // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
+    await flushDeferredWrites(this.db);
+    const rows = await linkPage<Row>(this.db, values);
+    const tallied = isTallied(values);
     const lapsedSign = filter.status === 'ACTIVE' ? -1 : filter.status === 'EXPIRED' ? 1 : 0;
-    const statuses = filter.status === undefined ? undefined : [filter.status];
-    const columns: (string | Knex.QueryBuilder)[] = [...SELECT];
-    if (tallied) {
-      // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
-      await flushDeferredWrites(this.db);
-      columns.push(tallyTotal(this.db, PAYMENT_LINK_TALLY, companyId, statuses).as('page_total'));
-      if (lapsedSign !== 0) columns.push(lapsed().as('page_lapsed'));
-    }
-    const rows: Row[] = await query
-      .clone()
-      .leftJoin('products as p', 'p.id', 'l.product_id')
-      .select(columns)
-      // NULL sorts lowest (MySQL and SQLite do so anyway; PostgreSQL is told NULLS LAST), so links
-      // without an externalPaymentLinkId come last in descending order; on MySQL the
-      // (company_id, external_payment_link_id, id) index serves the sort without a filesort.
-      .orderBy([sqlDialect(this.db).nullsLowest('l.external_payment_link_id', 'desc'), { column: 'l.id', order: 'desc' }])
-      .limit(page.limit)
-      .offset(offsetOf(page));
     const told = totalFromPage(page, rows.length);
     let matches: number;
     if (told !== null) matches = told;
     else if (tallied && rows.length > 0) matches = Number(rows[0]!.page_total ?? 0) + lapsedSign * Number(rows[0]!.page_lapsed ?? 0);
-    else if (tallied) matches = (await readTally(this.db, PAYMENT_LINK_TALLY, companyId, statuses)) + lapsedSign * Number(((await lapsed()) as { n: number | string }[])[0]?.n ?? 0);
-    else matches = Number((await this.db.count<{ n: number }[]>({ n: '*' }).from(query.clone().select('l.id').limit(COUNT_SCAN_CAP + 1).as('capped')))[0]?.n ?? 0);
+    else if (tallied) {
+      const statuses = filter.status === undefined ? undefined : [filter.status];
+      matches = (await readTally(this.db, PAYMENT_LINK_TALLY, companyId, statuses)) + lapsedSign * Number(((await lapsedLinks(this.db, companyId, now)) as { n: number | string }[])[0]?.n ?? 0);
+    } else matches = Number((await cappedLinkCount<{ n: number | string }>(this.db, { ...values, limit: COUNT_SCAN_CAP + 1, offset: undefined }))[0]?.n ?? 0);
     return { items: rows.map(toView), ...cappedTotal(matches) };
   }
 
@@ -198,6 +174,67 @@ function toRow(link: NewPaymentLink): Row {
 }
 
 /** One object per row (a page maps every row through here): the link and its product's name. */
+/** One page of links: the values it binds (compiled-reads.ts); a filter left out is undefined. */
+interface LinkPageValues extends PageValues {
+  companyId: number;
+  /** Status ACTIVE: the instant a link's expiresAt must be after (or none). */
+  activeAt?: number;
+  /** Status EXPIRED: the instant by which an ACTIVE link's expiresAt has passed, or marked EXPIRED. */
+  expiredAt?: number;
+  /** Any other status. */
+  status?: string;
+  externalPaymentLinkId?: string;
+  code?: string;
+  createdFrom?: number;
+  createdTo?: number;
+}
+
+/** Filtered by nothing but a status: the total comes from the company's link tally. */
+const isTallied = (v: LinkPageValues) => v.externalPaymentLinkId === undefined && v.code === undefined && v.createdFrom === undefined && v.createdTo === undefined;
+
+function matchingLinks(db: Knex | Knex.Transaction, v: LinkPageValues): Knex.QueryBuilder {
+  const query = db('payment_links as l').where('l.company_id', v.companyId);
+  if (v.activeAt !== undefined) query.where('l.status', 'ACTIVE').where((q) => q.whereNull('l.expires_at').orWhere('l.expires_at', '>', v.activeAt!));
+  if (v.expiredAt !== undefined) query.where((q) => q.where('l.status', 'EXPIRED').orWhere((a) => a.where('l.status', 'ACTIVE').where('l.expires_at', '<=', v.expiredAt!)));
+  if (v.status !== undefined) query.where('l.status', v.status);
+  if (v.externalPaymentLinkId !== undefined) query.where('l.external_payment_link_id', v.externalPaymentLinkId);
+  if (v.code !== undefined) query.where('l.code', v.code);
+  if (v.createdFrom !== undefined) query.where('l.created_at', '>=', v.createdFrom);
+  if (v.createdTo !== undefined) query.where('l.created_at', '<=', v.createdTo);
+  return query;
+}
+
+/** The company's ACTIVE links past expiresAt at `now` that the expiry job has not marked yet, from the (company_id, status, expires_at) index. */
+function lapsedLinks(db: Knex | Knex.Transaction, companyId: number, now: number): Knex.QueryBuilder {
+  return db('payment_links').where({ company_id: companyId, status: 'ACTIVE' }).where('expires_at', '<=', now).count({ n: '*' });
+}
+
+/**
+ * Filtered by nothing but a status, the total comes from the company's link tally, riding on the
+ * page's statement (uncorrelated subqueries, run once): the status's count, less (ACTIVE) or plus
+ * (EXPIRED) the lapsed links. With another filter, a page that is not full tells the total, else
+ * cappedLinkCount (at most COUNT_SCAN_CAP + 1 matches).
+ */
+const linkPage = compiledRead((db, v: LinkPageValues) => {
+  const columns: (string | Knex.QueryBuilder)[] = [...SELECT];
+  if (isTallied(v)) {
+    const status = v.activeAt !== undefined ? 'ACTIVE' : v.expiredAt !== undefined ? 'EXPIRED' : v.status;
+    columns.push(tallyTotal(db, PAYMENT_LINK_TALLY, v.companyId, status === undefined ? undefined : [status]).as('page_total'));
+    const lapsedAt = v.activeAt ?? v.expiredAt;
+    if (lapsedAt !== undefined) columns.push(lapsedLinks(db, v.companyId, lapsedAt).as('page_lapsed'));
+  }
+  const query = matchingLinks(db, v)
+    .leftJoin('products as p', 'p.id', 'l.product_id')
+    .select(columns)
+    // NULL sorts lowest (MySQL and SQLite do so anyway; PostgreSQL is told NULLS LAST), so links
+    // without an externalPaymentLinkId come last in descending order; on MySQL the
+    // (company_id, external_payment_link_id, id) index serves the sort without a filesort.
+    .orderBy([sqlDialect(db).nullsLowest('l.external_payment_link_id', 'desc'), { column: 'l.id', order: 'desc' }]);
+  return paged(query, v);
+});
+
+const cappedLinkCount = compiledRead((db, v: LinkPageValues) => db.count({ n: '*' }).from(paged(matchingLinks(db, v).select('l.id'), v).as('capped')));
+
 function toView(row: Row): PaymentLinkView {
   const productId = row.product_id === null ? null : Number(row.product_id);
   return {

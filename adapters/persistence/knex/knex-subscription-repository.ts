@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 import type { PaymentMethod } from '../../../internal/debts/debt';
 import type { Currency } from '../../../internal/shared/currency';
-import { offsetOf, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
+import { type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
 import type { IntervalUnit } from '../../../internal/subscriptions/schedule';
 import type { Subscription, SubscriptionStatus } from '../../../internal/subscriptions/subscription';
 import type {
   NewSubscription, SubscriptionChanges, SubscriptionFilter, SubscriptionRepository, SubscriptionView,
 } from '../../../ports/subscription-repository';
+import { compiledRead, type PageValues, pageValues, paged } from './compiled-reads';
 import { flushDeferredWrites } from './deferred-writes';
 import { inTransaction } from './in-transaction';
 import { lockRowId, transitionRows } from './row-lock';
@@ -99,49 +100,20 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
   }
 
   async list(companyId: number, filter: SubscriptionFilter, page: PageRequest): Promise<Page<SubscriptionView>> {
-    const query = this.db('subscriptions as s').where('s.company_id', companyId);
-    switch (filter.status) {
-      case undefined:
-        break;
-      case 'ACTIVE':
-        query.where('s.status', 'ACTIVE').where((q) => q.whereNull('s.last_due_date').orWhere('s.last_due_date', '>=', filter.today));
-        break;
-      case 'ENDED':
-        // Persisted by the mark-ended job, or still ACTIVE past its last cycle.
-        query.where((q) => q.where('s.status', 'ENDED').orWhere((a) => a.where('s.status', 'ACTIVE').where('s.last_due_date', '<', filter.today)));
-        break;
-      default:
-        query.where('s.status', filter.status);
-    }
-    if (filter.contactId !== undefined) query.where('s.contact_id', filter.contactId);
-    // The page's ids from the subscriptions alone, along the (company_id, external_subscription_id)
-    // index, then only those rows joined to their contact and product: joined first, MariaDB drove
-    // the join from the contact (one debtor with many subscriptions) and sorted all of them for
-    // every page. The exact total is a subquery of the same statement (uncorrelated: run once), and
-    // a page that is not full tells it. Filtered by nothing but a status (or nothing), it comes from
-    // the company's subscription tally: the status's count, less (ACTIVE) or plus (ENDED) the ACTIVE
-    // subscriptions past their last cycle that the mark-ended job has not marked yet, read from the
-    // (company_id, status, last_due_date) index. Filtered by a contact, a count of the matches.
-    const tallied = filter.contactId === undefined;
-    const lapsedSign = filter.status === 'ACTIVE' ? -1 : filter.status === 'ENDED' ? 1 : 0;
-    const lapsed = () =>
-      this.db('subscriptions').where({ company_id: companyId, status: 'ACTIVE' }).where('last_due_date', '<', filter.today).count({ n: '*' });
-    const statuses = filter.status === undefined ? undefined : [filter.status];
+    const values: SubscriptionPageValues = { companyId, ...pageValues(page), contactId: filter.contactId };
+    if (filter.status === 'ACTIVE') values.activeOn = filter.today;
+    else if (filter.status === 'ENDED') values.endedBy = filter.today;
+    else values.status = filter.status;
     // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
-    if (tallied) await flushDeferredWrites(this.db);
-    const total = () => (tallied ? tallyTotal(this.db, SUBSCRIPTION_TALLY, companyId, statuses) : query.clone().count<{ n: number | string }[]>({ n: '*' }));
-    const ids = query.clone().select('s.id').orderBy('s.external_subscription_id', 'desc').limit(page.limit).offset(offsetOf(page));
-    const columns: (string | Knex.QueryBuilder)[] = [...SELECT, total().as('page_total')];
-    if (tallied && lapsedSign !== 0) columns.push(lapsed().as('page_lapsed'));
-    const rows: Row[] = await joined(this.db.from(ids.as('pg')).join('subscriptions as s', 's.id', 'pg.id'))
-      .select(columns)
-      .orderBy('s.external_subscription_id', 'desc');
+    if (isTallied(values)) await flushDeferredWrites(this.db);
+    const rows = await subscriptionPage<Row>(this.db, values);
+    const lapsedSign = filter.status === 'ACTIVE' ? -1 : filter.status === 'ENDED' ? 1 : 0;
     const told = totalFromPage(page, rows.length);
     const count = async (query: Knex.QueryBuilder) => Number(((await query) as { n: number | string | null }[])[0]?.n ?? 0);
     let matches: number;
     if (told !== null) matches = told;
     else if (rows.length > 0) matches = Number(rows[0]!.page_total ?? 0) + lapsedSign * Number(rows[0]!.page_lapsed ?? 0);
-    else matches = (await count(total())) + (tallied && lapsedSign !== 0 ? lapsedSign * (await count(lapsed())) : 0);
+    else matches = (await count(subscriptionTotal(this.db, values))) + (isTallied(values) && lapsedSign !== 0 ? lapsedSign * (await count(lapsedSubscriptions(this.db, companyId, filter.today))) : 0);
     return { items: rows.map(toView), total: matches, capped: false };
   }
 
@@ -150,6 +122,62 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
     return row ? toView(row) : null;
   }
 }
+
+/** One page of subscriptions: the values it binds (compiled-reads.ts); a filter left out is undefined. */
+interface SubscriptionPageValues extends PageValues {
+  companyId: number;
+  /** Status ACTIVE: the day (YYYY-MM-DD) its last cycle must not be before. */
+  activeOn?: string;
+  /** Status ENDED: the day before which an ACTIVE subscription's last cycle fell, or marked ENDED. */
+  endedBy?: string;
+  /** Any other status. */
+  status?: string;
+  contactId?: number;
+}
+
+/** Filtered by nothing but a status (or nothing): the total comes from the company's subscription tally. */
+const isTallied = (v: SubscriptionPageValues) => v.contactId === undefined;
+
+function matchingSubscriptions(db: Knex | Knex.Transaction, v: SubscriptionPageValues): Knex.QueryBuilder {
+  const query = db('subscriptions as s').where('s.company_id', v.companyId);
+  if (v.activeOn !== undefined) query.where('s.status', 'ACTIVE').where((q) => q.whereNull('s.last_due_date').orWhere('s.last_due_date', '>=', v.activeOn!));
+  // Persisted by the mark-ended job, or still ACTIVE past its last cycle.
+  if (v.endedBy !== undefined) query.where((q) => q.where('s.status', 'ENDED').orWhere((a) => a.where('s.status', 'ACTIVE').where('s.last_due_date', '<', v.endedBy!)));
+  if (v.status !== undefined) query.where('s.status', v.status);
+  if (v.contactId !== undefined) query.where('s.contact_id', v.contactId);
+  return query;
+}
+
+/** The company's ACTIVE subscriptions past their last cycle that the mark-ended job has not marked yet, from the (company_id, status, last_due_date) index. */
+function lapsedSubscriptions(db: Knex | Knex.Transaction, companyId: number, today: string): Knex.QueryBuilder {
+  return db('subscriptions').where({ company_id: companyId, status: 'ACTIVE' }).where('last_due_date', '<', today).count({ n: '*' });
+}
+
+/** The status's count from the tally, or with a contact a count of the matches. */
+function subscriptionTotal(db: Knex | Knex.Transaction, v: SubscriptionPageValues): Knex.QueryBuilder {
+  if (!isTallied(v)) return matchingSubscriptions(db, v).count({ n: '*' });
+  const status = v.activeOn !== undefined ? 'ACTIVE' : v.endedBy !== undefined ? 'ENDED' : v.status;
+  return tallyTotal(db, SUBSCRIPTION_TALLY, v.companyId, status === undefined ? undefined : [status]);
+}
+
+/**
+ * The page's ids from the subscriptions alone, along the (company_id, external_subscription_id)
+ * index, then only those rows joined to their contact and product: joined first, MariaDB drove
+ * the join from the contact (one debtor with many subscriptions) and sorted all of them for every
+ * page. The exact total is a subquery of the same statement (uncorrelated: run once), and a page
+ * that is not full tells it. Filtered by nothing but a status (or nothing), it comes from the
+ * company's subscription tally: the status's count, less (ACTIVE) or plus (ENDED) the lapsed
+ * subscriptions. Filtered by a contact, a count of the matches.
+ */
+const subscriptionPage = compiledRead((db, v: SubscriptionPageValues) => {
+  const ids = paged(matchingSubscriptions(db, v).select('s.id').orderBy('s.external_subscription_id', 'desc'), v);
+  const columns: (string | Knex.QueryBuilder)[] = [...SELECT, subscriptionTotal(db, v).as('page_total')];
+  const lapsedOn = v.activeOn ?? v.endedBy;
+  if (isTallied(v) && lapsedOn !== undefined) columns.push(lapsedSubscriptions(db, v.companyId, lapsedOn).as('page_lapsed'));
+  return joined(db.from(ids.as('pg')).join('subscriptions as s', 's.id', 'pg.id'))
+    .select(columns)
+    .orderBy('s.external_subscription_id', 'desc');
+});
 
 function joined(query: Knex.QueryBuilder): Knex.QueryBuilder {
   return query.join('contacts as c', 'c.id', 's.contact_id').join('products as p', 'p.id', 's.product_id');
