@@ -233,7 +233,7 @@ export class KnexDebtRepository implements DebtRepository {
  * member but `today` set (a filter added later included) makes the list filtered.
  */
 /** One page of debts: the values it binds (compiled-reads.ts); a filter left out is undefined. */
-interface DebtPageValues extends PageValues {
+interface DebtPageValues extends PageValues, Omit<DebtFilter, 'status' | 'today'> {
   companyId: number;
   /** Status OVERDUE: the day before which a PENDING debt's due date fell (persisted OVERDUE or PENDING past due). */
   overdueBy?: string;
@@ -243,14 +243,6 @@ interface DebtPageValues extends PageValues {
   pendingOn?: string;
   /** Any other status. */
   status?: string;
-  createdFrom?: number;
-  createdTo?: number;
-  minAmountCents?: number;
-  maxAmountCents?: number;
-  contactId?: number;
-  batchId?: string;
-  paymentLinkId?: number;
-  subscriptionId?: number;
 }
 
 const NARROWING = ['overdueBy', 'pendingOn', 'status', 'createdFrom', 'createdTo', 'minAmountCents', 'maxAmountCents', 'contactId', 'batchId', 'paymentLinkId', 'subscriptionId'] as const;
