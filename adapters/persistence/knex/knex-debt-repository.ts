@@ -148,7 +148,7 @@ export class KnexDebtRepository implements DebtRepository {
     } else if (status === 'PENDING') values.pendingOn = today;
     else values.status = status;
     // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
-    if (isUnfiltered(filter)) await flushDeferredWrites(this.db);
+    if (listsEverything(values)) await flushDeferredWrites(this.db);
     const rows = await debtPage<Row>(this.db, values);
     let count = rows.length > 0 ? Number(rows[0]!.page_total ?? 0) : 0;
     if (rows.length === 0 && values.offset !== undefined) count = Number(((await debtTotal(this.db, values)) as { n: number | string | null }[])[0]?.n ?? 0);
@@ -245,10 +245,11 @@ interface DebtPageValues extends PageValues, Omit<DebtFilter, 'status' | 'today'
   status?: string;
 }
 
-const NARROWING = ['overdueBy', 'pendingOn', 'status', 'createdFrom', 'createdTo', 'minAmountCents', 'maxAmountCents', 'contactId', 'batchId', 'paymentLinkId', 'subscriptionId'] as const;
+/** The values that name the page rather than narrow the list. */
+const NOT_NARROWING = new Set(['companyId', 'limit', 'offset']);
 
-/** Every debt of the company but the CANCELLED ones: counted by the tally instead. */
-const listsEverything = (v: DebtPageValues) => NARROWING.every((name) => v[name] === undefined);
+/** Every debt of the company but the CANCELLED ones (nothing narrows it): counted by the tally instead. */
+const listsEverything = (v: DebtPageValues) => Object.entries(v).every(([name, value]) => NOT_NARROWING.has(name) || value === undefined);
 
 /** The company's debts that match, `status` narrowing them by their status. */
 function matchingDebts(db: Knex | Knex.Transaction, v: DebtPageValues, status: (q: Knex.QueryBuilder) => void): Knex.QueryBuilder {
@@ -311,10 +312,6 @@ const debtPage = compiledRead((db, v: DebtPageValues) => {
     .select([...SELECT, debtTotal(db, v).as('page_total')])
     .orderBy('d.id', 'desc');
 });
-
-function isUnfiltered(filter: DebtFilter): boolean {
-  return Object.entries(filter).every(([name, value]) => name === 'today' || value === undefined);
-}
 
 function joined(query: Knex.QueryBuilder): Knex.QueryBuilder {
   return query
