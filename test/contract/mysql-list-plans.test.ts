@@ -38,6 +38,12 @@ describe('MariaDB list plans', function () {
     tenant = await newTenant(repos);
     const contact = await repos.contacts.insert(newContact(tenant.organization.id));
     const product = await repos.products.insert(newProduct(tenant.company));
+    // Contacts and products by the hundred, as a company has them: with one row each, MariaDB
+    // joins them first (a join buffer) whatever the statement says.
+    const contactRow = (await db('contacts').where({ id: contact.id }).first()) as Record<string, unknown>;
+    const productRow = (await db('products').where({ id: product.id }).first()) as Record<string, unknown>;
+    await db.batchInsert('contacts', Array.from({ length: 500 }, (_, i) => ({ ...contactRow, id: undefined, code: `PC${i}${uid()}`, external_client_id: `plan-contact-${i}` })), 500);
+    await db.batchInsert('products', Array.from({ length: 500 }, (_, i) => ({ ...productRow, id: undefined, name: `Plan product ${i}` })), 500);
     const rows = Array.from({ length: ROWS }, (_, i) => ({
       organization_id: tenant.organization.id, company_id: tenant.company.id, code: `P${uid()}${uid()}`, external_subscription_id: `plan-${i}`,
       contact_id: contact.id, contact_created_inline: false, product_id: product.id, product_created_inline: false, status: 'ACTIVE',
@@ -87,6 +93,17 @@ describe('MariaDB list plans', function () {
     const reads = plan.filter((row) => row.table === 's' && row.select_type !== 'SUBQUERY');
     expect(reads, shown).to.not.be.empty;
     for (const row of reads) expect(Number(row.r_rows), shown).to.be.at.most(50);
+  });
+
+  it('GET /subscriptions sorts the page by its ids\' own key, not its joined rows through a temporary table', async () => {
+    for (const status of [undefined, 'ACTIVE'] as const) {
+      const plan = await pagePlan(() => repos.subscriptions.list(tenant.company.id, { status, today: '2026-01-01' }, { page: 1, limit: 50 }));
+      const shown = JSON.stringify(plan, null, 1);
+      // The only sort is the derived table of the page's 50 ids, before the join.
+      const sorted = plan.filter((row) => String(row.Extra).includes('filesort'));
+      expect(sorted.map((row) => String(row.table).replace(/\d+/, 'N')), shown).to.deep.equal(['<derivedN>']);
+      expect(plan.some((row) => String(row.Extra).includes('temporary')), shown).to.equal(false);
+    }
   });
 
   it('GET /subscriptions?status=ACTIVE counts no subscription: the tally, less the lapsed ones from their index', async () => {
