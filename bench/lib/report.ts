@@ -1003,6 +1003,24 @@ export function changesSection(report: Report): string {
   237–276 µs. In the bench, 10 s runs side by side on that host did not separate it from the noise: the same
   code's \`GET /contacts\` spent 0.41 to 0.63 ms of API CPU per request from one run to the next, its floor 0.24
   to 0.31.
+- **A page of subscriptions is put in order before its join** (2026-11-29,
+  adapters/persistence/knex/knex-subscription-repository.ts). The page's 50 ids come from the
+  (company_id, external_subscription_id) index, and the statement joined them to their rows, contacts and products
+  and then ordered the joined rows by \`s.external_subscription_id\`: MariaDB wrote those rows, their TEXT columns
+  too, to a temporary table and sorted that (\`Using temporary; Using filesort\`). The ids now carry their sort key
+  (\`page_key\`) and the statement orders by it, so the only sort is of the 50 ids before the join, as the debts'
+  page already did (its order, \`d.id\`, is the ids' own). On the bench's own data (a seeded run's database kept:
+  100,002 contacts, 37,610 subscriptions), MariaDB's CPU for the unfiltered page's statement, run 1,000 times on one
+  connection: 930–1,010 → 600–620 µs; run by 32 connections at once: 970–1,170 → 580–680 µs. The same holds for
+  \`?status=ACTIVE\`; with \`?externalClientId\` the exact count of the debtor's subscriptions is most of the
+  statement (5.2–5.7 ms of 6 for 20,000 of them) and stays. In 8 s A/B runs of the bench the list's database CPU
+  per request did not move (with the seeded contacts: 0.836 ms before, 0.824 after): not separated from that
+  host's noise, and not claimed. test/contract/mysql-list-plans.test.ts fails on the old statement; its seed now
+  holds contacts and products by the hundred, as a company does: with one row each, MariaDB joins them first
+  through a join buffer whatever the statement says. Looked at and left: the other lists' plans have no such sort;
+  MariaDB's optimizer spends 180–270 µs of the 0.75–1 ms of the unfiltered \`GET /debts\` statement (EXPLAIN alone),
+  and neither \`optimizer_use_condition_selectivity=1\`, \`rowid_filter=off\` nor forcing the filter's index
+  changed what EXPLAIN alone costs (one round each, within the spread between rounds).
 - **Reminders format with kept Intl formatters** (2026-11-27 evening, internal/shared/locale.ts): \`formatMoney\` and
   \`formatDate\` built an \`Intl.NumberFormat\` or \`Intl.DateTimeFormat\` per call (53 and 87 µs), 5.4 % of a reminder
   worker's CPU in a profile of 3,000 reminders; one per locale, currency and fraction style is kept now (1.7 and
