@@ -1015,7 +1015,13 @@ export function changesSection(report: Report): string {
   \`?status=ACTIVE\`; with \`?externalClientId\` the exact count of the debtor's subscriptions is most of the
   statement (5.2–5.7 ms of 6 for 20,000 of them) and stays. In 8 s A/B runs of the bench the list's database CPU
   per request did not move (with the seeded contacts: 0.836 ms before, 0.824 after): not separated from that
-  host's noise, and not claimed. test/contract/mysql-list-plans.test.ts fails on the old statement; its seed now
+  host's noise, and not claimed. A full run with the change (2026-11-28 23:56 to 2026-11-29 00:27, Intel Xeon
+  @ 2100 MHz) met a host that slowed by half partway through (the unchanged \`GET /debts\` statement's MariaDB CPU
+  per page 0.52 → 1.17 ms against the run of 05:07; \`POST /v2/debts\` 0.32 × koa-insert) and is not this page's
+  run. Against the run of 05:07 there, the database's CPU per request fell for the two subscription lists this
+  changes (\`GET /subscriptions\` 0.83 → 0.77 ms, \`?status=ACTIVE\` 1.13 → 1.01) and for
+  \`GET /payment-links?debtId\` (0.14 → 0.10), and rose for the 13 other lists held to 30 ms (2 % for
+  \`GET /subscriptions?externalClientId\`, whose count stays; 8 to 133 % for the rest). test/contract/mysql-list-plans.test.ts fails on the old statement; its seed now
   holds contacts and products by the hundred, as a company does: with one row each, MariaDB joins them first
   through a join buffer whatever the statement says. Looked at and left: the other lists' plans have no such sort;
   MariaDB's optimizer spends 180–270 µs of the 0.75–1 ms of the unfiltered \`GET /debts\` statement (EXPLAIN alone),
