@@ -166,8 +166,8 @@ function subscriptionTotal(db: Knex | Knex.Transaction, v: SubscriptionPageValue
  * the join from the contact (one debtor with many subscriptions) and sorted all of them for every
  * page. The page's ids carry their sort key (`page_key`), and the 50 ids are put in order by it
  * before the join: ordered by the joined rows' own column, MariaDB wrote the joined page (its
- * TEXT columns too) to a temporary table and sorted that, half of the statement's CPU
- * (docs/performance.md). The exact total is a subquery of the same statement (uncorrelated: run
+ * TEXT columns too) to a temporary table and sorted that, a third or more of the statement's
+ * MariaDB CPU (docs/performance.md). The exact total is a subquery of the same statement (uncorrelated: run
  * once), and a page that is not full tells it. Filtered by nothing but a status (or nothing), it
  * comes from the company's subscription tally: the status's count, less (ACTIVE) or plus (ENDED)
  * the lapsed subscriptions. Filtered by a contact, a count of the matches.
