@@ -1011,8 +1011,8 @@ export function changesSection(report: Report): string {
   (\`page_key\`) and the statement orders by it, so the only sort is of the 50 ids before the join, as the debts'
   page already did (its order, \`d.id\`, is the ids' own). On the bench's own data (a seeded run's database kept:
   100,002 contacts, 37,610 subscriptions), MariaDB's CPU for the unfiltered page's statement, run 1,000 times on one
-  connection: 930–1,010 → 600–620 µs; run by 32 connections at once: 970–1,170 → 580–680 µs. The same holds for
-  \`?status=ACTIVE\`; with \`?externalClientId\` the exact count of the debtor's subscriptions is most of the
+  connection: 930–1,010 → 600–620 µs; run by 32 connections at once: 970–1,170 → 580–680 µs. \`?status=ACTIVE\` had
+  the same sort and loses it too (the plan test checks both; its statement's CPU was not measured alone); with \`?externalClientId\` the exact count of the debtor's subscriptions is most of the
   statement (5.2–5.7 ms of 6 for 20,000 of them) and stays. In 8 s A/B runs of the bench the list's database CPU
   per request did not move (with the seeded contacts: 0.836 ms before, 0.824 after): not separated from that
   host's noise, and not claimed. A full run with the change (2026-11-28 23:56 to 2026-11-29 00:27, Intel Xeon
