@@ -1011,8 +1011,9 @@ export function changesSection(report: Report): string {
   (\`page_key\`) and the statement orders by it, so the only sort is of the 50 ids before the join, as the debts'
   page already did (its order, \`d.id\`, is the ids' own). On the bench's own data (a seeded run's database kept:
   100,002 contacts, 37,610 subscriptions), MariaDB's CPU for the unfiltered page's statement, run 1,000 times on one
-  connection: 930–1,010 → 600–620 µs; run by 32 connections at once: 970–1,170 → 580–680 µs. \`?status=ACTIVE\` had
-  the same sort and loses it too (the plan test checks both; its statement's CPU was not measured alone); with \`?externalClientId\` the exact count of the debtor's subscriptions is most of the
+  connection: 930–1,010 → 600–620 µs; run by 32 connections at once: 970–1,170 → 580–680 µs.
+  \`?status=ACTIVE\` had the same sort and loses it too (the plan test checks both; its statement's CPU was not
+  measured alone); with \`?externalClientId\` the exact count of the debtor's subscriptions is most of the
   statement (5.2–5.7 ms of 6 for 20,000 of them) and stays. In 8 s A/B runs of the bench the list's database CPU
   per request did not move (with the seeded contacts: 0.836 ms before, 0.824 after): not separated from that
   host's noise, and not claimed. A full run with the change (2026-11-28 23:56 to 2026-11-29 00:27, Intel Xeon
@@ -1021,8 +1022,8 @@ export function changesSection(report: Report): string {
   run. Against the run of 05:07 there, the database's CPU per request fell for the two subscription lists this
   changes (\`GET /subscriptions\` 0.83 → 0.77 ms, \`?status=ACTIVE\` 1.13 → 1.01) and for
   \`GET /payment-links?debtId\` (0.14 → 0.10), and rose for the 13 other lists held to 30 ms (2 % for
-  \`GET /subscriptions?externalClientId\`, whose count stays; 8 to 133 % for the rest). test/contract/mysql-list-plans.test.ts fails on the old statement; its seed now
-  holds contacts and products by the hundred, as a company does: with one row each, MariaDB joins them first
+  \`GET /subscriptions?externalClientId\`, whose count stays; 8 to 133 % for the rest).
+  test/contract/mysql-list-plans.test.ts fails on the old statement; its seed now holds contacts and products by the hundred, as a company does: with one row each, MariaDB joins them first
   through a join buffer whatever the statement says. Looked at and left: the other lists' plans have no such sort;
   MariaDB's optimizer spends 180–270 µs of the 0.75–1 ms of the unfiltered \`GET /debts\` statement (EXPLAIN alone),
   and neither \`optimizer_use_condition_selectivity=1\`, \`rowid_filter=off\` nor forcing the filter's index

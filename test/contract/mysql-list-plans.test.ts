@@ -40,10 +40,10 @@ describe('MariaDB list plans', function () {
     const product = await repos.products.insert(newProduct(tenant.company));
     // Contacts and products by the hundred, as a company has them: with one row each, MariaDB
     // joins them first (a join buffer) whatever the statement says.
-    const contactRow = (await db('contacts').where({ id: contact.id }).first()) as Record<string, unknown>;
-    const productRow = (await db('products').where({ id: product.id }).first()) as Record<string, unknown>;
-    await db.batchInsert('contacts', Array.from({ length: 500 }, (_, i) => ({ ...contactRow, id: undefined, code: `PC${i}${uid()}`, external_client_id: `plan-contact-${i}` })), 500);
-    await db.batchInsert('products', Array.from({ length: 500 }, (_, i) => ({ ...productRow, id: undefined, name: `Plan product ${i}` })), 500);
+    const { id: _contactId, ...contactRow } = (await db('contacts').where({ id: contact.id }).first()) as Record<string, unknown>;
+    const { id: _productId, ...productRow } = (await db('products').where({ id: product.id }).first()) as Record<string, unknown>;
+    await db.batchInsert('contacts', Array.from({ length: 500 }, (_, i) => ({ ...contactRow, code: `PC${i}${uid()}`, external_client_id: `plan-contact-${i}` })), 500);
+    await db.batchInsert('products', Array.from({ length: 500 }, (_, i) => ({ ...productRow, name: `Plan product ${i}` })), 500);
     const rows = Array.from({ length: ROWS }, (_, i) => ({
       organization_id: tenant.organization.id, company_id: tenant.company.id, code: `P${uid()}${uid()}`, external_subscription_id: `plan-${i}`,
       contact_id: contact.id, contact_created_inline: false, product_id: product.id, product_created_inline: false, status: 'ACTIVE',

@@ -167,10 +167,10 @@ function subscriptionTotal(db: Knex | Knex.Transaction, v: SubscriptionPageValue
  * page. The page's ids carry their sort key (`page_key`), and the 50 ids are put in order by it
  * before the join: ordered by the joined rows' own column, MariaDB wrote the joined page (its
  * TEXT columns too) to a temporary table and sorted that, a third or more of the statement's
- * MariaDB CPU (docs/performance.md). The exact total is a subquery of the same statement (uncorrelated: run
- * once), and a page that is not full tells it. Filtered by nothing but a status (or nothing), it
- * comes from the company's subscription tally: the status's count, less (ACTIVE) or plus (ENDED)
- * the lapsed subscriptions. Filtered by a contact, a count of the matches.
+ * MariaDB CPU (docs/performance.md). The exact total is a subquery of the same statement
+ * (uncorrelated: run once), and a page that is not full tells it. Filtered by nothing but a
+ * status (or nothing), it comes from the company's subscription tally: the status's count, less
+ * (ACTIVE) or plus (ENDED) the lapsed subscriptions. Filtered by a contact, a count of the matches.
  */
 const subscriptionPage = compiledRead((db, v: SubscriptionPageValues) => {
   const ids = paged(matchingSubscriptions(db, v).select('s.id', 's.external_subscription_id as page_key').orderBy('s.external_subscription_id', 'desc'), v);
