@@ -237,7 +237,8 @@ async function main(): Promise<number> {
       const worker = await startService({
         name,
         command: NODE,
-        args: tsx('cmd/worker/main.ts'),
+        // BENCH_CPU_PROFILE_DIR=<dir>: the workers too run under `node --cpu-prof`, a profile each written there on exit.
+        args: process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`, ...tsx('cmd/worker/main.ts')] : tsx('cmd/worker/main.ts'),
         cwd: ROOT,
         env: childEnv({ ...appEnv, LOG_LEVEL: 'info', ...env }),
         listens: false,
