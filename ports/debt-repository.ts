@@ -69,6 +69,8 @@ export interface DebtRepository {
   findByExternalRequestIds(companyId: number, externalRequestIds: string[]): Promise<DebtView[]>;
   /** Reads the debt and locks it until the transaction ends (FOR UPDATE on MySQL). */
   lockByExternalRequestId(companyId: number, externalRequestId: string): Promise<DebtView | null>;
+  /** The same, by the internal number: the same row's lock, whichever of the two a transaction takes. */
+  lockById(companyId: number, id: number): Promise<DebtView | null>;
   update(companyId: number, id: number, changes: DebtChanges): Promise<DebtView>;
   recordPayment(debtId: number, amountCents: number, source: string, at: Date): Promise<void>;
   /** Newest first, cancelled debts excluded. */

@@ -1,6 +1,6 @@
 import type { Contact } from '../internal/contacts/contact';
 import type { DebtStatus } from '../internal/debts/debt';
-import type { Reminder, StoredReminderStatus } from '../internal/reminders/reminder';
+import type { Reminder, ReminderChanges, StoredReminderStatus } from '../internal/reminders/reminder';
 import type { ReminderChannel, ReminderPolicy, StoredReminderPolicy } from '../internal/reminders/reminder-policy';
 import type { ReminderTemplate } from '../internal/reminders/template';
 import type { Locale } from '../internal/shared/locale';
@@ -22,16 +22,7 @@ export interface ReminderCandidate {
   autopay: boolean;
 }
 
-export interface ReminderChanges {
-  status?: StoredReminderStatus;
-  sentAt?: Date | null;
-  recipient?: string | null;
-  providerMessageId?: string | null;
-  failureReason?: string | null;
-  attempts?: number;
-  leaseUntil?: Date;
-  updatedAt: Date;
-}
+export type { ReminderChanges };
 
 /** Reminders by channel and status (metrics), across every company. */
 export interface ReminderCount {
@@ -73,7 +64,12 @@ export interface ReminderRepository {
   findById(id: number): Promise<Reminder | null>;
   /** Reads the reminder and locks it until the transaction ends. */
   lockById(id: number): Promise<Reminder | null>;
-  update(id: number, changes: ReminderChanges): Promise<Reminder>;
+  /**
+   * Writes the changes to `current` (the reminder as the caller read it: under its lock, or as
+   * its own claim left it) and returns `withChanges(current, changes)`, what the row now holds,
+   * without reading it again.
+   */
+  update(current: Reminder, changes: ReminderChanges): Promise<Reminder>;
   /** The debt's reminders, by scheduledFor then id. */
   listOfDebt(companyId: number, debtId: number): Promise<Reminder[]>;
   /** Up to `limit` SCHEDULED or SENDING reminders whose lease ended at or before `now` (real time), oldest lease first. */

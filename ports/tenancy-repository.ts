@@ -15,6 +15,8 @@ export interface TenancyRepository {
   listOrganizations(): Promise<Organization[]>;
   findCompanyByCode(code: string): Promise<Company | null>;
   findCompany(id: number): Promise<Company | null>;
+  /** The company by id with its organization (the sandbox clock, a worker's scope), in one read; null when either is gone. */
+  findCompanyWithOrganization(companyId: number): Promise<{ company: Company; organization: Organization } | null>;
   /** @throws ConflictError when the code is taken. */
   insertCompany(company: Omit<Company, 'id'>): Promise<Company>;
   updateCompanySettings(companyId: number, settings: Partial<CompanySettings>): Promise<Company>;

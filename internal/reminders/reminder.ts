@@ -35,6 +35,34 @@ export interface Reminder {
   updatedAt: Date;
 }
 
+/** What a step of a reminder's life sets (claim, outcome, hand-over); updatedAt always. */
+export interface ReminderChanges {
+  status?: StoredReminderStatus;
+  sentAt?: Date | null;
+  recipient?: string | null;
+  providerMessageId?: string | null;
+  failureReason?: string | null;
+  attempts?: number;
+  leaseUntil?: Date;
+  updatedAt: Date;
+}
+
+/** A failure reason is kept to this many characters. */
+export const FAILURE_REASON_MAX_LENGTH = 500;
+
+/** The reminder with the changes made, as it is then stored. */
+export function withChanges(reminder: Reminder, changes: ReminderChanges): Reminder {
+  const next: Reminder = { ...reminder, updatedAt: changes.updatedAt };
+  if (changes.status !== undefined) next.status = changes.status;
+  if (changes.sentAt !== undefined) next.sentAt = changes.sentAt;
+  if (changes.recipient !== undefined) next.recipient = changes.recipient;
+  if (changes.providerMessageId !== undefined) next.providerMessageId = changes.providerMessageId;
+  if (changes.failureReason !== undefined) next.failureReason = changes.failureReason === null ? null : changes.failureReason.slice(0, FAILURE_REASON_MAX_LENGTH);
+  if (changes.attempts !== undefined) next.attempts = changes.attempts;
+  if (changes.leaseUntil !== undefined) next.leaseUntil = changes.leaseUntil;
+  return next;
+}
+
 export const REMINDER_ID_PREFIX = 'rem_';
 export const REMINDER_CODE_LENGTH = 24;
 

@@ -22,9 +22,8 @@ export function workerScope(organization: Organization, company: Company, clock:
 
 /** The worker scope of a company by id; null when the company (or its organization) is gone. */
 export async function loadWorkerScope(tenancy: TenancyRepository, clock: Clock, companyId: number): Promise<TenantScope | null> {
-  const company = await tenancy.findCompany(companyId);
-  const organization = company && (await tenancy.findOrganization(company.organizationId));
-  return company && organization ? workerScope(organization, company, clock) : null;
+  const found = await tenancy.findCompanyWithOrganization(companyId);
+  return found && workerScope(found.organization, found.company, clock);
 }
 
 /** Each distinct company once. */

@@ -101,16 +101,18 @@ export function describeRemindersContract({ repos, uow, contention }: ContractCo
       expect(await stale(new Date(T1.getTime() + HOUR))).to.include(r.id);
       const updated = await uow().run(async (tx) => {
         expect((await tx.reminders.lockById(r.id))?.status).to.equal('SCHEDULED');
-        return tx.reminders.update(r.id, { status: 'SENDING', attempts: 1, recipient: 'ana@example.com', leaseUntil: T2, updatedAt: T2 });
+        return tx.reminders.update(r, { status: 'SENDING', attempts: 1, recipient: 'ana@example.com', leaseUntil: T2, updatedAt: T2 });
       });
-      expect(updated).to.deep.include({ status: 'SENDING', attempts: 1, recipient: 'ana@example.com', leaseUntil: T2, updatedAt: T2 });
+      expect(updated).to.deep.equal({ ...r, status: 'SENDING', attempts: 1, recipient: 'ana@example.com', leaseUntil: T2, updatedAt: T2 });
+      expect(await repos().reminders.findById(r.id), 'what update returns is what the row holds').to.deep.equal(updated);
       await uow().run(async (tx) => {
-        await tx.reminders.update(r.id, { status: 'SENT', sentAt: T2, providerMessageId: 'p-1', updatedAt: T2 });
+        await tx.reminders.update(updated, { status: 'SENT', sentAt: T2, providerMessageId: 'p-1', updatedAt: T2 });
         throw new Error('rolled back');
       }).catch(() => undefined);
       expect(await repos().reminders.findById(r.id)).to.deep.include({ status: 'SENDING', sentAt: null, providerMessageId: null });
-      await repos().reminders.update(r.id, { status: 'FAILED', failureReason: 'x'.repeat(600), updatedAt: T2 });
-      expect((await repos().reminders.findById(r.id))?.failureReason?.length).to.be.at.most(600);
+      const failed = await repos().reminders.update(updated, { status: 'FAILED', failureReason: 'x'.repeat(600), updatedAt: T2 });
+      expect(failed.failureReason, 'a failure reason is kept to 500 characters').to.equal('x'.repeat(500));
+      expect(await repos().reminders.findById(r.id)).to.deep.equal(failed);
       const counts = await repos().reminders.counts();
       expect(counts.find((c) => c.channel === 'email' && c.status === 'FAILED')?.count).to.be.at.least(1);
     });
@@ -162,7 +164,7 @@ export function describeRemindersContract({ repos, uow, contention }: ContractCo
       const take = async (tx: Repositories, recipient: string) => {
         const locked = (await tx.reminders.lockById(r.id))!;
         if (locked.status !== 'SCHEDULED') return { took: false, seen: locked };
-        await tx.reminders.update(r.id, { status: 'SENDING', attempts: locked.attempts + 1, recipient, updatedAt: T2 });
+        await tx.reminders.update(locked, { status: 'SENDING', attempts: locked.attempts + 1, recipient, updatedAt: T2 });
         return { took: true, seen: locked };
       };
       const outcome = await contend(
@@ -171,7 +173,7 @@ export function describeRemindersContract({ repos, uow, contention }: ContractCo
         async (tx, hold) => {
           const locked = (await tx.reminders.lockById(r.id))!;
           await hold();
-          return tx.reminders.update(locked.id, { status: 'SENDING', attempts: locked.attempts + 1, recipient: 'first@example.com', updatedAt: T2 });
+          return tx.reminders.update(locked, { status: 'SENDING', attempts: locked.attempts + 1, recipient: 'first@example.com', updatedAt: T2 });
         },
         (tx) => take(tx, 'second@example.com'),
       );

@@ -167,6 +167,19 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         expect(await repos().tenancy.findCompany(company.id)).to.deep.equal(updated);
         expect(await repos().tenancy.findCompany(2_000_000_000)).to.equal(null);
       });
+
+      it('finds a company with its organization in one read, the sandbox clock and rate limit as they now read; null for an unknown id', async () => {
+        const { organization, company } = await newTenant(repos(), { companies: 2 });
+        expect(await repos().tenancy.findCompanyWithOrganization(company.id)).to.deep.equal({ company, organization });
+        await repos().tenancy.setFrozenNow(organization.id, T2);
+        await repos().tenancy.setRateLimit(organization.id, { capacity: 7, refillPerSecond: 3 });
+        const updated = await repos().tenancy.updateCompanySettings(company.id, { privateLinks: true });
+        expect(await repos().tenancy.findCompanyWithOrganization(company.id)).to.deep.equal({
+          company: updated,
+          organization: { ...organization, frozenNow: T2, rateLimit: { capacity: 7, refillPerSecond: 3 } },
+        });
+        expect(await repos().tenancy.findCompanyWithOrganization(2_000_000_000)).to.equal(null);
+      });
     });
 
     describe('CredentialRepository: client users and API keys', () => {
@@ -1188,16 +1201,20 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         });
       });
 
-      describe('lockByExternalRequestId', () => {
-        it('reads the debt inside a unit of work, like findByExternalRequestId', async () => {
+      describe('lockByExternalRequestId and lockById', () => {
+        it('read the debt inside a unit of work, by its key or its internal number, like findByExternalRequestId', async () => {
           const t = await debtTenant({ companies: 2 });
           const debt = await insertDebt(t, { productId: t.product.id });
           const seen = await uow().run(async (tx) => ({
             mine: await tx.debts.lockByExternalRequestId(t.company.id, debt.externalRequestId),
+            mineById: await tx.debts.lockById(t.company.id, debt.id),
             unknown: await tx.debts.lockByExternalRequestId(t.company.id, `none-${uid()}`),
+            unknownId: await tx.debts.lockById(t.company.id, debt.id + 1_000_000),
             foreign: await tx.debts.lockByExternalRequestId(t.companies[1]!.id, debt.externalRequestId),
+            foreignById: await tx.debts.lockById(t.companies[1]!.id, debt.id),
           }));
-          expect(seen).to.deep.equal({ mine: viewOf(debt, t.contact, t.product), unknown: null, foreign: null });
+          const view = viewOf(debt, t.contact, t.product);
+          expect(seen).to.deep.equal({ mine: view, mineById: view, unknown: null, unknownId: null, foreign: null, foreignById: null });
         });
 
         it('serializes concurrent read-modify-write transactions on one debt (no lost update)', async () => {
@@ -1211,6 +1228,23 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
             });
           await Promise.all(Array.from({ length: 8 }, increment));
           expect((await find(t, debt.externalRequestId))!.amountPaidCents).to.equal(8);
+        });
+
+        it('lockById takes the lock lockByExternalRequestId takes: a transaction holding the debt by its key makes it wait, and it reads that commit', async () => {
+          const t = await debtTenant();
+          const debt = await insertDebt(t, { amountPaidCents: 0 });
+          const outcome = await contend(
+            uow(),
+            contention(),
+            async (tx, hold) => {
+              const locked = (await tx.debts.lockByExternalRequestId(t.company.id, debt.externalRequestId))!;
+              await hold();
+              return tx.debts.update(t.company.id, locked.id, { amountPaidCents: 7, updatedAt: T2 });
+            },
+            (tx) => tx.debts.lockById(t.company.id, debt.id),
+          );
+          expectWaited(outcome, contention());
+          expect(outcome.second?.amountPaidCents, 'it read the committed payment, not the row before it').to.equal(7);
         });
       });
 

@@ -52,6 +52,12 @@ export class KnexContactRepository implements ContactRepository {
     });
   }
 
+  /** By the internal number, within the organization (what other records refer to; the reminders' port). */
+  async findById(organizationId: number, id: number): Promise<Contact | null> {
+    const row = await this.db<ContactRow>('contacts').where({ id, organization_id: organizationId }).first();
+    return row ? toContact(row) : null;
+  }
+
   async findByCode(organizationId: number, code: string): Promise<Contact | null> {
     // With the reads of the same moment (lookUp).
     if (!endsInSpace(code)) {

@@ -117,6 +117,11 @@ export class KnexDebtRepository implements DebtRepository {
     return id === null ? null : this.first({ 'd.id': id });
   }
 
+  async lockById(companyId: number, id: number): Promise<DebtView | null> {
+    const locked = await lockRowId(this.db, 'debts', { company_id: companyId, id });
+    return locked === null ? null : this.first({ 'd.id': locked });
+  }
+
   async update(companyId: number, id: number, changes: DebtChanges): Promise<DebtView> {
     const patch: Row = { updated_at: toMillis(changes.updatedAt) };
     if (changes.amountCents !== undefined) patch.amount_cents = changes.amountCents;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Contact } from '../../../internal/contacts/contact';
 import type { DebtStatus } from '../../../internal/debts/debt';
-import { PAYABLE_STATUSES, type Reminder, type StoredReminderStatus } from '../../../internal/reminders/reminder';
+import { PAYABLE_STATUSES, type Reminder, type StoredReminderStatus, withChanges } from '../../../internal/reminders/reminder';
 import type { ReminderChannel, ReminderPolicy, ReminderStep, StoredReminderPolicy } from '../../../internal/reminders/reminder-policy';
 import type { ReminderTemplate } from '../../../internal/reminders/template';
 import type { Locale } from '../../../internal/shared/locale';
@@ -71,8 +71,7 @@ export class KnexReminderRepository implements ReminderRepository {
   }
 
   async findContact(organizationId: number, contactId: number): Promise<Contact | null> {
-    const row = await this.db('contacts').where({ id: contactId, organization_id: organizationId }).select('code').first();
-    return row ? new KnexContactRepository(this.db).findByCode(organizationId, row.code) : null;
+    return new KnexContactRepository(this.db).findById(organizationId, contactId);
   }
 
   async candidates(
@@ -114,19 +113,20 @@ export class KnexReminderRepository implements ReminderRepository {
     return row ? toReminder(row) : null;
   }
 
-  async update(id: number, changes: ReminderChanges): Promise<Reminder> {
-    const patch: Row = { updated_at: toMillis(changes.updatedAt) };
-    if (changes.status !== undefined) patch.status = changes.status;
-    if (changes.sentAt !== undefined) patch.sent_at = toMillisOrNull(changes.sentAt);
-    if (changes.recipient !== undefined) patch.recipient = changes.recipient;
-    if (changes.providerMessageId !== undefined) patch.provider_message_id = changes.providerMessageId;
-    if (changes.failureReason !== undefined) patch.failure_reason = changes.failureReason === null ? null : changes.failureReason.slice(0, 500);
-    if (changes.attempts !== undefined) patch.attempts = changes.attempts;
-    if (changes.leaseUntil !== undefined) patch.lease_until = toMillis(changes.leaseUntil);
-    await this.db('reminders').where({ id }).update(patch);
-    const updated = await this.findById(id);
-    if (!updated) throw new Error(`reminder ${id} vanished during update`);
-    return updated;
+  async update(current: Reminder, changes: ReminderChanges): Promise<Reminder> {
+    const next = withChanges(current, changes);
+    const patch: Row = { updated_at: toMillis(next.updatedAt) };
+    if (changes.status !== undefined) patch.status = next.status;
+    if (changes.sentAt !== undefined) patch.sent_at = toMillisOrNull(next.sentAt);
+    if (changes.recipient !== undefined) patch.recipient = next.recipient;
+    if (changes.providerMessageId !== undefined) patch.provider_message_id = next.providerMessageId;
+    if (changes.failureReason !== undefined) patch.failure_reason = next.failureReason;
+    if (changes.attempts !== undefined) patch.attempts = next.attempts;
+    if (changes.leaseUntil !== undefined) patch.lease_until = toMillis(next.leaseUntil);
+    // Matched rows (mysql2 asks for FOUND_ROWS): 0 only when the reminder is gone.
+    const matched = await this.db('reminders').where({ id: current.id }).update(patch);
+    if (matched === 0) throw new Error(`reminder ${current.id} vanished during update`);
+    return next;
   }
 
   async listOfDebt(companyId: number, debtId: number): Promise<Reminder[]> {

@@ -59,6 +59,16 @@ export class KnexTenancyRepository implements TenancyRepository {
     return row ? toCompany(row) : null;
   }
 
+  async findCompanyWithOrganization(companyId: number): Promise<{ company: Company; organization: Organization } | null> {
+    const row = await this.db('companies as c')
+      .join('organizations as o', 'o.id', 'c.organization_id')
+      .where('c.id', companyId)
+      .first('c.*', 'o.name as organization_name', 'o.frozen_now', 'o.rate_limit_capacity', 'o.rate_limit_refill_per_second', 'o.created_at as organization_created_at');
+    if (!row) return null;
+    const organization = toOrganization({ ...row, id: row.organization_id, name: row.organization_name, created_at: row.organization_created_at });
+    return { company: toCompany(row), organization };
+  }
+
   async findCompanyByCode(code: string): Promise<Company | null> {
     const row = await this.db('companies').where({ code }).first();
     return row ? toCompany(row) : null;

@@ -65,6 +65,10 @@ export class MemoryDebtRepository implements DebtRepository {
     return this.findByExternalRequestId(companyId, externalRequestId);
   }
 
+  lockById(companyId: number, id: number): Promise<DebtView | null> {
+    return this.findById(companyId, id);
+  }
+
   async update(companyId: number, id: number, changes: DebtChanges): Promise<DebtView> {
     const debt = this.rows.find((d) => d.companyId === companyId && d.id === id);
     if (!debt) throw new Error(`debt ${id} vanished`);

@@ -1,5 +1,5 @@
 import type { Contact } from '../../../internal/contacts/contact';
-import { PAYABLE_STATUSES, type Reminder, REMINDER_ID_PREFIX } from '../../../internal/reminders/reminder';
+import { PAYABLE_STATUSES, type Reminder, REMINDER_ID_PREFIX, withChanges } from '../../../internal/reminders/reminder';
 import type { ReminderChannel, ReminderPolicy, StoredReminderPolicy } from '../../../internal/reminders/reminder-policy';
 import type { ReminderTemplate } from '../../../internal/reminders/template';
 import type { Locale } from '../../../internal/shared/locale';
@@ -89,11 +89,13 @@ export class MemoryReminderRepository implements ReminderRepository {
     return this.findById(id);
   }
 
-  async update(id: number, changes: ReminderChanges): Promise<Reminder> {
-    const row = this.t.reminders.find((r) => r.id === id);
-    if (!row) throw new Error(`reminder ${id} not found`);
-    for (const [key, value] of Object.entries(changes)) if (value !== undefined) (row as unknown as Record<string, unknown>)[key] = copy(value);
-    return copy(row);
+  async update(current: Reminder, changes: ReminderChanges): Promise<Reminder> {
+    const row = this.t.reminders.find((r) => r.id === current.id);
+    if (!row) throw new Error(`reminder ${current.id} not found`);
+    const next = withChanges(current, changes);
+    // Only the fields changed, as the SQL UPDATE writes them.
+    for (const key of Object.keys(changes) as (keyof typeof changes)[]) if (changes[key] !== undefined) (row as unknown as Record<string, unknown>)[key] = copy(next[key]);
+    return copy(next);
   }
 
   async listOfDebt(companyId: number, debtId: number): Promise<Reminder[]> {

@@ -49,6 +49,12 @@ export class MemoryTenancyRepository implements TenancyRepository {
     return copy(this.t.companies.find((c) => c.id === id) ?? null);
   }
 
+  async findCompanyWithOrganization(companyId: number): Promise<{ company: Company; organization: Organization } | null> {
+    const company = await this.findCompany(companyId);
+    const organization = company && (await this.findOrganization(company.organizationId));
+    return company && organization ? { company, organization } : null;
+  }
+
   async findCompanyByCode(code: string): Promise<Company | null> {
     return copy(this.t.companies.find((c) => c.code === code) ?? null);
   }

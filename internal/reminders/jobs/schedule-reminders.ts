@@ -120,7 +120,7 @@ export class ScheduleReminders {
       const stale = await reminders.listStale(real, SCHEDULE_CHUNK);
       for (const reminder of stale) {
         await outbox.add(sendJob(reminder, 1), real);
-        await reminders.update(reminder.id, { leaseUntil: new Date(real.getTime() + QUEUED_LEASE_MS), updatedAt: reminder.updatedAt });
+        await reminders.update(reminder, { leaseUntil: new Date(real.getTime() + QUEUED_LEASE_MS), updatedAt: reminder.updatedAt });
       }
       return stale.length;
     });

@@ -56,7 +56,7 @@ export class SendReminder {
         return { outcome: 'FAILED' };
       }
       await this.deps.uow.run(({ reminders }) =>
-        reminders.update(claimed.reminder.id, { status: 'SCHEDULED', leaseUntil: new Date(this.deps.clock.now().getTime() + QUEUED_LEASE_MS), updatedAt: claimed.reminder.updatedAt }),
+        reminders.update(claimed.reminder, { status: 'SCHEDULED', leaseUntil: new Date(this.deps.clock.now().getTime() + QUEUED_LEASE_MS), updatedAt: claimed.reminder.updatedAt }),
       );
       throw error;
     }
@@ -72,12 +72,11 @@ export class SendReminder {
       const reclaim = reminder.status === 'SENDING' && reminder.leaseUntil.getTime() <= real.getTime();
       if (reminder.status !== 'SCHEDULED' && !reclaim) return null;
       const scope = await loadWorkerScope(tx.tenancy, this.deps.clock, reminder.companyId);
-      const found = scope && (await tx.debts.findById(reminder.companyId, reminder.debtId));
       // The payment paths lock the debt too: a payment either committed before this read, or waits until the claim is done.
-      const debt = found && (await tx.debts.lockByExternalRequestId(reminder.companyId, found.externalRequestId));
+      const debt = scope && (await tx.debts.lockById(reminder.companyId, reminder.debtId));
       const now = scope ? scope.clock.now() : real;
       const skip = async (reason: string) => {
-        await tx.reminders.update(reminder.id, { status: 'SKIPPED', failureReason: reason, updatedAt: now });
+        await tx.reminders.update(reminder, { status: 'SKIPPED', failureReason: reason, updatedAt: now });
         return 'SKIPPED' as const;
       };
       if (!scope || !debt) return skip('the debt no longer exists');
@@ -93,7 +92,7 @@ export class SendReminder {
         { reminders: tx.reminders, links: this.deps.links },
         { company: scope.company, debt, contact, channel: reminder.channel, locale: messageLocale(policy, scope.company, debt) },
       );
-      const updated = await tx.reminders.update(reminder.id, {
+      const updated = await tx.reminders.update(reminder, {
         status: 'SENDING', attempts: reminder.attempts + 1, recipient: to, leaseUntil: new Date(real.getTime() + SEND_LEASE_MS), updatedAt: now,
       });
       return { reminder: updated, debt, contact, company: scope.company, message, to };
@@ -114,7 +113,7 @@ export class SendReminder {
     await this.deps.uow.run(async ({ reminders, events, tenancy, debts }) => {
       const scope = await loadWorkerScope(tenancy, this.deps.clock, claimed.reminder.companyId);
       const now = scope ? scope.clock.now() : this.deps.clock.now();
-      const reminder = await reminders.update(claimed.reminder.id, {
+      const reminder = await reminders.update(claimed.reminder, {
         status,
         sentAt: status === 'SENT' ? now : null,
         providerMessageId: result.providerMessageId ?? null,
