@@ -147,7 +147,7 @@ export function buildApplication(ports: CorePorts) {
   const getEnrollmentPage = new GetEnrollmentPage(base);
   const registerPaymentMethod = new RegisterPaymentMethod(base);
   const cash = paymentInstructionUseCases(base);
-  const reminders = reminderUseCases(base);
+  const reminders = reminderUseCases({ ...base, dispatchOutbox });
   return {
     commands: {
       authenticateRequest: new AuthenticateRequest(base),

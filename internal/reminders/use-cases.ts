@@ -1,9 +1,9 @@
 import type { Clock } from '../../ports/clock';
 import type { IdGenerator } from '../../ports/id-generator';
-import type { JobQueue } from '../../ports/job-queue';
 import type { MessageSenders } from '../../ports/message-sender';
 import type { ReminderLinks } from '../../ports/reminder-links';
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
+import type { DispatchOutbox } from '../shared/jobs/dispatch-outbox';
 import { SaveReminderPolicy, SaveReminderTemplate, SetCommunicationPreferences, UnsubscribeContact } from './commands/reminder-commands';
 import { ScheduleReminders } from './jobs/schedule-reminders';
 import { SendReminder } from './jobs/send-reminder';
@@ -18,7 +18,8 @@ export function reminderUseCases(base: {
   repos: Repositories;
   clock: Clock;
   ids: IdGenerator;
-  queue: JobQueue;
+  /** The process's one outbox dispatcher: the scheduler hands each chunk's send jobs over through it. */
+  dispatchOutbox: DispatchOutbox;
   senders: MessageSenders;
   reminderLinks: ReminderLinks;
 }) {

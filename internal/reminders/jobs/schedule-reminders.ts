@@ -1,11 +1,11 @@
 import type { Clock } from '../../../ports/clock';
 import type { IdGenerator } from '../../../ports/id-generator';
-import type { Job, JobQueue } from '../../../ports/job-queue';
+import type { Job } from '../../../ports/job-queue';
 import type { NewReminder } from '../../../ports/reminder-repository';
 import type { Repositories, UnitOfWork } from '../../../ports/unit-of-work';
 import { effectiveStatus } from '../../debts/debt';
 import { utcDateOf } from '../../shared/calendar-date';
-import { DispatchOutbox } from '../../shared/jobs/dispatch-outbox';
+import type { DispatchOutbox } from '../../shared/jobs/dispatch-outbox';
 import { requireDeps } from '../../shared/use-case-deps';
 import { organizationClock } from '../../tenancy/organization-clock';
 import { ineligibility, type Reminder, REMINDER_CODE_LENGTH } from '../reminder';
@@ -35,14 +35,17 @@ export function sendJob(reminder: Pick<Reminder, 'id' | 'attempts' | 'leaseUntil
  * that step's date that lack the step's reminder (an index range per step, never a scan of the
  * company's debts), inserts the missing reminders (the unique key (debt, offsetDays, channel)
  * decides between two schedulers) and, in the same transaction, one send job per inserted
- * reminder into the outbox. Then it hands the outbox to the queue. A second run finds nothing
- * new; a run killed midway leaves whole chunks (each reminder with its job) or nothing.
+ * reminder into the outbox. After each chunk's commit it hands that chunk's jobs to the queue
+ * (the process's dispatcher, one round trip a chunk), so the workers start sending while the
+ * next chunk is read; a job the queue refuses stays in the outbox for the periodic dispatch. A
+ * second run finds nothing new; a run killed midway leaves whole chunks (each reminder with its
+ * job) or nothing.
  *
  * It also hands again the reminders whose send job went missing (Redis lost it, a worker died
  * holding the claim): SCHEDULED or SENDING reminders whose lease (real time) ran out.
  */
 export class ScheduleReminders {
-  constructor(private readonly deps: { uow: UnitOfWork; repos: Repositories; clock: Clock; ids: IdGenerator; queue: JobQueue }) {
+  constructor(private readonly deps: { uow: UnitOfWork; repos: Repositories; clock: Clock; ids: IdGenerator; dispatchOutbox: DispatchOutbox }) {
     requireDeps('ScheduleReminders', deps);
   }
 
@@ -74,10 +77,12 @@ export class ScheduleReminders {
             }
             const inserted = await reminders.insertMissing(rows);
             const at = this.deps.clock.now();
-            for (const reminder of inserted) await outbox.add(sendJob(reminder), at);
-            return { read: candidates.length, lastId: candidates.at(-1)?.id ?? afterId, inserted: inserted.length, ineligible };
+            const jobs = inserted.map((reminder) => sendJob(reminder));
+            for (const job of jobs) await outbox.add(job, at);
+            return { read: candidates.length, lastId: candidates.at(-1)?.id ?? afterId, jobs, ineligible };
           });
-          scheduled += result.inserted;
+          await this.handOver(result.jobs);
+          scheduled += result.jobs.length;
           skipped += result.ineligible;
           // Ineligible debts stay candidates (one may become eligible: overdue later today); the cursor passes them.
           if (result.read < SCHEDULE_CHUNK) break;
@@ -86,8 +91,12 @@ export class ScheduleReminders {
       }
     }
     const handedAgain = await this.handAgain();
-    if (scheduled > 0 || handedAgain > 0) await new DispatchOutbox({ outbox: repos.outbox, queue: this.deps.queue, clock: this.deps.clock }).execute(1000).catch(() => undefined);
     return { scheduled, skipped, handedAgain };
+  }
+
+  /** Jobs whose outbox entries just committed, to the queue at once; one the queue refuses waits in the outbox for the periodic dispatch. */
+  private async handOver(jobs: Required<Job>[]): Promise<void> {
+    await Promise.all(jobs.map((job) => this.deps.dispatchOutbox.afterCommit(job).catch(() => undefined)));
   }
 
   private newReminder(policy: { organizationId: number; companyId: number }, debtId: number, offsetDays: number, channel: NewReminder['channel'], scheduledFor: Date, now: Date): NewReminder {
@@ -116,13 +125,18 @@ export class ScheduleReminders {
   /** Reminders whose lease ran out get a new send job (through the outbox), and a new lease. */
   private async handAgain(): Promise<number> {
     const real = this.deps.clock.now();
-    return this.deps.uow.run(async ({ reminders, outbox }) => {
+    const jobs = await this.deps.uow.run(async ({ reminders, outbox }) => {
       const stale = await reminders.listStale(real, SCHEDULE_CHUNK);
+      const handed: Required<Job>[] = [];
       for (const reminder of stale) {
-        await outbox.add(sendJob(reminder, 1), real);
+        const job = sendJob(reminder, 1);
+        await outbox.add(job, real);
         await reminders.update(reminder, { leaseUntil: new Date(real.getTime() + QUEUED_LEASE_MS), updatedAt: reminder.updatedAt });
+        handed.push(job);
       }
-      return stale.length;
+      return handed;
     });
+    await this.handOver(jobs);
+    return jobs.length;
   }
 }

@@ -105,6 +105,36 @@ describe('reminder use cases (memory)', () => {
     expect((await remindersOf(other.id)).map((r) => r.status)).to.deep.equal(['SENT']);
   });
 
+  it("hands each chunk's send jobs to the queue as it commits: all 1,050, where one outbox dispatch hands over 1,000", async () => {
+    // The send jobs are recorded, not run: 1,050 sends through the memory adapters take a minute.
+    const handed = new Set<string>();
+    const bulk = memoryWorld(world.clock.now(), {
+      ports: { senders },
+      wrapQueue: (inner) => ({
+        enqueue: async (job) => {
+          if (job.name === 'reminders.send') handed.add(job.jobId!);
+          else await inner.enqueue(job);
+        },
+      }),
+    });
+    try {
+      const { scope: bulkScope } = await bulk.newTenant({ organization: 'Bulk' });
+      await bulk.app.commands.saveReminderPolicy.execute(
+        { enabled: true, timeZone: 'America/Mexico_City', sendWindow: { from: '09:00', to: '20:00' }, steps: [{ offsetDays: 0, channels: ['email'] }] },
+        bulkScope,
+      );
+      const draft = { debtor: { contactData: { externalClientId: 'c-bulk', name: 'Ana', email: 'ana@example.com' } }, product: null, amountCents: 10_000, dueDate: '2031-06-15', evaluateAutopay: false } as DebtDraft;
+      for (let batch = 0; batch < 21; batch++) {
+        await bulk.app.commands.createDebtBatch.execute(Array.from({ length: 50 }, (_, i) => ({ externalRequestId: `bulk-${batch}-${i}`, draft })), bulkScope);
+      }
+      const run = await bulk.app.jobs.scheduleReminders.execute();
+      expect(run.scheduled).to.equal(1_050);
+      expect(handed.size, 'every send job in the queue when the run ends').to.equal(1_050);
+    } finally {
+      await bulk.infra.close();
+    }
+  });
+
   it('the audit log keeps policy and template changes, with who made them', async () => {
     await world.app.commands.saveReminderTemplate.execute({ channel: 'sms', locale: 'es-MX', body: 'Paga {{debt.amount}}' }, scope);
     const log = await world.app.queries.readAuditLog.execute({ organization: String(scope.organizationId) });
