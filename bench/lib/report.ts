@@ -1028,6 +1028,17 @@ export function changesSection(report: Report): string {
   MariaDB's optimizer spends 180–270 µs of the 0.75–1 ms of the unfiltered \`GET /debts\` statement (EXPLAIN alone),
   and neither \`optimizer_use_condition_selectivity=1\`, \`rowid_filter=off\` nor forcing the filter's index
   changed what EXPLAIN alone costs (one round each, within the spread between rounds).
+- **A reminder's send runs 18 statements, and the scheduler hands its jobs over as they commit** (2026-11-29,
+  internal/reminders/jobs/send-reminder.ts and schedule-reminders.ts; docs/reminders.md). MySQL's general log showed
+  24 statements per sent reminder. Now the company and its organization are one join (\`loadWorkerScope\`, every
+  worker job), the debt is locked by its id rather than read and then locked by its key, the contact is read by id
+  rather than found through its code, and an update returns the reminder it wrote instead of reading it back. The
+  scheduler handed over at most 1,000 send jobs when its run ended and left the rest to the dispatchers' timers,
+  100 jobs every 2 s; each chunk of 500 now goes to the queue right after its commit (one addBulk, through the
+  process's one outbox dispatcher). Before and after run in turns, 5,000 reminders each, AMD EPYC @ 2096 MHz: one
+  worker 120 and 115 → 156 and 137 messages/s, 7,542 and 7,762 → 5,900 and 6,154 ms of worker CPU per 1,000
+  messages; two workers 102 and 112 → 136 and 143 messages/s, 10,556 and 9,438 → 7,952 and 7,162 ms. The Payment
+  reminders table below is of the run of 05:07, before the change.
 - **Reminders format with kept Intl formatters** (2026-11-27 evening, internal/shared/locale.ts): \`formatMoney\` and
   \`formatDate\` built an \`Intl.NumberFormat\` or \`Intl.DateTimeFormat\` per call (53 and 87 µs), 5.4 % of a reminder
   worker's CPU in a profile of 3,000 reminders; one per locale, currency and fraction style is kept now (1.7 and
@@ -1194,7 +1205,9 @@ plumbing (net, streams, events, timers) count for the code that called them: the
 the one under the HTTP response is HTTP (until 2026-11-27 every socket write counted as HTTP and Koa, and the
 profiler's own start and stop as other). The samples are of the busy thread's wall time, so a write that wakes MariaDB
 and waits for the core meanwhile can weigh more than its CPU. Figures are API CPU ms per request in that run (the
-profiler itself adds a little).
+profiler itself adds a little). To look further: \`BENCH_SCENARIO_PROFILES=<dir>\` keeps each scenario's whole
+profile there (for Chrome DevTools), and \`BENCH_CPU_PROFILE_DIR=<dir>\` runs the API and every worker process under
+\`node --cpu-prof\`, each writing its whole life's profile there on exit (how the reminders' sends were read).
 
 | Scenario | CPU ms/req | ${parts.join(' | ')} |
 | --- | ---: | ${parts.map(() => '---:').join(' | ')} |
