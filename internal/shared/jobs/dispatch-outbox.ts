@@ -22,10 +22,12 @@ export const MARK_AFTER_MS = 50;
  *
  * On a timer in every API and worker process (`execute`) it reads the pending entries, oldest
  * first, hands them over and marks them before it answers, so a job whose hand-over failed
- * (Redis away) goes out when the queue is back. One such run at a time: a call while a run is in
- * flight waits for the next run, which every call made meanwhile shares. Entries this dispatcher
- * handed over and has not marked yet are left out of its reads; another process that hands one
- * over again gives the queue the same jobId, so the job still runs once.
+ * (Redis away) goes out when the queue is back: `limit` at a time, again and again while a round
+ * finds that many, so the backlog of an outage drains in one call rather than `limit` per tick.
+ * One run at a time: a call while a run is in flight waits for the next run, which every call
+ * made meanwhile shares. Entries this dispatcher handed over and has not marked yet are left out
+ * of its reads; another process that hands one over again gives the queue the same jobId, so the
+ * job still runs once.
  */
 export class DispatchOutbox {
   private running: Promise<{ dispatched: number }> | null = null;
@@ -49,10 +51,20 @@ export class DispatchOutbox {
     this.markSoon();
   }
 
-  /** Hands the pending entries over and marks them (with any handed over before) before it answers. */
+  /**
+   * Hands the pending entries over, `limit` at a time until a round finds fewer, and marks them
+   * (with any handed over before) before it answers.
+   */
   async execute(limit = 100): Promise<{ dispatched: number }> {
+    let dispatched = 0;
     try {
-      return await this.dispatch(limit);
+      for (;;) {
+        const round = await this.dispatch(limit);
+        dispatched += round.dispatched;
+        if (round.dispatched < limit) return { dispatched };
+        // Marked before the next round reads, so that it reads the entries after them.
+        await this.markHanded();
+      }
     } finally {
       await this.markHanded();
     }

@@ -61,6 +61,16 @@ describe('DispatchOutbox', () => {
     expect(w.entries).to.deep.equal([]);
   });
 
+  it('drains a backlog in one call: rounds of `limit` while a round finds that many, each marked before the next reads', async () => {
+    const w = world();
+    for (let i = 0; i < 250; i++) await w.add(`j${i}`);
+    expect(await w.dispatch.execute()).to.deep.equal({ dispatched: 250 });
+    expect(w.reads).to.deep.equal([100, 100, 50]);
+    expect(w.marks.map((m) => m.length)).to.deep.equal([100, 100, 50]);
+    expect(new Set(w.enqueued).size, 'each handed over once').to.equal(250);
+    expect(w.entries).to.deep.equal([]);
+  });
+
   it('hands the entries over all at once, in order, marks those the queue accepted and reports the first refusal', async () => {
     const w = world();
     for (const id of ['a', 'b', 'c']) await w.add(id);
