@@ -1039,6 +1039,11 @@ export function changesSection(report: Report): string {
   worker 120 and 115 → 156 and 137 messages/s, 7,542 and 7,762 → 5,900 and 6,154 ms of worker CPU per 1,000
   messages; two workers 102 and 112 → 136 and 143 messages/s, 10,556 and 9,438 → 7,952 and 7,162 ms. The Payment
   reminders table below is of the run of 05:07, before the change.
+- **The outbox's periodic dispatch drains its backlog in one run** (2026-11-29, internal/shared/jobs/dispatch-outbox.ts;
+  docs/architecture.md). It handed over 100 entries a tick, every 2 s a process, and left the rest: after a Redis
+  outage a process drained at 50 jobs/s. It now goes round after round of 100, each marked before the next reads,
+  while a round finds 100: 5,000 pending entries on MariaDB and Redis here went in one run of 0.81–0.84 s (0.65 s of
+  CPU), where the old run handed over 100 in 29 ms.
 - **Reminders format with kept Intl formatters** (2026-11-27 evening, internal/shared/locale.ts): \`formatMoney\` and
   \`formatDate\` built an \`Intl.NumberFormat\` or \`Intl.DateTimeFormat\` per call (53 and 87 µs), 5.4 % of a reminder
   worker's CPU in a profile of 3,000 reminders; one per locale, currency and fraction style is kept now (1.7 and
