@@ -56,6 +56,11 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Node with tsx as its loader: how `npm start` and `npm run worker` run the entrypoints. */
 const NODE = process.execPath;
 const tsx = (entry: string) => ['--import', 'tsx', entry];
+/** An app process's arguments; with BENCH_CPU_PROFILE_DIR=<dir> it runs under `node --cpu-prof`, its whole life's profile written there on exit. */
+const appArgs = (entry: string) => {
+  const dir = process.env.BENCH_CPU_PROFILE_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...tsx(entry)] : tsx(entry);
+};
 const DOC = path.join(ROOT, 'docs/performance.md');
 
 async function main(): Promise<number> {
@@ -130,10 +135,8 @@ async function main(): Promise<number> {
     const [api, koaJson, koaInsert, ...floors] = await Promise.all([
       startService({
         name: 'api',
-        // BENCH_CPU_PROFILE_DIR=<dir>: the API runs under `node --cpu-prof`, its profile written there on exit.
-        ...(process.env.BENCH_CPU_PROFILE_DIR
-          ? { command: NODE, args: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`, ...tsx('cmd/api/main.ts')] }
-          : { command: NODE, args: tsx('cmd/api/main.ts') }),
+        command: NODE,
+        args: appArgs('cmd/api/main.ts'),
         cwd: ROOT,
         // The API alone also gets the CPU probe (bench/lib/cpu-probe.cjs) for the profile pass.
         env: childEnv({ ...appEnv, NODE_OPTIONS: `${appEnv.NODE_OPTIONS ?? ''} ${cpuProbe.require}`.trim(), ...cpuProbe.env }),
@@ -237,8 +240,7 @@ async function main(): Promise<number> {
       const worker = await startService({
         name,
         command: NODE,
-        // BENCH_CPU_PROFILE_DIR=<dir>: the workers too run under `node --cpu-prof`, a profile each written there on exit.
-        args: process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`, ...tsx('cmd/worker/main.ts')] : tsx('cmd/worker/main.ts'),
+        args: appArgs('cmd/worker/main.ts'),
         cwd: ROOT,
         env: childEnv({ ...appEnv, LOG_LEVEL: 'info', ...env }),
         listens: false,
