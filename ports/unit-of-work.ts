@@ -58,8 +58,8 @@ export interface UnitOfWork {
    */
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
   /**
-   * `run` with group commit, for a short create that writes only through `repos`: the works of
-   * one `key` (an organization) that arrive in the same turn of the event loop share one
+   * `run` with group commit, for a short work that reads and writes only through `repos` (a
+   * create, a reminder's claim): the works of one `key` (an organization) that arrive in the same turn of the event loop share one
    * transaction, and each caller still gets its own result or its own error. When any work of a
    * group throws, the group rolls back and each of its works runs again alone: a work may run
    * twice (only one run commits), so it must keep every effect inside the transaction. Where the

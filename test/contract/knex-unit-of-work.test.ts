@@ -8,6 +8,7 @@ import { createTestDatabase, databaseAvailable, DATABASE_KINDS, type TestDatabas
 import { testEventWriting } from '../support/event-writing';
 import { newContact, newDebt, newLink, newProduct, newTenant, rejectionOf, T1, uid, type DebtFixture } from './fixtures';
 import { newSubscription } from './subscriptions.contract';
+import { newReminder } from './reminders.contract';
 import { testSecretBox } from '../support/secrets';
 import { checkTallies } from '../support/tally-check';
 import { SharedTransactionStopped, shareTransaction } from '../../adapters/persistence/knex/shared-transaction';
@@ -228,6 +229,49 @@ for (const kind of DATABASE_KINDS) {
       expect(found.map(([contact]) => contact?.id ?? null)).to.deep.equal([ana.id, bob.id, null, ana.id]);
       expect(found.map(([, product]) => product?.id ?? null)).to.deep.equal([gym.id, null, gym.id, null]);
       expect(selects.statements).to.have.length(2);
+    });
+
+    it("lets a group's reminder claims lock and read what each needs in one statement per kind, each getting its own (null: another tenant's, unknown)", async () => {
+      const t = await debtTenant();
+      const other = await debtTenant();
+      const [org, companyId] = [t.organization.id, t.company.id];
+      const [d1, d2] = [await repos.debts.insert(newDebt(t)), await repos.debts.insert(newDebt(t))];
+      const foreign = await repos.debts.insert(newDebt(other));
+      const [r1, r2] = await repos.reminders.insertMissing([newReminder(t, d1.id), newReminder(t, d2.id)]);
+      await repos.reminders.savePolicy(org, companyId, { enabled: true, timeZone: 'America/Bogota', sendWindow: { from: '08:00', to: '20:00' }, steps: [], locale: null }, T1);
+      await repos.reminders.saveTemplate({ companyId, channel: 'email', locale: 'es-MX', subject: 'Hola', body: 'Cuerpo', updatedAt: T1 });
+      await repos.reminders.savePreferences(t.contact.id, { email: true, sms: false, whatsapp: true }, T1);
+      const claims = [
+        { reminder: r1!.id, debt: d1.id, contact: t.contact.id },
+        { reminder: r2!.id, debt: d2.id, contact: t.contact.id },
+        { reminder: 999_999_999, debt: foreign.id, contact: other.contact.id },
+      ];
+      const selects = recordStatements(/^select /i);
+      const found = await Promise.all(
+        claims.map((claim) =>
+          uow.runGrouped('claims', async (tx) => ({
+            reminder: (await tx.reminders.lockById(claim.reminder))?.id ?? null,
+            scope: (await tx.tenancy.findCompanyWithOrganization(companyId))?.organization.id ?? null,
+            debt: (await tx.debts.lockById(companyId, claim.debt))?.id ?? null,
+            again: (await tx.debts.findById(companyId, claim.debt))?.id ?? null,
+            contact: (await tx.reminders.findContact(org, claim.contact))?.id ?? null,
+            preferences: await tx.reminders.findPreferences(claim.contact),
+            policy: (await tx.reminders.findPolicy(companyId))?.timeZone ?? null,
+            template: (await tx.reminders.findTemplate(companyId, 'email', claim.contact === t.contact.id ? 'es-MX' : 'en-US'))?.subject ?? null,
+          })),
+        ),
+      );
+      selects.stop();
+      const mine = { scope: org, preferences: { email: true, sms: false, whatsapp: true }, policy: 'America/Bogota', template: 'Hola' };
+      expect(found).to.deep.equal([
+        { ...mine, reminder: r1!.id, debt: d1.id, again: d1.id, contact: t.contact.id },
+        { ...mine, reminder: r2!.id, debt: d2.id, again: d2.id, contact: t.contact.id },
+        { reminder: null, scope: org, debt: null, again: null, contact: null, preferences: null, policy: 'America/Bogota', template: null },
+      ]);
+      // One statement per kind for the group (the debts' lock, then their views), where one work alone sends as many.
+      const kinds = ['reminders', 'companies', 'debts', 'contacts', 'contact_preferences', 'reminder_policies', 'reminder_templates'];
+      const perKind = kinds.map((table) => selects.statements.filter((sql) => new RegExp(`from [\`"]${table}[\`"]( as [\`"]?[a-z][\`"]?)?( |$)`, 'i').test(sql)).length);
+      expect(perKind).to.deep.equal([1, 1, 3, 1, 1, 1, 1]);
     });
 
     it('lets the reads by key made at one moment outside a transaction meet in one SELECT per kind, each caller getting what its read alone gets', async () => {

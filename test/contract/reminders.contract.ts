@@ -12,7 +12,7 @@ import { HOUR, newContact, newDebt, newTenant, T1, T2, type TenantFixture, uid }
 import type { ContractContext } from './repositories.contract';
 import { contend, expectWaited } from './contention';
 
-function newReminder(t: TenantFixture, debtId: number, overrides: Partial<NewReminder> = {}): NewReminder {
+export function newReminder(t: TenantFixture, debtId: number, overrides: Partial<NewReminder> = {}): NewReminder {
   return {
     organizationId: t.organization.id, companyId: t.company.id, debtId, code: `R${uid()}${uid()}`, offsetDays: 0, channel: 'email', status: 'SCHEDULED',
     scheduledFor: T1, sentAt: null, recipient: null, providerMessageId: null, failureReason: null, attempts: 0, leaseUntil: T2, createdAt: T1, updatedAt: T1,

@@ -7,6 +7,7 @@ import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-r
 import { addToTally, DEBT_TALLY, isLive, liveByCompany, tallyTotal } from './tallies';
 import { sqlDialect } from './dialect';
 import { endsInSpace, insertedIdOrConflict, lookUp, withoutTrailingSpaces } from './shared-transaction';
+import { ownRowsByKey } from './read-batches';
 import { lockRowId, transitionRows } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
@@ -103,7 +104,9 @@ export class KnexDebtRepository implements DebtRepository {
   }
 
   findById(companyId: number, id: number): Promise<DebtView | null> {
-    return this.first({ 'd.company_id': companyId, 'd.id': id });
+    // With the reads of the same moment, or of the shared transaction (lookUp): a group of reminders' finishes reads its debts in one SELECT.
+    // By the primary key alone, the company's rows kept in code (read-batches.ts: "Plans").
+    return lookUp(this.db, `debts of ${companyId} by id`, String(id), async (keys, db) => ownRowsByKey(await views(db).whereIn('d.id', keys.map(Number)), 'company_id', companyId, 'id', toView));
   }
 
   async findByExternalRequestIds(companyId: number, externalRequestIds: string[]): Promise<DebtView[]> {
@@ -117,9 +120,15 @@ export class KnexDebtRepository implements DebtRepository {
     return id === null ? null : this.first({ 'd.id': id });
   }
 
-  async lockById(companyId: number, id: number): Promise<DebtView | null> {
-    const locked = await lockRowId(this.db, 'debts', { company_id: companyId, id });
-    return locked === null ? null : this.first({ 'd.id': locked });
+  lockById(companyId: number, id: number): Promise<DebtView | null> {
+    // The row locked (the debts table's alone, not the joined ones), then read: in a shared transaction with the other
+    // works' (lookUp), a group of reminders' claims locks its debts in one statement, in the primary key's order. By
+    // the primary key alone, the company's rows kept in code (read-batches.ts: "Plans").
+    return lookUp(this.db, `debts of ${companyId} locked by id`, String(id), async (keys, db) => {
+      const locked: Row[] = await sqlDialect(db).lockRows(db('debts').whereIn('id', keys.map(Number)).select('id').orderBy('id'));
+      if (locked.length === 0) return new Map();
+      return ownRowsByKey(await views(db).whereIn('d.id', locked.map((row) => Number(row.id))), 'company_id', companyId, 'id', toView);
+    });
   }
 
   async update(companyId: number, id: number, changes: DebtChanges): Promise<DebtView> {
@@ -224,7 +233,7 @@ export class KnexDebtRepository implements DebtRepository {
   }
 
   private select() {
-    return joined(this.db('debts as d')).select(SELECT);
+    return views(this.db);
   }
 
   private async first(where: Row): Promise<DebtView | null> {
@@ -396,4 +405,9 @@ function prefixed(row: Row, prefix: string): Row {
   const out: Row = {};
   for (const [key, value] of Object.entries(row)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
   return out;
+}
+
+/** The debts' views: each debt with its contact's, product's and payment method's columns. */
+function views(db: Knex | Knex.Transaction): Knex.QueryBuilder {
+  return joined(db('debts as d')).select(SELECT);
 }

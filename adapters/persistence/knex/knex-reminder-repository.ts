@@ -9,6 +9,7 @@ import type {
   CommunicationPreferences, NewReminder, ReminderCandidate, ReminderChanges, ReminderCount, ReminderRepository,
 } from '../../../ports/reminder-repository';
 import { sqlDialect } from './dialect';
+import { lookUp } from './shared-transaction';
 import { KnexContactRepository } from './knex-contact-repository';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
@@ -33,9 +34,11 @@ export class KnexReminderRepository implements ReminderRepository {
     return (await this.findPolicy(companyId))!;
   }
 
-  async findPolicy(companyId: number): Promise<StoredReminderPolicy | null> {
-    const row = await this.db('reminder_policies').where({ company_id: companyId }).first();
-    return row ? toPolicy(row) : null;
+  findPolicy(companyId: number): Promise<StoredReminderPolicy | null> {
+    // Here and below, with the reads of the same moment or of the shared transaction (lookUp): a group of sends' claims reads each kind in one SELECT.
+    return lookUp(this.db, 'reminder policies', String(companyId), async (keys, db) =>
+      byKey(await db('reminder_policies').whereIn('company_id', keys.map(Number)), (row) => String(row.company_id), toPolicy),
+    );
   }
 
   async listEnabledPolicies(): Promise<StoredReminderPolicy[]> {
@@ -51,16 +54,23 @@ export class KnexReminderRepository implements ReminderRepository {
     return (await this.findTemplate(template.companyId, template.channel, template.locale))!;
   }
 
-  async findTemplate(companyId: number, channel: ReminderChannel, locale: Locale): Promise<ReminderTemplate | null> {
-    const row = await this.db('reminder_templates').where({ company_id: companyId, channel, locale }).first();
-    return row
-      ? { companyId: Number(row.company_id), channel: row.channel, locale: row.locale, subject: row.subject ?? null, body: row.body, updatedAt: fromMillis(row.updated_at) }
-      : null;
+  findTemplate(companyId: number, channel: ReminderChannel, locale: Locale): Promise<ReminderTemplate | null> {
+    return lookUp(this.db, `reminder templates of ${companyId}`, `${channel} ${locale}`, async (keys, db) => {
+      const rows = await db('reminder_templates')
+        .where('company_id', companyId)
+        .whereIn(['channel', 'locale'], keys.map((key) => key.split(' ')));
+      return byKey(rows, (row) => `${row.channel} ${row.locale}`, (row): ReminderTemplate => ({
+        companyId: Number(row.company_id), channel: row.channel, locale: row.locale, subject: row.subject ?? null, body: row.body, updatedAt: fromMillis(row.updated_at),
+      }));
+    });
   }
 
-  async findPreferences(contactId: number): Promise<CommunicationPreferences | null> {
-    const row = await this.db('contact_preferences').where({ contact_id: contactId }).first();
-    return row ? { email: bool(row.email), sms: bool(row.sms), whatsapp: bool(row.whatsapp) } : null;
+  findPreferences(contactId: number): Promise<CommunicationPreferences | null> {
+    return lookUp(this.db, 'contact preferences', String(contactId), async (keys, db) =>
+      byKey(await db('contact_preferences').whereIn('contact_id', keys.map(Number)), (row) => String(row.contact_id), (row) => ({
+        email: bool(row.email), sms: bool(row.sms), whatsapp: bool(row.whatsapp),
+      })),
+    );
   }
 
   async savePreferences(contactId: number, preferences: CommunicationPreferences, at: Date): Promise<void> {
@@ -108,9 +118,10 @@ export class KnexReminderRepository implements ReminderRepository {
     return row ? toReminder(row) : null;
   }
 
-  async lockById(id: number): Promise<Reminder | null> {
-    const row = await sqlDialect(this.db).lockRows(this.db('reminders').where({ id })).first();
-    return row ? toReminder(row) : null;
+  lockById(id: number): Promise<Reminder | null> {
+    return lookUp(this.db, 'reminders locked', String(id), async (keys, db) =>
+      byKey(await sqlDialect(db).lockRows(db('reminders').whereIn('id', keys.map(Number)).orderBy('id')), (row) => String(row.id), toReminder),
+    );
   }
 
   async update(current: Reminder, changes: ReminderChanges): Promise<Reminder> {
@@ -203,4 +214,9 @@ function toReminder(row: Row): Reminder {
     createdAt: fromMillis(row.created_at),
     updatedAt: fromMillis(row.updated_at),
   };
+}
+
+/** What lookUp answers: each row's value under its key. */
+function byKey<T>(rows: Row[], keyOf: (row: Row) => string, toValue: (row: Row) => T): Map<string, T> {
+  return new Map(rows.map((row) => [keyOf(row), toValue(row)]));
 }

@@ -5,7 +5,7 @@ import type { RateLimitPolicy } from '../../../internal/tenancy/rate-limit';
 import type { Currency } from '../../../internal/shared/currency';
 import type { TenancyRepository } from '../../../ports/tenancy-repository';
 import { CredentialCache } from '../credential-cache';
-import { insertedIdOrConflict } from './shared-transaction';
+import { insertedIdOrConflict, lookUp } from './shared-transaction';
 import { bool, fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/columns';
 
 type Row = Record<string, unknown>;
@@ -59,14 +59,20 @@ export class KnexTenancyRepository implements TenancyRepository {
     return row ? toCompany(row) : null;
   }
 
-  async findCompanyWithOrganization(companyId: number): Promise<{ company: Company; organization: Organization } | null> {
-    const row = await this.db('companies as c')
-      .join('organizations as o', 'o.id', 'c.organization_id')
-      .where('c.id', companyId)
-      .first('c.*', 'o.name as organization_name', 'o.frozen_now', 'o.rate_limit_capacity', 'o.rate_limit_refill_per_second', 'o.created_at as organization_created_at');
-    if (!row) return null;
-    const organization = toOrganization({ ...row, id: row.organization_id, name: row.organization_name, created_at: row.organization_created_at });
-    return { company: toCompany(row), organization };
+  findCompanyWithOrganization(companyId: number): Promise<{ company: Company; organization: Organization } | null> {
+    // With the reads of the same moment, or of the shared transaction (lookUp): every job of a group of reminders' sends asks.
+    return lookUp(this.db, 'companies with their organization', String(companyId), async (keys, db) => {
+      const rows: Row[] = await db('companies as c')
+        .join('organizations as o', 'o.id', 'c.organization_id')
+        .whereIn('c.id', keys.map(Number))
+        .select('c.*', 'o.name as organization_name', 'o.frozen_now', 'o.rate_limit_capacity', 'o.rate_limit_refill_per_second', 'o.created_at as organization_created_at');
+      return new Map(
+        rows.map((row) => [
+          String(row.id),
+          { company: toCompany(row), organization: toOrganization({ ...row, id: row.organization_id, name: row.organization_name, created_at: row.organization_created_at }) },
+        ]),
+      );
+    });
   }
 
   async findCompanyByCode(code: string): Promise<Company | null> {

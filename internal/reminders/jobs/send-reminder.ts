@@ -13,6 +13,16 @@ import { addressOf, composeMessage, type ComposedMessage, messageLocale, prefere
 import { ineligibility, MAX_SEND_ATTEMPTS, type Reminder, reminderIdOf } from '../reminder';
 import { QUEUED_LEASE_MS, SEND_LEASE_MS } from './schedule-reminders';
 
+/**
+ * The claims and finishes of a worker's sends under way at once (its queue consumer runs several
+ * jobs side by side) share transactions (UnitOfWork.runGrouped): a group locks its reminders in
+ * one statement, its debts in another, and reads each kind of what the messages need (companies,
+ * contacts, preferences, policies, templates) once for all; the finishes write their events in one
+ * INSERT. Each send still gets its own outcome, and a failing one is run again alone. One key for
+ * every company: the works lock only their own reminders and debts.
+ */
+const REMINDER_GROUP = 'reminders.send';
+
 export type SendOutcome = 'SENT' | 'FAILED' | 'SKIPPED' | 'NOTHING_TO_DO';
 
 interface Claimed {
@@ -36,6 +46,7 @@ interface Claimed {
  * 3. In one transaction: SENT with the provider's id and `reminder.sent`; a PermanentSendFailure
  *    → FAILED with its reason and `reminder.failed`; any other error → SCHEDULED again and the
  *    error rethrown, so the queue retries with backoff; after MAX_SEND_ATTEMPTS → FAILED.
+ * Steps 1 and 3 share their transaction with the other sends' of the moment (REMINDER_GROUP).
  */
 export class SendReminder {
   constructor(private readonly deps: { uow: UnitOfWork; repos: Repositories; clock: Clock; senders: MessageSenders; links: ReminderLinks }) {
@@ -66,7 +77,7 @@ export class SendReminder {
 
   private async claim(reminderId: number): Promise<Claimed | 'SKIPPED' | null> {
     const real = this.deps.clock.now();
-    return this.deps.uow.run(async (tx) => {
+    return this.deps.uow.runGrouped(REMINDER_GROUP, async (tx) => {
       const reminder = await tx.reminders.lockById(reminderId);
       if (!reminder) return null;
       const reclaim = reminder.status === 'SENDING' && reminder.leaseUntil.getTime() <= real.getTime();
@@ -110,7 +121,7 @@ export class SendReminder {
   }
 
   private async finish(claimed: Claimed, status: 'SENT' | 'FAILED', result: { providerMessageId?: string; failureReason?: string }): Promise<void> {
-    await this.deps.uow.run(async ({ reminders, events, tenancy, debts }) => {
+    await this.deps.uow.runGrouped(REMINDER_GROUP, async ({ reminders, events, tenancy, debts }) => {
       const scope = await loadWorkerScope(tenancy, this.deps.clock, claimed.reminder.companyId);
       const now = scope ? scope.clock.now() : this.deps.clock.now();
       const reminder = await reminders.update(claimed.reminder, {

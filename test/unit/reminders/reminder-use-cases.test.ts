@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { runAdminCommand } from '../../../adapters/cli/admin-commands';
 import type { DebtDraft } from '../../../internal/debts/debt-draft';
 import { MAX_SEND_ATTEMPTS } from '../../../internal/reminders/reminder';
+import { SendReminder } from '../../../internal/reminders/jobs/send-reminder';
+import { unitOfWork } from '../../../internal/shared/group-commit';
 import type { TenantScope } from '../../../internal/shared/tenant-scope';
 import { type MessageSenders, type OutgoingEmail, PermanentSendFailure } from '../../../ports/message-sender';
 import { memoryWorld, type MemoryWorld } from '../../support/memory-world';
@@ -103,6 +105,43 @@ describe('reminder use cases (memory)', () => {
     expect(run.handedAgain).to.equal(1);
     await drain();
     expect((await remindersOf(other.id)).map((r) => r.status)).to.deep.equal(['SENT']);
+  });
+
+  it('sends made at one moment share their transactions: six sends claim in one and finish in one, each reminder SENT once', async () => {
+    // The send jobs the scheduler hands over are dropped: the sends run here, through a unit of work that counts its transactions.
+    const held = memoryWorld(world.clock.now(), {
+      ports: { senders },
+      wrapQueue: (inner) => ({
+        enqueue: async (job) => {
+          if (job.name !== 'reminders.send') await inner.enqueue(job);
+        },
+      }),
+    });
+    try {
+      const { scope: heldScope } = await held.newTenant({ organization: 'Held' });
+      await held.app.commands.saveReminderPolicy.execute(
+        { enabled: true, timeZone: 'America/Mexico_City', sendWindow: { from: '09:00', to: '20:00' }, steps: [{ offsetDays: 0, channels: ['email'] }] },
+        heldScope,
+      );
+      const draft = { debtor: { contactData: { externalClientId: 'c-held', name: 'Ana', email: 'ana@example.com' } }, product: null, amountCents: 10_000, dueDate: '2031-06-15', evaluateAutopay: false } as DebtDraft;
+      const { outcomes: created } = await held.app.commands.createDebtBatch.execute(Array.from({ length: 6 }, (_, i) => ({ externalRequestId: `held-${i}`, draft })), heldScope);
+      const debts = created.map((outcome) => outcome.debt!);
+      expect((await held.app.jobs.scheduleReminders.execute()).scheduled).to.equal(6);
+      const reminders = (await Promise.all(debts.map((debt) => held.repos.reminders.listOfDebt(heldScope.company.id, debt.id)))).flat();
+      let transactions = 0;
+      const counted = unitOfWork((work) => {
+        transactions += 1;
+        return held.uow.run(work);
+      });
+      const send = new SendReminder({ uow: counted, repos: held.repos, clock: held.clock, senders, links: held.infra.ports.reminderLinks });
+      const outcomes = await Promise.all(reminders.map((r) => send.execute({ reminderId: r.id })));
+      expect(outcomes.map((o) => o.outcome)).to.deep.equal(Array(6).fill('SENT'));
+      expect(transactions, 'one for the claims, one for the finishes').to.equal(2);
+      expect(new Set(emails.map((e) => e.reference)).size).to.equal(6);
+      for (const debt of debts) expect((await held.repos.reminders.listOfDebt(heldScope.company.id, debt.id)).map((r) => r.status)).to.deep.equal(['SENT']);
+    } finally {
+      await held.infra.close();
+    }
   });
 
   it("hands each chunk's send jobs to the queue as it commits: all 1,050 are there when the run returns (two chunks and a bit)", async () => {
