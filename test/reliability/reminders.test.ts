@@ -121,6 +121,37 @@ describe('payment reminders: exactly once or SKIPPED [mysql]', function () {
     expect(summary).to.deep.equal({ sent: (DEBTS - PAID) * 2, skipped: PAID * 2, other: 0 });
     expect(messages).to.have.length((DEBTS - PAID) * 2);
   });
+
+  it("two jobs of one reminder at one moment in one process (the claims' group shares a transaction): one sends, the other has nothing to do", async () => {
+    const tenant = await api.newTenant();
+    const http = api.http;
+    expectOk(await http.put('/test-helpers/clock').set(tenant.headers).send({ now: '2031-06-15T15:00:00.000Z' }));
+    expectOk(await http.put(`/reminder-policies/${tenant.companyCodes[0]}`).set(tenant.headers).send({
+      enabled: true, timeZone: 'America/Mexico_City', sendWindow: { from: '09:00', to: '20:00' }, steps: [{ offsetDays: 0, channels: ['email'] }],
+    }));
+    const debts = Array.from({ length: 3 }, (_, i) => ({ externalRequestId: `twice-${i}`, amount: 100, dueDate: '2031-06-15', contactData: { externalClientId: `tw-${i}`, name: `Debtor ${i}`, email: `tw${i}@example.com` } }));
+    expect((await http.post('/v2/debts').set(tenant.headers).send({ debts })).status).to.equal(201);
+    // Scheduled with the queue away: the send jobs stay in the outbox, and the sends run here.
+    other.queue.down = true;
+    try {
+      await other.app.jobs.scheduleReminders.execute();
+    } finally {
+      other.queue.down = false;
+    }
+    const db = api.infra.db!;
+    const ids: number[] = (await db('reminders').where({ company_id: db('companies').where({ code: tenant.companyCodes[0] }).select('id') }).select('id')).map((r: { id: number }) => Number(r.id));
+    expect(ids).to.have.length(3);
+    const sent: string[] = [];
+    const counting = { ...other.infra.ports.senders, email: { send: async (m: { reference: string }) => (sent.push(m.reference), { providerMessageId: `<${m.reference}@test>` }) } };
+    const app = buildApplication({ ...other.infra.ports, queue: other.queue, senders: counting as typeof other.infra.ports.senders });
+    // Each reminder's job twice, and all at once: the claims meet in one group.
+    const outcomes = await Promise.all([...ids, ...ids].map((id) => app.jobs.sendReminder.execute({ reminderId: id })));
+    expect(outcomes.map((o) => o.outcome).sort()).to.deep.equal([...Array(3).fill('NOTHING_TO_DO'), ...Array(3).fill('SENT')]);
+    expect(sent.sort()).to.deep.equal([...new Set(sent)].sort());
+    expect(sent).to.have.length(3);
+    const rows = await db('reminders').whereIn('id', ids).select('status', 'attempts');
+    expect(rows.map((r: { status: string; attempts: number }) => [r.status, Number(r.attempts)])).to.deep.equal(Array(3).fill(['SENT', 1]));
+  });
 });
 
 describe('payment reminders: a worker killed mid-batch [mysql + redis + worker processes]', function () {

@@ -49,12 +49,30 @@ interface Claimed {
  * Steps 1 and 3 share their transaction with the other sends' of the moment (REMINDER_GROUP).
  */
 export class SendReminder {
+  /**
+   * The reminders this process is sending (claim to finish). A second job of one of them (handed
+   * again while the first still ran) has nothing to do, as the row's lock and lease tell a job of
+   * another process: here the two claims could share a group, read the row together before
+   * either wrote it, and both send.
+   */
+  private readonly underWay = new Set<number>();
+
   constructor(private readonly deps: { uow: UnitOfWork; repos: Repositories; clock: Clock; senders: MessageSenders; links: ReminderLinks }) {
     requireDeps('SendReminder', deps);
   }
 
   async execute(input: { reminderId: number }): Promise<{ outcome: SendOutcome }> {
-    const claimed = await this.claim(input.reminderId);
+    if (this.underWay.has(input.reminderId)) return { outcome: 'NOTHING_TO_DO' };
+    this.underWay.add(input.reminderId);
+    try {
+      return await this.sendOnce(input.reminderId);
+    } finally {
+      this.underWay.delete(input.reminderId);
+    }
+  }
+
+  private async sendOnce(reminderId: number): Promise<{ outcome: SendOutcome }> {
+    const claimed = await this.claim(reminderId);
     if (claimed === 'SKIPPED' || claimed === null) return { outcome: claimed ?? 'NOTHING_TO_DO' };
     let sent: SentMessage;
     try {
