@@ -5,6 +5,7 @@ import { MAX_SEND_ATTEMPTS } from '../../../internal/reminders/reminder';
 import { SendReminder } from '../../../internal/reminders/jobs/send-reminder';
 import { unitOfWork } from '../../../internal/shared/group-commit';
 import type { TenantScope } from '../../../internal/shared/tenant-scope';
+import type { Job } from '../../../ports/job-queue';
 import { type MessageSenders, type OutgoingEmail, PermanentSendFailure } from '../../../ports/message-sender';
 import { memoryWorld, type MemoryWorld } from '../../support/memory-world';
 
@@ -13,6 +14,9 @@ import { memoryWorld, type MemoryWorld } from '../../support/memory-world';
  * failures through a sender that fails on demand, the audit log of policy and template changes,
  * and the operator CLI's `reminders` command.
  */
+/** One email step on the due date, 09:00 to 20:00 in Mexico City. */
+const EMAIL_ON_DUE_DATE = { enabled: true, timeZone: 'America/Mexico_City', sendWindow: { from: '09:00', to: '20:00' }, steps: [{ offsetDays: 0, channels: ['email' as const] }] };
+
 describe('reminder use cases (memory)', () => {
   let world: MemoryWorld;
   let scope: TenantScope;
@@ -37,18 +41,35 @@ describe('reminder use cases (memory)', () => {
     emails = [];
     world = memoryWorld(new Date('2031-06-15T15:00:00.000Z'), { ports: { senders } });
     scope = (await world.newTenant({ organization: 'Acme' })).scope;
-    await world.app.commands.saveReminderPolicy.execute(
-      { enabled: true, timeZone: 'America/Mexico_City', sendWindow: { from: '09:00', to: '20:00' }, steps: [{ offsetDays: 0, channels: ['email'] }] },
-      scope,
-    );
+    await world.app.commands.saveReminderPolicy.execute(EMAIL_ON_DUE_DATE, scope);
   });
   afterEach(() => world.infra.close());
 
+  /** A debt of one contact due on the policy's day. */
+  const dueDraft = (externalClientId: string) =>
+    ({ debtor: { contactData: { externalClientId, name: 'Ana', email: 'ana@example.com' } }, product: null, amountCents: 10_000, dueDate: '2031-06-15', evaluateAutopay: false }) as DebtDraft;
+
+  /**
+   * A world of its own, a tenant on the email policy, whose scheduler's send jobs go to `onSend`
+   * instead of its queue (the test runs or counts the sends itself).
+   */
+  async function sendJobsHeld(organization: string, onSend: (job: Job) => void) {
+    const held = memoryWorld(world.clock.now(), {
+      ports: { senders },
+      wrapQueue: (inner) => ({
+        enqueue: async (job) => {
+          if (job.name === 'reminders.send') onSend(job);
+          else await inner.enqueue(job);
+        },
+      }),
+    });
+    const { scope: heldScope } = await held.newTenant({ organization });
+    await held.app.commands.saveReminderPolicy.execute(EMAIL_ON_DUE_DATE, heldScope);
+    return { held, heldScope };
+  }
+
   const newDebt = async (key: string, overrides: Partial<DebtDraft> = {}) =>
-    (await world.app.commands.createDebt.execute({
-      debtor: { contactData: { externalClientId: `c-${key}`, name: 'Ana', email: 'ana@example.com' } }, product: null, amountCents: 10_000,
-      dueDate: '2031-06-15', evaluateAutopay: false, ...overrides,
-    } as DebtDraft, key, scope)).debt;
+    (await world.app.commands.createDebt.execute({ ...dueDraft(`c-${key}`), ...overrides }, key, scope)).debt;
   const remindersOf = (debtId: number) => world.repos.reminders.listOfDebt(scope.company.id, debtId);
   const drain = () => world.infra.jobs.inProcess!.drain();
 
@@ -109,21 +130,9 @@ describe('reminder use cases (memory)', () => {
 
   it('sends made at one moment share their transactions: six sends claim in one and finish in one, each reminder SENT once', async () => {
     // The send jobs the scheduler hands over are dropped: the sends run here, through a unit of work that counts its transactions.
-    const held = memoryWorld(world.clock.now(), {
-      ports: { senders },
-      wrapQueue: (inner) => ({
-        enqueue: async (job) => {
-          if (job.name !== 'reminders.send') await inner.enqueue(job);
-        },
-      }),
-    });
+    const { held, heldScope } = await sendJobsHeld('Held', () => undefined);
     try {
-      const { scope: heldScope } = await held.newTenant({ organization: 'Held' });
-      await held.app.commands.saveReminderPolicy.execute(
-        { enabled: true, timeZone: 'America/Mexico_City', sendWindow: { from: '09:00', to: '20:00' }, steps: [{ offsetDays: 0, channels: ['email'] }] },
-        heldScope,
-      );
-      const draft = { debtor: { contactData: { externalClientId: 'c-held', name: 'Ana', email: 'ana@example.com' } }, product: null, amountCents: 10_000, dueDate: '2031-06-15', evaluateAutopay: false } as DebtDraft;
+      const draft = dueDraft('c-held');
       const { outcomes: created } = await held.app.commands.createDebtBatch.execute(Array.from({ length: 6 }, (_, i) => ({ externalRequestId: `held-${i}`, draft })), heldScope);
       const debts = created.map((outcome) => outcome.debt!);
       expect((await held.app.jobs.scheduleReminders.execute()).scheduled).to.equal(6);
@@ -147,22 +156,9 @@ describe('reminder use cases (memory)', () => {
   it("hands each chunk's send jobs to the queue as it commits: all 1,050 are there when the run returns (two chunks and a bit)", async () => {
     // The send jobs are recorded, not run: 1,050 sends through the memory adapters take a minute.
     const handed = new Set<string>();
-    const bulk = memoryWorld(world.clock.now(), {
-      ports: { senders },
-      wrapQueue: (inner) => ({
-        enqueue: async (job) => {
-          if (job.name === 'reminders.send') handed.add(job.jobId!);
-          else await inner.enqueue(job);
-        },
-      }),
-    });
+    const { held: bulk, heldScope: bulkScope } = await sendJobsHeld('Bulk', (job) => handed.add(job.jobId!));
     try {
-      const { scope: bulkScope } = await bulk.newTenant({ organization: 'Bulk' });
-      await bulk.app.commands.saveReminderPolicy.execute(
-        { enabled: true, timeZone: 'America/Mexico_City', sendWindow: { from: '09:00', to: '20:00' }, steps: [{ offsetDays: 0, channels: ['email'] }] },
-        bulkScope,
-      );
-      const draft = { debtor: { contactData: { externalClientId: 'c-bulk', name: 'Ana', email: 'ana@example.com' } }, product: null, amountCents: 10_000, dueDate: '2031-06-15', evaluateAutopay: false } as DebtDraft;
+      const draft = dueDraft('c-bulk');
       for (let batch = 0; batch < 21; batch++) {
         await bulk.app.commands.createDebtBatch.execute(Array.from({ length: 50 }, (_, i) => ({ externalRequestId: `bulk-${batch}-${i}`, draft })), bulkScope);
       }
