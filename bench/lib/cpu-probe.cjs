@@ -7,7 +7,12 @@
  * request (bench/lib/profile.ts reads it). Native frames (a socket write, a hash) count for the
  * nearest JavaScript frame that called them, so their cost lands on the part that asked for it.
  * With BENCH_SCENARIO_PROFILES=<dir> each scenario's whole profile is kept there as well
- * (<scenario id>.cpuprofile, for Chrome DevTools or bench/lib/callers.cjs).
+ * (<scenario id>.cpuprofile, for Chrome DevTools or bench/lib/callers.cjs). With
+ * BENCH_SCENARIO_HEAP_PROFILES=<dir> V8's sampling heap profiler runs beside it, one sample per
+ * 4 KiB allocated, the objects later collected included, and each scenario's allocations are kept
+ * there (<scenario id>.heapprofile, for the Memory tab of Chrome DevTools): what a request
+ * allocates, which is what its garbage collection costs follow. It slows the profile pass, so
+ * the CPU table of a run with it is not comparable.
  *
  * `statements-start` and `statements-stop <name>` record the SQL the API sends in between, as
  * Knex hands it to the driver (`?` placeholders and their bindings): a list's floor replays the
@@ -127,6 +132,7 @@ if (dir) {
     return query.call(this, connection, queryParam);
   };
 
+  const heapDir = process.env.BENCH_SCENARIO_HEAP_PROFILES;
   process.on('SIGWINCH', () => {
     const file = path.join(dir, `${process.pid}.cmd`);
     const [command, name] = fs.readFileSync(file, 'utf8').trim().split(/\s+/);
@@ -139,6 +145,7 @@ if (dir) {
       post('Profiler.enable')
         .then(() => post('Profiler.setSamplingInterval', { interval: 250 }))
         .then(() => post('Profiler.start'))
+        .then(() => (heapDir ? post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }) : null))
         .then(() => done({ started: true }), (error) => done({ error: String(error) }));
     } else if (command === 'stop') {
       post('Profiler.stop')
@@ -146,8 +153,14 @@ if (dir) {
           // BENCH_SCENARIO_PROFILES=<dir>: each scenario's whole profile too, for Chrome DevTools.
           const keep = process.env.BENCH_SCENARIO_PROFILES;
           if (keep) fs.writeFileSync(path.join(keep, `${name}.cpuprofile`), JSON.stringify(profile));
-          done(summarize(profile));
-        }, (error) => done({ error: String(error) }));
+          const summary = summarize(profile);
+          if (!heapDir) return summary;
+          return post('HeapProfiler.stopSampling').then(({ profile: heap }) => {
+            fs.writeFileSync(path.join(heapDir, `${name}.heapprofile`), JSON.stringify(heap));
+            return summary;
+          });
+        })
+        .then(done, (error) => done({ error: String(error) }));
     } else if (command === 'statements-start') {
       recording = [];
       done({ started: true });

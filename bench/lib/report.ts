@@ -1230,8 +1230,11 @@ the one under the HTTP response is HTTP (until 2026-11-27 every socket write cou
 profiler's own start and stop as other). The samples are of the busy thread's wall time, so a write that wakes MariaDB
 and waits for the core meanwhile can weigh more than its CPU. Figures are API CPU ms per request in that run (the
 profiler itself adds a little). To look further: \`BENCH_SCENARIO_PROFILES=<dir>\` keeps each scenario's whole
-profile there (for Chrome DevTools), and \`BENCH_CPU_PROFILE_DIR=<dir>\` runs the API and every worker process under
-\`node --cpu-prof\`, each writing its whole life's profile there on exit (how the reminders' sends were read).
+profile there (for Chrome DevTools), \`BENCH_SCENARIO_HEAP_PROFILES=<dir>\` keeps what each scenario allocated (V8's
+sampling heap profiler beside the CPU's; \`node bench/lib/allocations.cjs <file>\` lists the functions that allocate
+most; it slows the profile pass, so that run's table above is not comparable), and \`BENCH_CPU_PROFILE_DIR=<dir>\`
+runs the API and every worker process under \`node --cpu-prof\`, each writing its whole life's profile there on exit
+(how the reminders' sends were read).
 
 | Scenario | CPU ms/req | ${parts.join(' | ')} |
 | --- | ---: | ${parts.map(() => '---:').join(' | ')} |
