@@ -134,6 +134,26 @@ describe('MariaDB list plans', function () {
     expect(page.items.every((d) => d.companyId === tenant.company.id)).to.equal(true);
   });
 
+  it("GET /contacts' unfiltered first page reads its rows along the organization's index; a later page its ids first", async () => {
+    const first = await pagePlan(() => repos.contacts.list(tenant.organization.id, {}, { page: 1, limit: 50 }));
+    const shown = JSON.stringify(first, null, 1);
+    // One read of the contacts, besides the tally's subquery: no derived table of ids, no sort.
+    const reads = first.filter((row) => row.select_type !== 'SUBQUERY');
+    expect(reads.map((row) => [row.table, row.key]), shown).to.deep.equal([['contacts', 'contacts_organization_id_id_name_search_index']]);
+    expect(String(reads[0]!.Extra), shown).to.not.include('filesort');
+    expect(Number(reads[0]!.r_rows), shown).to.be.at.most(50);
+    // Deeper in the list, the ids come from the index alone, then only the page's rows.
+    const third = await pagePlan(() => repos.contacts.list(tenant.organization.id, {}, { page: 3, limit: 50 }));
+    expect(third.some((row) => /^<derived\d+>$/.test(String(row.table))), JSON.stringify(third, null, 1)).to.equal(true);
+    // Both newest first, the second page where the first ends.
+    const ids = async (page: number) => (await repos.contacts.list(tenant.organization.id, {}, { page, limit: 50 })).items.map((c) => c.id);
+    const all = [...(await ids(1)), ...(await ids(2))];
+    expect(all).to.have.length(100);
+    expect(all).to.deep.equal([...all].sort((a, b) => b - a));
+    const [newest] = (await db('contacts').where({ organization_id: tenant.organization.id }).max({ id: 'id' })) as { id: number }[];
+    expect(all[0]).to.equal(newest!.id);
+  });
+
   it('the page holds the newest externalSubscriptionIds and the exact total', async () => {
     const page = await repos.subscriptions.list(tenant.company.id, { today: '2026-01-01' }, { page: 1, limit: 3 });
     expect(page.items.map((s) => s.externalSubscriptionId)).to.deep.equal(['plan-999', 'plan-998', 'plan-997']);

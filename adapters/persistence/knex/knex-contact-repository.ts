@@ -192,15 +192,20 @@ function matchingContacts(db: Knex | Knex.Transaction, v: ContactPageValues): Kn
 }
 
 /**
- * The page's ids from that index alone, then only those rows. Without a filter the total is the
- * organization's contact tally, riding on the page's statement (an uncorrelated subquery, run
- * once); with one, a page that is not full tells it, else cappedContactCount (at most
- * COUNT_SCAN_CAP + 1 matches, even for a broad filter).
+ * The page's ids from that index alone, then only those rows, so a page deep in the list or a
+ * broad filter skips and tests index entries, not rows. The unfiltered first page, the list most
+ * asked for, reads its rows along the index straight away: it skips nothing, and the derived
+ * table of ids cost MariaDB a quarter more for it (0.31 against 0.24 ms of CPU for a page of 50 of
+ * 12,000 contacts; already at offset 200 the plain read costs more, 0.47 against 0.38).
+ * Without a filter the total is the organization's contact tally, riding on the page's statement
+ * (an uncorrelated subquery, run once); with one, a page that is not full tells it, else
+ * cappedContactCount (at most COUNT_SCAN_CAP + 1 matches, even for a broad filter).
  */
 const contactPage = compiledRead((db, v: ContactPageValues) => {
-  const ids = paged(matchingContacts(db, v).select('contacts.id').orderBy('contacts.id', 'desc'), v);
   const columns: (string | Knex.QueryBuilder)[] = ['contacts.*'];
   if (!isFiltered(v)) columns.push(tallyTotal(db, CONTACT_TALLY, v.organizationId).as('page_total'));
+  if (!isFiltered(v) && v.offset === undefined) return paged(matchingContacts(db, v).select(columns).orderBy('contacts.id', 'desc'), v);
+  const ids = paged(matchingContacts(db, v).select('contacts.id').orderBy('contacts.id', 'desc'), v);
   return db.from(ids.as('pg')).join('contacts', 'contacts.id', 'pg.id').select(columns).orderBy('contacts.id', 'desc');
 });
 
