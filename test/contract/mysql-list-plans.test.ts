@@ -16,7 +16,8 @@ import { newContact, newDebt, newProduct, newTenant, T1, type TenantFixture, uid
  * sorted all of the company's subscriptions for every page. Checked with MariaDB's ANALYZE (the
  * statement run, with the rows each table actually gave), after ANALYZE TABLE. The page of
  * GET /debts reads the company's debts along its own index: along the primary key, MariaDB read
- * every company's debts backward until the page was full.
+ * every company's debts backward until the page was full. The unfiltered first page of GET /contacts
+ * reads its rows along the organization's index; a later page reads its ids from it first.
  */
 describe('MariaDB list plans', function () {
   let database: TestDatabase | null = null;
