@@ -76,7 +76,7 @@ export function reading(report: Report): string[] {
     ...(report.reminders
       ? [
           `Payment reminders (${report.reminders.debtsPerRun.toLocaleString('en-US')} debts due the same day, one email step, SMTP to a server in the bench process): ` +
-            report.reminders.runs.map((r) => `${r.workers} worker${r.workers > 1 ? 's' : ''} ${r.seconds} s from the window opening to the last message accepted (${r.messagesPerSecond} messages/s, ${r.workerCpuMsPer1000 ?? '?'} ms of worker CPU per 1,000, ${r.duplicates} duplicates)`).join('; ') +
+            report.reminders.runs.map((r) => `${r.workers} worker${r.workers > 1 ? 's' : ''} ${r.seconds} s from the window opening to the last message accepted (${r.messagesPerSecond} messages/s, ${r.workerCpuMsPer1000 ?? '?'} ms of worker CPU per 1,000${r.databaseCpuMsPer1000 != null ? ` and ${r.databaseCpuMsPer1000} of database CPU` : ''}, ${r.duplicates} duplicates)`).join('; ') +
             '. The scheduler writes each reminder row with its send job in one transaction (unique per debt, step and channel) and the send jobs run on every worker.',
         ]
       : []),

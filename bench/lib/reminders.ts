@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { round } from './load';
-import { processCpuMs } from './cpu';
+import { databaseCpuMs, processCpuMs } from './cpu';
 import type { Service } from './processes';
 
 /**
@@ -21,6 +21,11 @@ export interface ReminderRun {
   duplicates: number;
   /** CPU (user + system) the worker processes spent during the run, per 1,000 messages. */
   workerCpuMsPer1000: number | null;
+  /**
+   * CPU the database server spent during the run, per 1,000 messages: with the workers', where
+   * the two cores went (absent from runs before 2026-11-29).
+   */
+  databaseCpuMsPer1000?: number | null;
 }
 
 export interface RemindersReport {
@@ -81,6 +86,7 @@ export async function measureReminders(deps: RemindersDeps, plan: { debts: numbe
       while (workers.length < count) workers.push(await deps.startWorker(workers.length + 1, { SMTP_URL: smtpUrl, REMINDERS_FROM_EMAIL: 'cobranza@bench.example.com' }));
       const before = accepted.size;
       const cpuBefore = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0);
+      const databaseBefore = databaseCpuMs();
       const started = performance.now();
       await api(deps, 'PUT', '/test-helpers/clock', { now: `${dayBefore}T15:00:00Z` }); // 09:00 there: the window opens
       const deadline = Date.now() + timeoutMs(plan.debts);
@@ -92,6 +98,7 @@ export async function measureReminders(deps: RemindersDeps, plan: { debts: numbe
       // A few more scheduler ticks: a duplicate would arrive now.
       await new Promise((resolve) => setTimeout(resolve, plan.duplicateWatchMs));
       const cpuMs = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0) - cpuBefore;
+      const databaseMs = databaseCpuMs() - databaseBefore;
       const run: ReminderRun = {
         workers: workers.length,
         debts: plan.debts,
@@ -99,8 +106,9 @@ export async function measureReminders(deps: RemindersDeps, plan: { debts: numbe
         messagesPerSecond: Math.round(plan.debts / seconds),
         duplicates: [...accepted.values()].reduce((sum, n) => sum + (n - 1), 0) + Math.max(0, accepted.size - before - plan.debts),
         workerCpuMsPer1000: Number.isFinite(cpuMs) ? round((cpuMs / plan.debts) * 1000, 0) : null,
+        databaseCpuMsPer1000: databaseMs > 0 ? round((databaseMs / plan.debts) * 1000, 0) : null,
       };
-      deps.log(`  ${run.debts} reminders, ${run.workers} worker(s): every email accepted ${run.seconds} s after the window opened (${run.messagesPerSecond} messages/s), ${run.duplicates} duplicates, ${run.workerCpuMsPer1000 ?? '?'} worker CPU ms / 1,000`);
+      deps.log(`  ${run.debts} reminders, ${run.workers} worker(s): every email accepted ${run.seconds} s after the window opened (${run.messagesPerSecond} messages/s), ${run.duplicates} duplicates, ${run.workerCpuMsPer1000 ?? '?'} worker and ${run.databaseCpuMsPer1000 ?? '?'} database CPU ms / 1,000`);
       if (run.duplicates > 0) throw new Error(`reminders: ${run.duplicates} messages accepted twice`);
       runs.push(run);
     }

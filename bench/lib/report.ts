@@ -462,7 +462,7 @@ Workers' live memory growth (summed) from the first of these runs to the last: $
 
 function remindersSection(r: RemindersReport): string {
   const rows = r.runs
-    .map((run) => `| ${run.debts.toLocaleString('en-US')} | ${run.workers} | ${run.seconds.toFixed(2)} | ${run.messagesPerSecond.toLocaleString('en-US')} | ${run.duplicates} | ${run.workerCpuMsPer1000 ?? '?'} |`)
+    .map((run) => `| ${run.debts.toLocaleString('en-US')} | ${run.workers} | ${run.seconds.toFixed(2)} | ${run.messagesPerSecond.toLocaleString('en-US')} | ${run.duplicates} | ${run.workerCpuMsPer1000 ?? '?'} | ${run.databaseCpuMsPer1000 ?? '—'} |`)
     .join('\n');
   return `## Payment reminders
 
@@ -470,9 +470,12 @@ Debts of one company due the same day, a policy of one email step (the day befor
 in America/Mexico_City); the sandbox clock moves to 09:00 and worker processes send over SMTP to a
 server the bench runs, which counts every message and every Message-ID it sees twice.
 
-| Debts | Workers | Window opens → all accepted s | Messages/s | Duplicates at the SMTP server | Worker CPU ms / 1,000 messages |
-| ---: | ---: | ---: | ---: | ---: | ---: |
+| Debts | Workers | Window opens → all accepted s | Messages/s | Duplicates at the SMTP server | Worker CPU ms / 1,000 messages | Database CPU ms / 1,000 messages |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows}
+
+The database's CPU is that of the whole server during the run (the scheduler's chunks and every send's statements);
+— where a run predates it.
 
 `;
 }
