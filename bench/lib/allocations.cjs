@@ -10,6 +10,7 @@
  * how often one comes follows what is allocated.
  */
 const fs = require('node:fs');
+const { frameName } = require('./frame-name.cjs');
 
 const [file, rowsArg] = process.argv.slice(2);
 if (!file) {
@@ -19,10 +20,6 @@ if (!file) {
 const rows = Number(rowsArg ?? 25);
 const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
 
-const frameName = ({ functionName, url, lineNumber }) => {
-  const where = url ? url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, '').replace(`${process.cwd()}/`, '') : '';
-  return `${functionName || '(anonymous)'}${where ? ` ${where}:${lineNumber + 1}` : ''}`;
-};
 
 let total = 0;
 const bySite = new Map();

@@ -9,6 +9,7 @@
  * native frames the summary can only name (writeBuffer, writev, dispatch): which socket write is it?
  */
 const fs = require('node:fs');
+const { frameName } = require('./frame-name.cjs');
 
 const [file, wanted, framesArg] = process.argv.slice(2);
 if (!file || !wanted) {
@@ -21,11 +22,6 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 
-const frameName = (node) => {
-  const { functionName, url, lineNumber } = node.callFrame;
-  const where = url ? url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, '').replace(`${process.cwd()}/`, '') : '';
-  return `${functionName || '(anonymous)'}${where ? ` ${where}:${lineNumber + 1}` : ''}`;
-};
 
 let busyUs = 0;
 let matchUs = 0;
@@ -38,7 +34,7 @@ profile.samples.forEach((id, i) => {
   if (node.callFrame.functionName !== wanted) return;
   matchUs += dt;
   const frames = [];
-  for (let at = parent.get(id); at !== undefined && frames.length < depth; at = parent.get(at)) frames.push(frameName(byId.get(at)));
+  for (let at = parent.get(id); at !== undefined && frames.length < depth; at = parent.get(at)) frames.push(frameName(byId.get(at).callFrame));
   const key = frames.join('\n    <- ');
   stacks.set(key, (stacks.get(key) ?? 0) + dt);
 });
