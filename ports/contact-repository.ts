@@ -18,6 +18,16 @@ export interface ContactChanges {
   updatedAt: Date;
 }
 
+/**
+ * A debtor as integrators name it: the externalClientId of a contact of the organization. A list
+ * filtered by one finds that contact itself (in the list's own statement, where the database has
+ * one), and nothing when the organization has no such contact.
+ */
+export interface DebtorKey {
+  organizationId: number;
+  externalClientId: string;
+}
+
 export interface ContactFilter {
   /** Case-insensitive substring of the name. */
   name?: string;

@@ -1,3 +1,4 @@
+import type { DebtorKey } from './contact-repository';
 import type { AutopayReason, Debt, DebtStatus } from '../internal/debts/debt';
 import type { PaymentMethodReference } from '../internal/direct-debit/payment-method';
 import type { Page, PageRequest } from '../internal/shared/page';
@@ -29,7 +30,7 @@ export interface DebtFilter {
   createdTo?: number;
   minAmountCents?: number;
   maxAmountCents?: number;
-  contactId?: number;
+  debtor?: DebtorKey;
   batchId?: string;
   paymentLinkId?: number;
   subscriptionId?: number;

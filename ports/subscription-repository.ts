@@ -1,3 +1,4 @@
+import type { DebtorKey } from './contact-repository';
 import type { Page, PageRequest } from '../internal/shared/page';
 import type { Subscription, SubscriptionStatus } from '../internal/subscriptions/subscription';
 
@@ -13,7 +14,7 @@ export interface SubscriptionFilter {
   /** The effective status (ENDED computed with `today`). */
   status?: SubscriptionStatus;
   today: string;
-  contactId?: number;
+  debtor?: DebtorKey;
 }
 
 export interface SubscriptionChanges {

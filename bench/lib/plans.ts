@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { openKnex } from '../../adapters/persistence/knex/connection';
-import { KnexContactRepository } from '../../adapters/persistence/knex/knex-contact-repository';
 import { KnexDebtRepository } from '../../adapters/persistence/knex/knex-debt-repository';
 import { KnexTenancyRepository } from '../../adapters/persistence/knex/knex-tenancy-repository';
 import { SystemClock } from '../../adapters/clock/system-clock';
@@ -64,7 +63,7 @@ export async function explainDebtLists(
       clock: new SystemClock(),
       requestId: null,
     };
-    const listDebts = new ListDebts({ debts: new KnexDebtRepository(knex), contacts: new KnexContactRepository(knex) });
+    const listDebts = new ListDebts({ debts: new KnexDebtRepository(knex) });
     let captured: { sql: string; bindings: readonly unknown[] }[] = [];
     knex.on('query', (query: { sql: string; bindings?: readonly unknown[] }) => captured.push({ sql: query.sql, bindings: query.bindings ?? [] }));
 

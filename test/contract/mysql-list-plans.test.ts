@@ -135,6 +135,27 @@ describe('MariaDB list plans', function () {
     expect(page.items.every((d) => d.companyId === tenant.company.id)).to.equal(true);
   });
 
+  it("GET /debts?externalClientId finds the debtor in the page's own statement, and reads the page along an index", async () => {
+    const [contact] = (await db('contacts').where({ organization_id: tenant.organization.id }).orderBy('id').limit(1)) as { external_client_id: string }[];
+    const debtor = { organizationId: tenant.organization.id, externalClientId: contact!.external_client_id };
+    const statements: string[] = [];
+    const onQuery = (q: { sql: string }) => statements.push(q.sql);
+    db.on('query', onQuery);
+    const page = await repos.debts.list(tenant.company.id, { today: '2026-01-01', debtor }, { page: 1, limit: 50 }).finally(() => db.off('query', onQuery));
+    expect(statements, 'one statement, the contact read in it').to.have.length(1);
+    expect([page.items.length, page.total]).to.deep.equal([50, DEBTS / 20 + 1]);
+    const plan = await pagePlan(() => repos.debts.list(tenant.company.id, { today: '2026-01-01', debtor }, { page: 1, limit: 50 }));
+    const shown = JSON.stringify(plan, null, 1);
+    // The contact by its unique key, once; the page's debts along an index, no more than the page.
+    const contactReads = plan.filter((row) => row.table === 'debtor');
+    expect(contactReads.length, shown).to.be.greaterThan(0);
+    for (const row of contactReads) expect(row.key, shown).to.equal('contacts_organization_id_external_client_id_unique');
+    const pageReads = plan.filter((row) => row.table === 'd' && row.select_type === 'DERIVED');
+    expect(pageReads, shown).to.have.length(1);
+    expect(pageReads[0]!.key, shown).to.not.equal(null);
+    expect(Number(pageReads[0]!.r_rows), shown).to.be.at.most(50);
+  });
+
   it("GET /contacts' unfiltered first page reads its rows along the organization's index; a later page its ids first", async () => {
     const first = await pagePlan(() => repos.contacts.list(tenant.organization.id, {}, { page: 1, limit: 50 }));
     const shown = JSON.stringify(first, null, 1);

@@ -1361,15 +1361,22 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect((await list(t, { minAmountCents: 100, maxAmountCents: 200 })).total).to.equal(3);
         });
 
-        it('filters by contactId', async () => {
+        it("filters by the debtor's externalClientId, in the organization, past the last page too", async () => {
           const t = await debtTenant();
           const bob = await repos().contacts.insert(newContact(t.organization.id));
           await insertDebt(t, { externalRequestId: 'ana-1' });
           await insertDebt({ ...t, contact: bob }, { externalRequestId: 'bob-1' });
           await insertDebt(t, { externalRequestId: 'ana-2' });
-          expect(await listedKeys(t, { contactId: t.contact.id })).to.deep.equal(['ana-2', 'ana-1']);
-          expect(await listedKeys(t, { contactId: bob.id })).to.deep.equal(['bob-1']);
-          expect((await list(t, { contactId: bob.id })).items[0]!.contact).to.deep.equal({ code: bob.code, externalClientId: bob.externalClientId });
+          const debtor = (contact: { externalClientId: string }, organizationId = t.organization.id) => ({ organizationId, externalClientId: contact.externalClientId });
+          expect(await listedKeys(t, { debtor: debtor(t.contact) })).to.deep.equal(['ana-2', 'ana-1']);
+          expect(await listedKeys(t, { debtor: debtor(bob) })).to.deep.equal(['bob-1']);
+          expect((await list(t, { debtor: debtor(bob) })).items[0]!.contact).to.deep.equal({ code: bob.code, externalClientId: bob.externalClientId });
+          expect(await list(t, { debtor: debtor(t.contact) }, { page: 3, limit: 1 })).to.deep.equal({ items: [], total: 2, capped: false });
+          expect(await list(t, { debtor: { organizationId: t.organization.id, externalClientId: 'nobody-here' } })).to.deep.equal({ items: [], total: 0, capped: false });
+          // The same externalClientId in another organization names another contact.
+          const stranger = await newTenant(repos());
+          await repos().contacts.insert({ ...newContact(stranger.organization.id), externalClientId: bob.externalClientId });
+          expect(await listedKeys(t, { debtor: debtor(bob, stranger.organization.id) })).to.deep.equal([]);
         });
 
         it('filters by batchId', async () => {
@@ -1389,7 +1396,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           await insertDebt(t, { externalRequestId: 'small', amountCents: 5, batchId: 'bat_and' });
           await insertDebt(t, { externalRequestId: 'late', amountCents: 500, batchId: 'bat_and', dueDate: '2026-01-01' });
           await insertDebt(t, { externalRequestId: 'other-batch', amountCents: 500, batchId: 'bat_or' });
-          const page = await list(t, { status: 'PENDING', minAmountCents: 100, batchId: 'bat_and', contactId: t.contact.id, createdFrom: T1.getTime() });
+          const page = await list(t, { status: 'PENDING', minAmountCents: 100, batchId: 'bat_and', debtor: { organizationId: t.organization.id, externalClientId: t.contact.externalClientId }, createdFrom: T1.getTime() });
           expect(requestIds(page.items)).to.deep.equal(['match']);
           expect(page.total).to.equal(1);
         });
@@ -1413,7 +1420,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           await insertDebt(t, { batchId: 'bat_iso' });
           const sibling = { company: t.companies[1]! };
           expect(await list(sibling)).to.deep.equal({ items: [], total: 0, capped: false });
-          expect(await list(sibling, { batchId: 'bat_iso', contactId: t.contact.id })).to.deep.equal({ items: [], total: 0, capped: false });
+          expect(await list(sibling, { batchId: 'bat_iso', debtor: { organizationId: t.organization.id, externalClientId: t.contact.externalClientId } })).to.deep.equal({ items: [], total: 0, capped: false });
         });
       });
 
@@ -2043,7 +2050,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         expect((await listDebts(t, { paymentLinkId: t.link.id })).total).to.equal(3);
         expect(await keys({ paymentLinkId: otherLink.id })).to.deep.equal(['other-link']);
         expect(await keys({ paymentLinkId: t.link.id, status: 'PAID' })).to.deep.equal(['pay-2', 'pay-1']);
-        expect(await keys({ paymentLinkId: t.link.id, contactId: t.contact.id })).to.deep.equal(['pay-1']);
+        expect(await keys({ paymentLinkId: t.link.id, debtor: { organizationId: t.organization.id, externalClientId: t.contact.externalClientId } })).to.deep.equal(['pay-1']);
         expect(await keys({})).to.deep.equal(['pay-2', 'pay-1', 'plain', 'other-link', 'own']);
       });
 

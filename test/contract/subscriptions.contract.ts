@@ -434,16 +434,18 @@ export function describeSubscriptionsContract({ repos, uow, contention }: Contra
         }
       });
 
-      it('filters by contact, alone and with a status', async () => {
+      it("filters by the debtor's externalClientId, alone and with a status", async () => {
         const t = await subscriptionTenant();
         const { otherContact } = await listed(t);
-        const page = await repos().subscriptions.list(t.company.id, { today, contactId: otherContact.id }, PAGE);
+        const debtor = { organizationId: t.organization.id, externalClientId: otherContact.externalClientId };
+        const page = await repos().subscriptions.list(t.company.id, { today, debtor }, PAGE);
         expect(externalIds(page.items)).to.deep.equal(['sub-e', 'sub-D']);
         expect(page.total).to.equal(2);
         expect(page.items[0]!.contact).to.deep.equal({ code: otherContact.code, externalClientId: otherContact.externalClientId });
-        const ended = await repos().subscriptions.list(t.company.id, { today, contactId: otherContact.id, status: 'ENDED' }, PAGE);
+        const ended = await repos().subscriptions.list(t.company.id, { today, debtor, status: 'ENDED' }, PAGE);
         expect([externalIds(ended.items), ended.total]).to.deep.equal([['sub-e'], 1]);
-        expect((await repos().subscriptions.list(t.company.id, { today, contactId: 2_000_000_000 }, PAGE)).total).to.equal(0);
+        expect((await repos().subscriptions.list(t.company.id, { today, debtor: { ...debtor, externalClientId: 'nobody-here' } }, PAGE)).total).to.equal(0);
+        expect((await repos().subscriptions.list(t.company.id, { today, debtor: { ...debtor, organizationId: t.organization.id + 1_000_000 } }, PAGE)).total).to.equal(0);
       });
     });
   });

@@ -14,6 +14,7 @@ import { bool, fromMillis, toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
 import { flushDeferredWrites } from './deferred-writes';
 import { compiledRead, type PageValues, pageValues, paged } from './compiled-reads';
+import { debtorId, type DebtorValues, debtorValues } from './debtor-filter';
 
 type Row = Record<string, any>;
 
@@ -154,8 +155,8 @@ export class KnexDebtRepository implements DebtRepository {
   }
 
   async list(companyId: number, filter: DebtFilter, page: PageRequest): Promise<Page<DebtView>> {
-    const { status, today, ...narrowing } = filter;
-    const values: DebtPageValues = { companyId, ...pageValues(page), ...narrowing };
+    const { status, today, debtor, ...narrowing } = filter;
+    const values: DebtPageValues = { companyId, ...pageValues(page), ...narrowing, ...debtorValues(debtor) };
     if (status === 'OVERDUE') {
       values.overdueBy = today;
       values.reach = (values.offset ?? 0) + page.limit;
@@ -247,7 +248,7 @@ export class KnexDebtRepository implements DebtRepository {
  * member but `today` set (a filter added later included) makes the list filtered.
  */
 /** One page of debts: the values it binds (compiled-reads.ts); a filter left out is undefined. */
-interface DebtPageValues extends PageValues, Omit<DebtFilter, 'status' | 'today'> {
+interface DebtPageValues extends PageValues, Omit<DebtFilter, 'status' | 'today' | 'debtor'>, DebtorValues {
   companyId: number;
   /** Status OVERDUE: the day before which a PENDING debt's due date fell (persisted OVERDUE or PENDING past due). */
   overdueBy?: string;
@@ -273,7 +274,7 @@ function matchingDebts(db: Knex | Knex.Transaction, v: DebtPageValues, status: (
   if (v.createdTo !== undefined) query.where('d.created_at', '<=', v.createdTo);
   if (v.minAmountCents !== undefined) query.where('d.amount_cents', '>=', v.minAmountCents);
   if (v.maxAmountCents !== undefined) query.where('d.amount_cents', '<=', v.maxAmountCents);
-  if (v.contactId !== undefined) query.where('d.contact_id', v.contactId);
+  if (v.debtorExternalClientId !== undefined) query.where('d.contact_id', debtorId(db, v));
   if (v.batchId !== undefined) query.where('d.batch_id', v.batchId);
   if (v.paymentLinkId !== undefined) query.where('d.payment_link_id', v.paymentLinkId);
   if (v.subscriptionId !== undefined) query.where('d.subscription_id', v.subscriptionId);

@@ -8,6 +8,7 @@ import type {
   NewSubscription, SubscriptionChanges, SubscriptionFilter, SubscriptionRepository, SubscriptionView,
 } from '../../../ports/subscription-repository';
 import { compiledRead, type PageValues, pageValues, paged } from './compiled-reads';
+import { debtorId, type DebtorValues, debtorValues } from './debtor-filter';
 import { flushDeferredWrites } from './deferred-writes';
 import { inTransaction } from './in-transaction';
 import { lockRowId, transitionRows } from './row-lock';
@@ -100,7 +101,7 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
   }
 
   async list(companyId: number, filter: SubscriptionFilter, page: PageRequest): Promise<Page<SubscriptionView>> {
-    const values: SubscriptionPageValues = { companyId, ...pageValues(page), contactId: filter.contactId };
+    const values: SubscriptionPageValues = { companyId, ...pageValues(page), ...debtorValues(filter.debtor) };
     if (filter.status === 'ACTIVE') values.activeOn = filter.today;
     else if (filter.status === 'ENDED') values.endedBy = filter.today;
     else values.status = filter.status;
@@ -124,7 +125,7 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
 }
 
 /** One page of subscriptions: the values it binds (compiled-reads.ts); a filter left out is undefined. */
-interface SubscriptionPageValues extends PageValues {
+interface SubscriptionPageValues extends PageValues, DebtorValues {
   companyId: number;
   /** Status ACTIVE: the day (YYYY-MM-DD) its last cycle must not be before. */
   activeOn?: string;
@@ -132,11 +133,10 @@ interface SubscriptionPageValues extends PageValues {
   endedBy?: string;
   /** Any other status. */
   status?: string;
-  contactId?: number;
 }
 
 /** Filtered by nothing but a status (or nothing): the total comes from the company's subscription tally. */
-const isTallied = (v: SubscriptionPageValues) => v.contactId === undefined;
+const isTallied = (v: SubscriptionPageValues) => v.debtorExternalClientId === undefined;
 
 function matchingSubscriptions(db: Knex | Knex.Transaction, v: SubscriptionPageValues): Knex.QueryBuilder {
   const query = db('subscriptions as s').where('s.company_id', v.companyId);
@@ -144,7 +144,7 @@ function matchingSubscriptions(db: Knex | Knex.Transaction, v: SubscriptionPageV
   // Persisted by the mark-ended job, or still ACTIVE past its last cycle.
   if (v.endedBy !== undefined) query.where((q) => q.where('s.status', 'ENDED').orWhere((a) => a.where('s.status', 'ACTIVE').where('s.last_due_date', '<', v.endedBy!)));
   if (v.status !== undefined) query.where('s.status', v.status);
-  if (v.contactId !== undefined) query.where('s.contact_id', v.contactId);
+  if (v.debtorExternalClientId !== undefined) query.where('s.contact_id', debtorId(db, v));
   return query;
 }
 

@@ -2,7 +2,7 @@ import { type AutopayReason, type Debt, effectiveStatus } from '../../../interna
 import { ConflictError } from '../../../internal/shared/errors';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
 import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
-import { copy, type MemoryStore } from './memory-store';
+import { copy, debtorContactId, type MemoryStore } from './memory-store';
 
 export class MemoryDebtRepository implements DebtRepository {
   constructor(private readonly store: MemoryStore) {}
@@ -85,8 +85,9 @@ export class MemoryDebtRepository implements DebtRepository {
   }
 
   async list(companyId: number, filter: DebtFilter, page: PageRequest): Promise<Page<DebtView>> {
+    const contactId = debtorContactId(this.store.tables, filter.debtor);
     const matches = this.rows
-      .filter((d) => d.companyId === companyId && d.status !== 'CANCELLED' && matchesFilter(d, filter))
+      .filter((d) => d.companyId === companyId && d.status !== 'CANCELLED' && matchesFilter(d, filter) && (contactId === undefined || d.contactId === contactId))
       .sort((a, b) => b.id - a.id);
     const start = offsetOf(page);
     return { items: matches.slice(start, start + page.limit).map((d) => this.view(d)), total: matches.length, capped: false };
@@ -174,7 +175,6 @@ function matchesFilter(d: Debt, f: DebtFilter): boolean {
     (f.createdTo === undefined || createdAt <= f.createdTo) &&
     (f.minAmountCents === undefined || d.amountCents >= f.minAmountCents) &&
     (f.maxAmountCents === undefined || d.amountCents <= f.maxAmountCents) &&
-    (f.contactId === undefined || d.contactId === f.contactId) &&
     (f.batchId === undefined || d.batchId === f.batchId) &&
     (f.paymentLinkId === undefined || d.paymentLinkId === f.paymentLinkId) &&
     (f.subscriptionId === undefined || d.subscriptionId === f.subscriptionId)

@@ -25,6 +25,7 @@ import type { Organization } from '../../../internal/tenancy/organization';
 import type { DeliveryAttempt, WebhookDelivery } from '../../../internal/webhooks/delivery';
 import type { FanOutCursor } from '../../../internal/webhooks/fan-out-cursor';
 import type { WebhookEndpoint } from '../../../internal/webhooks/webhook-endpoint';
+import type { DebtorKey } from '../../../ports/contact-repository';
 
 export interface StoredApiKey extends ApiKeyRecord {
   revokedAt: Date | null;
@@ -133,6 +134,12 @@ export class MemoryStore {
   restore(snapshot: MemoryTables): void {
     this.tables = snapshot;
   }
+}
+
+/** The id of the contact a list's debtor filter names; undefined for no filter, null when there is no such contact (nothing matches). */
+export function debtorContactId(tables: MemoryTables, debtor: DebtorKey | undefined): number | null | undefined {
+  if (debtor === undefined) return undefined;
+  return tables.contacts.find((c) => c.organizationId === debtor.organizationId && c.externalClientId === debtor.externalClientId)?.id ?? null;
 }
 
 /** Copies leave the store: callers never hold a reference into a table. */

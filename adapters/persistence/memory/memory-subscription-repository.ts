@@ -4,7 +4,7 @@ import { effectiveSubscriptionStatus, type Subscription } from '../../../interna
 import type {
   NewSubscription, SubscriptionChanges, SubscriptionFilter, SubscriptionRepository, SubscriptionView,
 } from '../../../ports/subscription-repository';
-import { copy, type MemoryStore } from './memory-store';
+import { copy, debtorContactId, type MemoryStore } from './memory-store';
 
 export class MemorySubscriptionRepository implements SubscriptionRepository {
   constructor(private readonly store: MemoryStore) {}
@@ -62,12 +62,13 @@ export class MemorySubscriptionRepository implements SubscriptionRepository {
   }
 
   async list(companyId: number, filter: SubscriptionFilter, page: PageRequest): Promise<Page<SubscriptionView>> {
+    const contactId = debtorContactId(this.store.tables, filter.debtor);
     const matches = this.rows
       .filter(
         (s) =>
           s.companyId === companyId &&
           (filter.status === undefined || effectiveSubscriptionStatus(s, filter.today) === filter.status) &&
-          (filter.contactId === undefined || s.contactId === filter.contactId),
+          (contactId === undefined || s.contactId === contactId),
       )
       .sort((a, b) => (a.externalSubscriptionId < b.externalSubscriptionId ? 1 : a.externalSubscriptionId > b.externalSubscriptionId ? -1 : 0));
     const start = offsetOf(page);

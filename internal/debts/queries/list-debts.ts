@@ -1,4 +1,3 @@
-import type { ContactRepository } from '../../../ports/contact-repository';
 import type { DebtFilter, DebtRepository, DebtView } from '../../../ports/debt-repository';
 import { utcDateOf } from '../../shared/calendar-date';
 import { dailyCreatedRange } from '../../shared/created-range';
@@ -26,7 +25,7 @@ const EMPTY: Page<DebtView> = { items: [], total: 0, capped: false };
 
 /** GET /debts: newest first, cancelled excluded, the effective status (OVERDUE by time) applied. */
 export class ListDebts {
-  constructor(private readonly deps: { debts: DebtRepository; contacts: ContactRepository }) {
+  constructor(private readonly deps: { debts: DebtRepository }) {
     requireDeps('ListDebts', deps);
   }
 
@@ -48,12 +47,8 @@ export class ListDebts {
       batchId: input.batchId,
       paymentLinkId: input.paymentLinkId,
       subscriptionId: input.subscriptionId,
+      debtor: input.externalClientId === undefined ? undefined : { organizationId: scope.organizationId, externalClientId: input.externalClientId.trim() },
     };
-    if (input.externalClientId !== undefined) {
-      const contact = await this.deps.contacts.findByExternalClientId(scope.organizationId, input.externalClientId.trim());
-      if (!contact) return EMPTY;
-      filter.contactId = contact.id;
-    }
     return this.deps.debts.list(scope.company.id, filter, page);
   }
 }

@@ -1,4 +1,3 @@
-import type { ContactRepository } from '../../../ports/contact-repository';
 import type { DebtView } from '../../../ports/debt-repository';
 import type { SubscriptionRepository, SubscriptionView } from '../../../ports/subscription-repository';
 import type { ListDebts, ListDebtsInput } from '../../debts/queries/list-debts';
@@ -11,18 +10,13 @@ import type { SubscriptionStatus } from '../subscription';
 
 /** GET /subscriptions: by externalSubscriptionId descending; status (effective) and debtor filters. */
 export class ListSubscriptions {
-  constructor(private readonly deps: { subscriptions: SubscriptionRepository; contacts: ContactRepository }) {
+  constructor(private readonly deps: { subscriptions: SubscriptionRepository }) {
     requireDeps('ListSubscriptions', deps);
   }
 
   async execute(input: { status?: SubscriptionStatus; externalClientId?: string }, page: PageRequest, scope: TenantScope): Promise<Page<SubscriptionView>> {
-    const filter = { status: input.status, today: utcDateOf(scope.clock.now()), contactId: undefined as number | undefined };
-    if (input.externalClientId !== undefined) {
-      const contact = await this.deps.contacts.findByExternalClientId(scope.organizationId, input.externalClientId.trim());
-      if (!contact) return { items: [], total: 0, capped: false };
-      filter.contactId = contact.id;
-    }
-    return this.deps.subscriptions.list(scope.company.id, filter, page);
+    const debtor = input.externalClientId === undefined ? undefined : { organizationId: scope.organizationId, externalClientId: input.externalClientId.trim() };
+    return this.deps.subscriptions.list(scope.company.id, { status: input.status, today: utcDateOf(scope.clock.now()), debtor }, page);
   }
 }
 
