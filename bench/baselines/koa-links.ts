@@ -67,7 +67,7 @@ async function write(group: Create<Body>[]): Promise<Record<string, unknown>[]> 
     });
     await trx('events').insert(events);
     await addToTallies(trx, companyId, [
-      { table: 'debt_tallies', live: debts.length },
+      { table: 'debt_tallies', live: debts.length, status: 'PENDING' },
       { table: 'event_tallies', live: events.length },
       { table: 'payment_link_tallies', live: links.length, status: 'ACTIVE' },
     ]);

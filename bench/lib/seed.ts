@@ -208,7 +208,7 @@ export async function seedDebts(databaseUrl: string, plan: SeedPlan, now: number
     // rows into its shard 0.
     await conn.query('DELETE FROM debt_tallies');
     await conn.query(
-      "INSERT INTO debt_tallies (company_id, shard, live) SELECT company_id, 0, COUNT(*) FROM debts WHERE status <> 'CANCELLED' GROUP BY company_id",
+      "INSERT INTO debt_tallies (company_id, status, shard, live) SELECT company_id, status, 0, COUNT(*) FROM debts WHERE status <> 'CANCELLED' GROUP BY company_id, status",
     );
     await conn.query('DELETE FROM contact_tallies');
     await conn.query('INSERT INTO contact_tallies (organization_id, shard, live) SELECT organization_id, 0, COUNT(*) FROM contacts GROUP BY organization_id');

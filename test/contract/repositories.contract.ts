@@ -959,6 +959,42 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         expect((await repos().debts.list(other!.id, { today: '2026-06-01' }, PAGE)).total).to.equal(0);
       });
 
+      it("each status's total is exact through every write that moves a debt, past the last page too (SQL: the debt tally by status, with the PENDING debts past due)", async () => {
+        const t = await debtTenant();
+        const key = () => `st-${uid()}`;
+        const STATUSES = ['PENDING', 'OVERDUE', 'PARTIALLY_PAID', 'PAID'] as const;
+        /** Per status on `today`: the total of a first page of one, the debts listed, the total past the last page. */
+        const totals = async (today = '2026-06-01') => {
+          const found: Record<string, number> = {};
+          for (const status of STATUSES) {
+            const first = (await list(t, { status, today }, { page: 1, limit: 1 })).total;
+            const listed = (await list(t, { status, today }, { page: 1, limit: 500 })).items.length;
+            const past = (await list(t, { status, today }, { page: 999, limit: 1 })).total;
+            expect([first, past], `${status} on ${today}`).to.deep.equal([listed, listed]);
+            found[status] = listed;
+          }
+          return found;
+        };
+        const late = await insertDebt(t, { externalRequestId: key(), dueDate: '2026-05-01' });
+        await insertDebt(t, { externalRequestId: key(), dueDate: '2026-07-01' });
+        await insertDebt(t, { externalRequestId: key(), status: 'OVERDUE', dueDate: '2026-04-01' });
+        await insertDebt(t, { externalRequestId: key(), status: 'CANCELLED', dueDate: '2026-04-01' });
+        expect(await totals()).to.deep.equal({ PENDING: 1, OVERDUE: 2, PARTIALLY_PAID: 0, PAID: 0 });
+        expect(await totals('2026-04-01')).to.deep.equal({ PENDING: 2, OVERDUE: 1, PARTIALLY_PAID: 0, PAID: 0 });
+        const many = await uow().run((tx) =>
+          tx.debts.insertAll([newDebt(t, { externalRequestId: key(), status: 'PAID' }), newDebt(t, { externalRequestId: key(), dueDate: '2026-05-15' }), newDebt(t, { externalRequestId: key() })]),
+        );
+        await uow().run((tx) => tx.debts.insertMissing([newDebt(t, { externalRequestId: many[0]!.externalRequestId }), newDebt(t, { externalRequestId: key(), status: 'PARTIALLY_PAID' })]));
+        expect(await totals()).to.deep.equal({ PENDING: 2, OVERDUE: 3, PARTIALLY_PAID: 1, PAID: 1 });
+        await uow().run((tx) => tx.debts.update(t.company.id, late.id, { status: 'PARTIALLY_PAID', amountPaidCents: 1, updatedAt: T2 }));
+        await repos().debts.update(t.company.id, many[2]!.id, { status: 'CANCELLED', updatedAt: T2 });
+        expect(await totals()).to.deep.equal({ PENDING: 1, OVERDUE: 2, PARTIALLY_PAID: 2, PAID: 1 });
+        // The overdue job marks what the lists already read as OVERDUE: no total moves.
+        expect(await uow().run((tx) => tx.debts.markOverdue(t.organization.id, '2026-06-01', T2, 100))).to.have.length(1);
+        expect(await totals()).to.deep.equal({ PENDING: 1, OVERDUE: 2, PARTIALLY_PAID: 2, PAID: 1 });
+        expect(await totals('2026-04-01')).to.deep.equal({ PENDING: 1, OVERDUE: 2, PARTIALLY_PAID: 2, PAID: 1 });
+      });
+
       it('round-trips a debt: exact cents, JSON fields, dates, booleans, embedded contact and product', async () => {
         const t = await debtTenant();
         const input = newDebt(t, {

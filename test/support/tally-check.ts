@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /** A tally (adapters/persistence/knex/tallies.ts), the rows it counts and what it counts them by. */
 const TALLIES: { tally: string; rows: string; keys: string[]; live: (q: Knex.QueryBuilder) => Knex.QueryBuilder }[] = [
-  { tally: 'debt_tallies', rows: 'debts', keys: ['company_id'], live: (q) => q.whereNot('status', 'CANCELLED') },
+  { tally: 'debt_tallies', rows: 'debts', keys: ['company_id', 'status'], live: (q) => q.whereNot('status', 'CANCELLED') },
   { tally: 'contact_tallies', rows: 'contacts', keys: ['organization_id'], live: (q) => q },
   { tally: 'payment_link_tallies', rows: 'payment_links', keys: ['company_id', 'status'], live: (q) => q },
   { tally: 'event_tallies', rows: 'events', keys: ['company_id'], live: (q) => q },
@@ -10,8 +10,8 @@ const TALLIES: { tally: string; rows: string; keys: string[]; live: (q: Knex.Que
 ];
 
 /**
- * Every tally must equal COUNT(*) of the rows it counts, per owner (and status, for the payment
- * links and the subscriptions), whatever happened to the database: every suite's API checks it before its database is
+ * Every tally must equal COUNT(*) of the rows it counts, per owner (and status, for the debts, the
+ * payment links and the subscriptions), whatever happened to the database: every suite's API checks it before its database is
  * dropped (harness close()), the reliability suite's races, crashes and dropped connections
  * included. Throws with the tallies and keys that differ.
  */

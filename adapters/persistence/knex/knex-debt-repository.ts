@@ -4,11 +4,11 @@ import type { Currency } from '../../../internal/shared/currency';
 import { type Page, type PageRequest } from '../../../internal/shared/page';
 import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
 import { PAYMENT_METHOD_COLUMNS, toPaymentMethod } from './knex-payment-method-repository';
-import { addToTally, DEBT_TALLY, isLive, liveByCompany, tallyTotal } from './tallies';
+import { addToTally, DEBT_TALLY, isLive, liveByCompanyAndStatus, moveInTally, tallyTotal } from './tallies';
 import { sqlDialect } from './dialect';
 import { endsInSpace, insertedIdOrConflict, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { ownRowsByKey } from './read-batches';
-import { lockRowId, transitionRows } from './row-lock';
+import { lockRowId, transitionRows, transitionRowsFrom } from './row-lock';
 import { translatingDuplicates } from './driver-errors';
 import { bool, fromMillis, toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
@@ -34,7 +34,7 @@ export class KnexDebtRepository implements DebtRepository {
   async insert(debt: NewDebt): Promise<Debt> {
     return inTransaction(this.db, async (trx) => {
       const id = await insertedIdOrConflict(trx, 'Debt', 'debts', toRow(debt));
-      if (isLive(debt.status)) await addToTally(trx, DEBT_TALLY, debt.companyId, 1);
+      if (isLive(debt.status)) await addToTally(trx, DEBT_TALLY, debt.companyId, 1, debt.status);
       return { ...debt, id: Number(id) };
     });
   }
@@ -61,7 +61,7 @@ export class KnexDebtRepository implements DebtRepository {
         .select('id', 'external_request_id');
       for (const r of rows) ids.set(r.external_request_id, Number(r.id));
     }
-    for (const [companyId, live] of liveByCompany(sorted.map(toRow))) await addToTally(this.db, DEBT_TALLY, companyId, live);
+    for (const { companyId, status, live } of liveByCompanyAndStatus(sorted.map(toRow))) await addToTally(this.db, DEBT_TALLY, companyId, live, status);
     return debts.map((debt) => ({ ...debt, id: ids.get(debt.externalRequestId)! }));
   }
 
@@ -72,14 +72,14 @@ export class KnexDebtRepository implements DebtRepository {
       // Per company and status, so that the rows the statement really inserted are the tally's.
       const groups = new Map<string, Row[]>();
       for (const row of debts.map(toRow)) {
-        const key = `${row.company_id} ${isLive(row.status)}`;
+        const key = `${row.company_id} ${row.status}`;
         const group = groups.get(key);
         if (group) group.push(row);
         else groups.set(key, [row]);
       }
       for (const rows of groups.values()) {
         const inserted = await sqlDialect(trx).insertSkippingTaken(trx, 'debts', rows, ['company_id', 'external_request_id']);
-        if (isLive(rows[0]!.status)) await addToTally(trx, DEBT_TALLY, rows[0]!.company_id, inserted);
+        if (isLive(rows[0]!.status)) await addToTally(trx, DEBT_TALLY, rows[0]!.company_id, inserted, rows[0]!.status);
         total += inserted;
       }
       return total;
@@ -143,7 +143,10 @@ export class KnexDebtRepository implements DebtRepository {
       // Read under the row's lock: two transactions changing the status at once count it once.
       const before = changes.status === undefined ? undefined : await sqlDialect(trx).lockRows(trx('debts').where({ company_id: companyId, id }).first('status'));
       await trx('debts').where({ company_id: companyId, id }).update(patch);
-      if (before && changes.status !== undefined) await addToTally(trx, DEBT_TALLY, companyId, Number(isLive(changes.status)) - Number(isLive(before.status)));
+      if (before && changes.status !== undefined && changes.status !== before.status) {
+        if (isLive(before.status)) await addToTally(trx, DEBT_TALLY, companyId, -1, before.status);
+        if (isLive(changes.status)) await addToTally(trx, DEBT_TALLY, companyId, 1, changes.status);
+      }
       const view = await repo.first({ 'd.company_id': companyId, 'd.id': id });
       if (!view) throw new Error(`debt ${id} vanished`);
       return view;
@@ -163,21 +166,26 @@ export class KnexDebtRepository implements DebtRepository {
     } else if (status === 'PENDING') values.pendingOn = today;
     else values.status = status;
     // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
-    if (listsEverything(values)) await flushDeferredWrites(this.db);
+    if (isTallied(values)) await flushDeferredWrites(this.db);
     const rows = await debtPage<Row>(this.db, values);
-    let count = rows.length > 0 ? Number(rows[0]!.page_total ?? 0) : 0;
-    if (rows.length === 0 && values.offset !== undefined) count = Number(((await debtTotal(this.db, values)) as { n: number | string | null }[])[0]?.n ?? 0);
+    const sign = lapsedSign(values);
+    let count = 0;
+    if (rows.length > 0) count = Number(rows[0]!.page_total ?? 0) + sign * Number(rows[0]!.page_lapsed ?? 0);
+    else if (values.offset !== undefined) {
+      const read = async (query: Knex.QueryBuilder) => Number(((await query) as { n: number | string | null }[])[0]?.n ?? 0);
+      count = (await read(debtTotal(this.db, values))) + (sign === 0 ? 0 : sign * (await read(pendingPastDue(this.db, values))));
+    }
     return { items: rows.map(toView), total: count, capped: false };
   }
 
   async cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<DebtView[]> {
-    const ids = await transitionRows(
-      this.db, 'debts', { subscription_id: subscriptionId }, (q) => q.whereIn('status', ['PENDING', 'OVERDUE']), { status: 'CANCELLED', updated_at: toMillis(at) },
+    const cancelled = await transitionRowsFrom(
+      this.db, 'debts', { subscription_id: subscriptionId }, (q) => q.whereIn('status', ['PENDING', 'OVERDUE']), { status: 'CANCELLED', updated_at: toMillis(at) }, ['company_id', 'status'],
     );
-    if (ids.length === 0) return [];
-    const views = (await this.select().whereIn('d.id', ids).orderBy('d.id')).map(toView);
+    if (cancelled.length === 0) return [];
+    const views = (await this.select().whereIn('d.id', cancelled.map((row) => row.id)).orderBy('d.id')).map(toView);
     // PENDING and OVERDUE were live; CANCELLED is not.
-    await addToTally(this.db, DEBT_TALLY, views[0]!.companyId, -views.length);
+    for (const { companyId, status, live } of liveByCompanyAndStatus(cancelled)) await addToTally(this.db, DEBT_TALLY, companyId, -live, status);
     return views;
   }
 
@@ -229,8 +237,9 @@ export class KnexDebtRepository implements DebtRepository {
       (q) => q.where('due_date', '<', today), { status: 'OVERDUE', updated_at: toMillis(at) }, limit,
     );
     if (ids.length === 0) return [];
-    const rows = await this.select().whereIn('d.id', ids).orderBy('d.id');
-    return rows.map(toView);
+    const views: DebtView[] = (await this.select().whereIn('d.id', ids).orderBy('d.id')).map(toView);
+    await moveInTally(this.db, DEBT_TALLY, views.map((view) => view.companyId), 'PENDING', 'OVERDUE');
+    return views;
   }
 
   private select() {
@@ -243,10 +252,6 @@ export class KnexDebtRepository implements DebtRepository {
   }
 }
 
-/**
- * No filter at all: every debt of the company but the CANCELLED ones, the tally's count. Any
- * member but `today` set (a filter added later included) makes the list filtered.
- */
 /** One page of debts: the values it binds (compiled-reads.ts); a filter left out is undefined. */
 interface DebtPageValues extends PageValues, Omit<DebtFilter, 'status' | 'today' | 'debtor'>, DebtorValues {
   companyId: number;
@@ -263,8 +268,24 @@ interface DebtPageValues extends PageValues, Omit<DebtFilter, 'status' | 'today'
 /** The values that name the page rather than narrow the list. */
 const NOT_NARROWING = new Set(['companyId', 'limit', 'offset']);
 
-/** Every debt of the company but the CANCELLED ones (nothing narrows it): counted by the tally instead. */
+/** The values that narrow the list by the debts' status. */
+const BY_STATUS = new Set(['overdueBy', 'reach', 'pendingOn', 'status']);
+
+/**
+ * Every debt of the company but the CANCELLED ones: nothing narrows it (any value but the page's
+ * set, a filter added later included, makes the list filtered).
+ */
 const listsEverything = (v: DebtPageValues) => Object.entries(v).every(([name, value]) => NOT_NARROWING.has(name) || value === undefined);
+
+/** Narrowed by nothing but a status (or nothing): the total comes from the company's debt tally. */
+const isTallied = (v: DebtPageValues) => Object.entries(v).every(([name, value]) => NOT_NARROWING.has(name) || BY_STATUS.has(name) || value === undefined);
+
+/**
+ * How the PENDING debts past due (`pendingPastDue`) change a tallied status's count into the
+ * effective one: OVERDUE adds them (the overdue job has not marked them yet), PENDING takes them
+ * away, and the other statuses are their count as they are.
+ */
+const lapsedSign = (v: DebtPageValues) => (!isTallied(v) ? 0 : v.overdueBy !== undefined ? 1 : v.pendingOn !== undefined ? -1 : 0);
 
 /** The company's debts that match, `status` narrowing them by their status. */
 function matchingDebts(db: Knex | Knex.Transaction, v: DebtPageValues, status: (q: Knex.QueryBuilder) => void): Knex.QueryBuilder {
@@ -291,17 +312,32 @@ function debtsInStatus(db: Knex | Knex.Transaction, v: DebtPageValues): Knex.Que
   });
 }
 
-/** The exact total: the company's debt tally for the unfiltered list, a count of the matches otherwise. */
+/**
+ * The exact total: a count of the matches, or, narrowed by nothing but a status, the company's
+ * debt tally (of that status as persisted: OVERDUE and PENDING are then corrected by
+ * `pendingPastDue`, see lapsedSign).
+ */
 function debtTotal(db: Knex | Knex.Transaction, v: DebtPageValues): Knex.QueryBuilder {
-  return listsEverything(v) ? tallyTotal(db, DEBT_TALLY, v.companyId) : debtsInStatus(db, v).count({ n: '*' });
+  if (!isTallied(v)) return debtsInStatus(db, v).count({ n: '*' });
+  const status = v.overdueBy !== undefined ? 'OVERDUE' : v.pendingOn !== undefined ? 'PENDING' : v.status;
+  return tallyTotal(db, DEBT_TALLY, v.companyId, status === undefined ? undefined : [status]);
+}
+
+/**
+ * The company's PENDING debts due before the day the list reads their effective status on, which
+ * the overdue job has not marked OVERDUE yet: a few, from the (company_id, status, due_date) index.
+ */
+function pendingPastDue(db: Knex | Knex.Transaction, v: DebtPageValues): Knex.QueryBuilder {
+  return db('debts').where({ company_id: v.companyId, status: 'PENDING' }).where('due_date', '<', (v.overdueBy ?? v.pendingOn)!).count({ n: '*' });
 }
 
 const newest = (query: Knex.QueryBuilder) => query.select('d.id').orderBy('d.id', 'desc');
 
 /**
  * The page's ids first, from the indexes alone; then only those rows are read, with the exact
- * total riding on the same statement (an uncorrelated subquery, run once): one round trip per
- * list (an empty page past the first asks for the total on its own).
+ * total riding on the same statement (uncorrelated subqueries, run once: the count or the tally,
+ * and for OVERDUE and PENDING the debts past due not marked yet): one round trip per list (an
+ * empty page past the first asks for the total on its own).
  */
 const debtPage = compiledRead((db, v: DebtPageValues) => {
   let ids: Knex.QueryBuilder;
@@ -323,8 +359,10 @@ const debtPage = compiledRead((db, v: DebtPageValues) => {
     // status) index, every entry of the company, then sorted them.
     ids = paged(newest(db.from(sqlDialect(db).alongIndex(db, 'debts', 'd', 'debts_company_id_id_index')).where('d.company_id', v.companyId).whereNot('d.status', 'CANCELLED')), v);
   } else ids = paged(newest(debtsInStatus(db, v)), v);
+  const columns: (string | Knex.QueryBuilder)[] = [...SELECT, debtTotal(db, v).as('page_total')];
+  if (lapsedSign(v) !== 0) columns.push(pendingPastDue(db, v).as('page_lapsed'));
   return joined(db.from(ids.as('pg')).join('debts as d', 'd.id', 'pg.id'))
-    .select([...SELECT, debtTotal(db, v).as('page_total')])
+    .select(columns)
     .orderBy('d.id', 'desc');
 });
 

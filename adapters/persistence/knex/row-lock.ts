@@ -23,11 +23,27 @@ export async function transitionRows(
   patch: Record<string, unknown>,
   limit?: number,
 ): Promise<number[]> {
-  const query = db(table).where(where).select('id').orderBy('id');
+  return (await transitionRowsFrom(db, table, where, narrow, patch, [], limit)).map((row) => row.id);
+}
+
+/**
+ * transitionRows, answering also the `columns` of each row as they were before the change, read
+ * under the same lock (the status each row leaves, for a tally kept by status).
+ */
+export async function transitionRowsFrom<C extends string>(
+  db: Knex | Knex.Transaction,
+  table: string,
+  where: Record<string, unknown>,
+  narrow: (query: Knex.QueryBuilder) => void,
+  patch: Record<string, unknown>,
+  columns: C[],
+  limit?: number,
+): Promise<({ id: number } & Record<C, any>)[]> {
+  const query = db(table).where(where).select('id', ...columns).orderBy('id');
   narrow(query);
   if (limit !== undefined) query.limit(limit);
   sqlDialect(db).lockRows(query);
-  const ids = (await query).map((r: { id: number }) => Number(r.id));
-  if (ids.length > 0) await db(table).whereIn('id', ids).update(patch);
-  return ids;
+  const rows = ((await query) as ({ id: number | string } & Record<C, any>)[]).map((row) => ({ ...row, id: Number(row.id) }));
+  if (rows.length > 0) await db(table).whereIn('id', rows.map((row) => row.id)).update(patch);
+  return rows;
 }

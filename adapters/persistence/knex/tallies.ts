@@ -8,8 +8,8 @@ import { inTransaction } from './in-transaction';
  * what the list holds adds the change, in the same transaction, to one of TALLY_SHARDS rows of
  * the owner chosen at random, so concurrent writers rarely wait on the same row; a read sums the
  * owner's rows (16 primary-key reads where a count would read every row, or 10,001 for a capped
- * list). Kept for the debts (migration 20261129100000_debt_tallies: every debt but the CANCELLED
- * ones, per company), the contacts (per organization), the payment links (per company and
+ * list). Kept for the debts (migrations 20261129100000_debt_tallies and
+ * 20261205100000_debt_status_tallies: every debt but the CANCELLED ones, per company and status), the contacts (per organization), the payment links (per company and
  * status) and the events (per company; migration 20261201100000_list_tallies), and the
  * subscriptions (per company and status; migrations 20261203100000_subscription_tallies and
  * 20261204100000_subscription_status_tallies).
@@ -34,7 +34,7 @@ export interface Tally {
   by?: string;
 }
 
-export const DEBT_TALLY: Tally = { table: 'debt_tallies', owner: 'company_id' };
+export const DEBT_TALLY: Tally = { table: 'debt_tallies', owner: 'company_id', by: 'status' };
 export const CONTACT_TALLY: Tally = { table: 'contact_tallies', owner: 'organization_id' };
 export const PAYMENT_LINK_TALLY: Tally = { table: 'payment_link_tallies', owner: 'company_id', by: 'status' };
 export const EVENT_TALLY: Tally = { table: 'event_tallies', owner: 'company_id' };
@@ -133,9 +133,15 @@ export function isLive(status: string): boolean {
   return status !== 'CANCELLED';
 }
 
-/** Live debts per company among `rows` (snake_case rows of the debts table). */
-export function liveByCompany(rows: Record<string, any>[]): Map<number, number> {
-  const counts = new Map<number, number>();
-  for (const row of rows) if (isLive(row.status)) counts.set(row.company_id, (counts.get(row.company_id) ?? 0) + 1);
-  return counts;
+/** Live debts per company and status among `rows` (snake_case rows of the debts table). */
+export function liveByCompanyAndStatus(rows: Record<string, any>[]): { companyId: number; status: string; live: number }[] {
+  const counts = new Map<string, { companyId: number; status: string; live: number }>();
+  for (const row of rows) {
+    if (!isLive(row.status)) continue;
+    const key = `${row.company_id} ${row.status}`;
+    const count = counts.get(key);
+    if (count) count.live += 1;
+    else counts.set(key, { companyId: row.company_id, status: row.status, live: 1 });
+  }
+  return [...counts.values()];
 }

@@ -21,6 +21,7 @@ import * as listTallies from './20261201100000_list_tallies';
 import * as paymentLinkPageOrderIndex from './20261202100000_payment_link_page_order_index';
 import * as subscriptionTallies from './20261203100000_subscription_tallies';
 import * as subscriptionStatusTallies from './20261204100000_subscription_status_tallies';
+import * as debtStatusTallies from './20261205100000_debt_status_tallies';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -54,6 +55,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261202100000_payment_link_page_order_index', paymentLinkPageOrderIndex],
   ['20261203100000_subscription_tallies', subscriptionTallies],
   ['20261204100000_subscription_status_tallies', subscriptionStatusTallies],
+  ['20261205100000_debt_status_tallies', debtStatusTallies],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
