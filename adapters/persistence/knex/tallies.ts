@@ -9,8 +9,9 @@ import { inTransaction } from './in-transaction';
  * the owner chosen at random, so concurrent writers rarely wait on the same row; a read sums the
  * owner's rows (16 primary-key reads where a count would read every row, or 10,001 for a capped
  * list). Kept for the debts (migrations 20261129100000_debt_tallies and
- * 20261205100000_debt_status_tallies: every debt but the CANCELLED ones, per company and status), the contacts (per organization), the payment links (per company and
- * status) and the events (per company; migration 20261201100000_list_tallies), and the
+ * 20261205100000_debt_status_tallies: every debt but the CANCELLED ones, per company and status),
+ * the contacts (per organization), the payment links (per company and status) and the events (per
+ * company; migration 20261201100000_list_tallies), and the
  * subscriptions (per company and status; migrations 20261203100000_subscription_tallies and
  * 20261204100000_subscription_status_tallies).
  * test/support/tally-check.ts holds every suite's database to tally = COUNT(*).
