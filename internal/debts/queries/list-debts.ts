@@ -1,4 +1,5 @@
 import type { DebtFilter, DebtRepository, DebtView } from '../../../ports/debt-repository';
+import { debtorKeyOf } from '../../contacts/debtor-key';
 import { utcDateOf } from '../../shared/calendar-date';
 import { dailyCreatedRange } from '../../shared/created-range';
 import { InvalidRequestError } from '../../shared/errors';
@@ -47,7 +48,7 @@ export class ListDebts {
       batchId: input.batchId,
       paymentLinkId: input.paymentLinkId,
       subscriptionId: input.subscriptionId,
-      debtor: input.externalClientId === undefined ? undefined : { organizationId: scope.organizationId, externalClientId: input.externalClientId.trim() },
+      debtor: debtorKeyOf(input.externalClientId, scope),
     };
     return this.deps.debts.list(scope.company.id, filter, page);
   }

@@ -1,4 +1,5 @@
 import type { DebtView } from '../../../ports/debt-repository';
+import { debtorKeyOf } from '../../contacts/debtor-key';
 import type { SubscriptionRepository, SubscriptionView } from '../../../ports/subscription-repository';
 import type { ListDebts, ListDebtsInput } from '../../debts/queries/list-debts';
 import { utcDateOf } from '../../shared/calendar-date';
@@ -15,8 +16,8 @@ export class ListSubscriptions {
   }
 
   async execute(input: { status?: SubscriptionStatus; externalClientId?: string }, page: PageRequest, scope: TenantScope): Promise<Page<SubscriptionView>> {
-    const debtor = input.externalClientId === undefined ? undefined : { organizationId: scope.organizationId, externalClientId: input.externalClientId.trim() };
-    return this.deps.subscriptions.list(scope.company.id, { status: input.status, today: utcDateOf(scope.clock.now()), debtor }, page);
+    const filter = { status: input.status, today: utcDateOf(scope.clock.now()), debtor: debtorKeyOf(input.externalClientId, scope) };
+    return this.deps.subscriptions.list(scope.company.id, filter, page);
   }
 }
 
