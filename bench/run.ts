@@ -277,7 +277,7 @@ async function main(): Promise<number> {
     await Promise.all(workers.splice(0).map((w) => w.stop()));
 
     // Payment reminders: debts due the same day, one email step, sent over SMTP by worker processes.
-    const remindersPlan = { debts: options.reminderDebts, workers: options.quick ? [1] : [1, 2], duplicateWatchMs: options.quick ? 1000 : 4000 };
+    const remindersPlan = { debts: options.reminderDebts, workers: options.quick ? [1] : [1, 2], duplicateWatchMs: options.quick ? 1000 : 4000, waitForOverdueJob: !options.quick };
     if (selected('reminders')) log(`payment reminders: ${remindersPlan.debts} debts due the same day, one email step, with ${remindersPlan.workers.join(', then ')} worker(s) …`);
     const reminders: RemindersReport | null = !selected('reminders') ? null : await measureReminders(
       {
@@ -287,6 +287,7 @@ async function main(): Promise<number> {
         runTag,
         log,
         startWorker: (index, env) => startWorker(`reminders-worker-${index}`, env),
+        db,
       },
       remindersPlan,
     );

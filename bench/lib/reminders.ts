@@ -26,6 +26,13 @@ export interface ReminderRun {
    * the two cores went (absent from runs before 2026-11-29).
    */
   databaseCpuMsPer1000?: number | null;
+  /**
+   * Debts the overdue job (debts.mark-overdue, every 5 minutes on the workers) marked OVERDUE
+   * during the run, by the debt.overdue events it wrote: the sandbox clock's jump to the window
+   * makes every PENDING debt of the organization due before it overdue, and the job's first run
+   * after the jump marks them all (absent from runs before 2026-11-29 15:00).
+   */
+  overdueMarked?: number | null;
 }
 
 export interface RemindersReport {
@@ -41,6 +48,8 @@ export interface RemindersDeps {
   log: (message: string) => void;
   /** Starts a worker process with the extra environment (SMTP_URL, REMINDERS_FROM_EMAIL). */
   startWorker: (index: number, env: Record<string, string>) => Promise<Service>;
+  /** The bench database (the events the workers write during a run). */
+  db: { query<T>(sql: string, values?: unknown[]): Promise<T[]> };
 }
 
 const TIME_ZONE = 'America/Mexico_City'; // UTC-6 all year
@@ -48,8 +57,16 @@ const BATCH = 50; // the batch limit of POST /v2/debts
 /** Room for about 40 messages a second (the 2-core machine sends about 100), at least 10 minutes. */
 const timeoutMs = (debts: number) => Math.max(600_000, debts * 25);
 
-/** `duplicateWatchMs`: how long after the last message a duplicate is waited for (a few scheduler ticks; 1 s in the quick smoke run). */
-export async function measureReminders(deps: RemindersDeps, plan: { debts: number; workers: number[]; duplicateWatchMs: number }): Promise<RemindersReport> {
+/**
+ * `duplicateWatchMs`: how long after the last message a duplicate is waited for (a few scheduler
+ * ticks; 1 s in the quick smoke run). `waitForOverdueJob`: open each window only once the overdue
+ * job has marked what the clock's jump made overdue (up to its 5-minute period and the marks; the
+ * quick smoke run does not wait).
+ */
+export async function measureReminders(
+  deps: RemindersDeps,
+  plan: { debts: number; workers: number[]; duplicateWatchMs: number; waitForOverdueJob: boolean },
+): Promise<RemindersReport> {
   const accepted = new Map<string, number>();
   const smtp = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -76,17 +93,22 @@ export async function measureReminders(deps: RemindersDeps, plan: { debts: numbe
       enabled: true, timeZone: TIME_ZONE, sendWindow: { from: '09:00', to: '20:00' }, steps: [{ offsetDays: -1, channels: ['email'] }],
     });
     const runs: ReminderRun[] = [];
+    // Every run's debts are due the same day, in the sandbox's future, and each run moves the clock
+    // back to the morning before: a run's debts never become overdue in the next one. (Until
+    // 2026-11-29 each run had its own date a week after the last, so the overdue job marked the
+    // first run's debts during the second, on the second's measured CPU.)
+    const dueDate = '2032-01-12';
+    const dayBefore = '2032-01-11';
     for (const [index, count] of plan.workers.entries()) {
-      // Each run its own due date, a week apart, in the sandbox's future.
-      const dueDate = new Date(Date.UTC(2032, 0, 12 + 7 * index)).toISOString().slice(0, 10);
-      const dayBefore = new Date(Date.parse(`${dueDate}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
       await api(deps, 'PUT', '/test-helpers/clock', { now: `${dayBefore}T12:00:00Z` }); // 06:00 there: before the window
       deps.log(`  reminders run ${index + 1}: creating ${plan.debts} debts due ${dueDate} through POST /v2/debts (batches of ${BATCH}) …`);
       await createDebts(deps, plan.debts, dueDate, index);
       while (workers.length < count) workers.push(await deps.startWorker(workers.length + 1, { SMTP_URL: smtpUrl, REMINDERS_FROM_EMAIL: 'cobranza@bench.example.com' }));
+      if (plan.waitForOverdueJob) await overdueJobCaughtUp(deps, dayBefore);
       const before = accepted.size;
       const cpuBefore = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0);
       const databaseBefore = databaseCpuMs();
+      const eventsBefore = await lastEventId(deps.db);
       const started = performance.now();
       await api(deps, 'PUT', '/test-helpers/clock', { now: `${dayBefore}T15:00:00Z` }); // 09:00 there: the window opens
       const deadline = Date.now() + timeoutMs(plan.debts);
@@ -99,6 +121,7 @@ export async function measureReminders(deps: RemindersDeps, plan: { debts: numbe
       await new Promise((resolve) => setTimeout(resolve, plan.duplicateWatchMs));
       const cpuMs = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0) - cpuBefore;
       const databaseMs = databaseCpuMs() - databaseBefore;
+      const overdueMarked = await overdueEventsAfter(deps.db, eventsBefore);
       const run: ReminderRun = {
         workers: workers.length,
         debts: plan.debts,
@@ -107,8 +130,9 @@ export async function measureReminders(deps: RemindersDeps, plan: { debts: numbe
         duplicates: [...accepted.values()].reduce((sum, n) => sum + (n - 1), 0) + Math.max(0, accepted.size - before - plan.debts),
         workerCpuMsPer1000: Number.isFinite(cpuMs) ? round((cpuMs / plan.debts) * 1000, 0) : null,
         databaseCpuMsPer1000: databaseMs > 0 ? round((databaseMs / plan.debts) * 1000, 0) : null,
+        overdueMarked,
       };
-      deps.log(`  ${run.debts} reminders, ${run.workers} worker(s): every email accepted ${run.seconds} s after the window opened (${run.messagesPerSecond} messages/s), ${run.duplicates} duplicates, ${run.workerCpuMsPer1000 ?? '?'} worker and ${run.databaseCpuMsPer1000 ?? '?'} database CPU ms / 1,000`);
+      deps.log(`  ${run.debts} reminders, ${run.workers} worker(s): every email accepted ${run.seconds} s after the window opened (${run.messagesPerSecond} messages/s), ${run.duplicates} duplicates, ${run.workerCpuMsPer1000 ?? '?'} worker and ${run.databaseCpuMsPer1000 ?? '?'} database CPU ms / 1,000; ${overdueMarked.toLocaleString('en-US')} debts marked overdue meanwhile`);
       if (run.duplicates > 0) throw new Error(`reminders: ${run.duplicates} messages accepted twice`);
       runs.push(run);
     }
@@ -147,4 +171,51 @@ async function api(deps: RemindersDeps, method: string, path: string, body?: unk
   const json = (await response.json()) as unknown;
   if (response.status !== status) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
   return json;
+}
+
+/** The newest event's id (0 when there is none). */
+async function lastEventId(db: RemindersDeps['db']): Promise<number> {
+  const [row] = await db.query<{ id: number | string | null }>('SELECT MAX(id) AS id FROM events');
+  return Number(row?.id ?? 0);
+}
+
+/**
+ * debt.overdue events written after the event `afterId`: the debts the overdue job marked meanwhile.
+ * Company by company, along the events' (company_id, type, id) index: no event row is read.
+ */
+async function overdueEventsAfter(db: RemindersDeps['db'], afterId: number): Promise<number> {
+  const [row] = await db.query<{ n: number | string }>(
+    "SELECT COUNT(*) AS n FROM companies c JOIN events e ON e.company_id = c.id AND e.type = 'debt.overdue' AND e.id > ?",
+    [afterId],
+  );
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The clock's jump to 2032 makes every PENDING debt of the organization due before it overdue: in
+ * a full run, the debts every earlier scenario created (hundreds of thousands). The overdue job
+ * (every 5 minutes on the workers) marks them all at its next run, with an event each, about 0.2 ms
+ * of MariaDB CPU a debt: measured on 2026-11-29, a backlog of 400,000 marked during a run of one
+ * worker took its database CPU from 0.77 to 1.61 s per 1,000 messages. So before the window opens,
+ * wait (at most 10 minutes) until the job has marked them, and measure the reminders alone.
+ */
+async function overdueJobCaughtUp(deps: RemindersDeps, today: string): Promise<void> {
+  const pending = async () => {
+    const [row] = await deps.db.query<{ n: number | string }>(
+      "SELECT COUNT(*) AS n FROM companies c JOIN debts d ON d.company_id = c.id AND d.status = 'PENDING' AND d.due_date < ? WHERE c.organization_id = (SELECT organization_id FROM companies WHERE code = ?)",
+      [today, deps.companyCode],
+    );
+    return Number(row?.n ?? 0);
+  };
+  let left = await pending();
+  if (left === 0) return;
+  deps.log(`    waiting for the overdue job (every 5 minutes) to mark the ${left.toLocaleString('en-US')} debts the clock's jump made overdue …`);
+  const started = performance.now();
+  const deadline = Date.now() + 600_000;
+  while (left > 0) {
+    if (Date.now() > deadline) throw new Error(`reminders: the overdue job left ${left} debts unmarked after 10 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    left = await pending();
+  }
+  deps.log(`    marked after ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -462,7 +462,7 @@ Workers' live memory growth (summed) from the first of these runs to the last: $
 
 function remindersSection(r: RemindersReport): string {
   const rows = r.runs
-    .map((run) => `| ${run.debts.toLocaleString('en-US')} | ${run.workers} | ${run.seconds.toFixed(2)} | ${run.messagesPerSecond.toLocaleString('en-US')} | ${run.duplicates} | ${run.workerCpuMsPer1000 ?? '?'} | ${run.databaseCpuMsPer1000 ?? '—'} |`)
+    .map((run) => `| ${run.debts.toLocaleString('en-US')} | ${run.workers} | ${run.seconds.toFixed(2)} | ${run.messagesPerSecond.toLocaleString('en-US')} | ${run.duplicates} | ${run.workerCpuMsPer1000 ?? '?'} | ${run.databaseCpuMsPer1000 ?? '—'} | ${run.overdueMarked === undefined || run.overdueMarked === null ? '—' : run.overdueMarked.toLocaleString('en-US')} |`)
     .join('\n');
   return `## Payment reminders
 
@@ -470,12 +470,15 @@ Debts of one company due the same day, a policy of one email step (the day befor
 in America/Mexico_City); the sandbox clock moves to 09:00 and worker processes send over SMTP to a
 server the bench runs, which counts every message and every Message-ID it sees twice.
 
-| Debts | Workers | Window opens → all accepted s | Messages/s | Duplicates at the SMTP server | Worker CPU ms / 1,000 messages | Database CPU ms / 1,000 messages |
-| ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| Debts | Workers | Window opens → all accepted s | Messages/s | Duplicates at the SMTP server | Worker CPU ms / 1,000 messages | Database CPU ms / 1,000 messages | Debts marked overdue meanwhile |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows}
 
-The database's CPU is that of the whole server during the run (the scheduler's chunks and every send's statements);
-— where a run predates it.
+The database's CPU is that of the whole server during the run (the scheduler's chunks and every send's statements, and
+whatever else the workers ran meanwhile). The sandbox clock's jump makes every PENDING debt of the organization due
+before it overdue, and the overdue job (every 5 minutes on the workers) marks them all, with an event each, at its
+next run: since 2026-11-29 the window opens only once it has (docs/reminders.md), and the last column counts the
+debt.overdue events written during the run all the same. — where a run predates a column.
 
 `;
 }
@@ -1113,6 +1116,13 @@ export function changesSection(report: Report): string {
   \`formatDate\` built an \`Intl.NumberFormat\` or \`Intl.DateTimeFormat\` per call (53 and 87 µs), 5.4 % of a reminder
   worker's CPU in a profile of 3,000 reminders; one per locale, currency and fraction style is kept now (1.7 and
   2.7 µs). Worker CPU per 1,000 reminders, one worker: 9,030 ms in the run of 16:51, ${report.reminders?.runs.find((r) => r.workers === 1)?.workerCpuMsPer1000?.toLocaleString('en-US') ?? '?'} ms in this one.
+- **The reminders step measures the reminders alone** (2026-11-29 afternoon, bench/lib/reminders.ts; docs/reminders.md).
+  Its second worker had looked slower than the first in full runs (377 against 480 messages/s, MariaDB 2.34 against
+  0.94 s per 1,000, in the run of 13:41): the sandbox clock's jump to 2032 made every PENDING debt the earlier
+  scenarios had created overdue, and the overdue job marked them, with an event each, during whichever run its
+  5-minute mark fell in. The step alone with 400,000 such debts: the job marked them during the one-worker run,
+  whose MariaDB CPU went from 0.77 to 1.61 s per 1,000 messages. Now every run's debts are due the same day, and
+  the window opens once the job has marked what the jump made overdue; the table counts the debts marked meanwhile.
 
 - **Every create and list the issue names is in the bench now** (2026-11-26): legacy \`POST /debts\`,
   \`POST /subscriptions\`, \`POST /adhesions\`, the payment-method registration, \`GET /subscriptions/{id}\`,
