@@ -173,23 +173,21 @@ async function api(deps: RemindersDeps, method: string, path: string, body?: unk
   return json;
 }
 
-/** The newest event's id (0 when there is none). */
-async function lastEventId(db: RemindersDeps['db']): Promise<number> {
-  const [row] = await db.query<{ id: number | string | null }>('SELECT MAX(id) AS id FROM events');
-  return Number(row?.id ?? 0);
+/** The one number a statement answers as `n` (0 for none or NULL). */
+async function numberOf(db: RemindersDeps['db'], sql: string, values: unknown[] = []): Promise<number> {
+  const [row] = await db.query<{ n: number | string | null }>(sql, values);
+  return Number(row?.n ?? 0);
 }
+
+/** The newest event's id (0 when there is none). */
+const lastEventId = (db: RemindersDeps['db']) => numberOf(db, 'SELECT MAX(id) AS n FROM events');
 
 /**
  * debt.overdue events written after the event `afterId`: the debts the overdue job marked meanwhile.
  * Company by company, along the events' (company_id, type, id) index: no event row is read.
  */
-async function overdueEventsAfter(db: RemindersDeps['db'], afterId: number): Promise<number> {
-  const [row] = await db.query<{ n: number | string }>(
-    "SELECT COUNT(*) AS n FROM companies c JOIN events e ON e.company_id = c.id AND e.type = 'debt.overdue' AND e.id > ?",
-    [afterId],
-  );
-  return Number(row?.n ?? 0);
-}
+const overdueEventsAfter = (db: RemindersDeps['db'], afterId: number) =>
+  numberOf(db, "SELECT COUNT(*) AS n FROM companies c JOIN events e ON e.company_id = c.id AND e.type = 'debt.overdue' AND e.id > ?", [afterId]);
 
 /**
  * The clock's jump to 2032 makes every PENDING debt of the organization due before it overdue: in
@@ -200,13 +198,12 @@ async function overdueEventsAfter(db: RemindersDeps['db'], afterId: number): Pro
  * wait (at most 10 minutes) until the job has marked them, and measure the reminders alone.
  */
 async function overdueJobCaughtUp(deps: RemindersDeps, today: string): Promise<void> {
-  const pending = async () => {
-    const [row] = await deps.db.query<{ n: number | string }>(
+  const pending = () =>
+    numberOf(
+      deps.db,
       "SELECT COUNT(*) AS n FROM companies c JOIN debts d ON d.company_id = c.id AND d.status = 'PENDING' AND d.due_date < ? WHERE c.organization_id = (SELECT organization_id FROM companies WHERE code = ?)",
       [today, deps.companyCode],
     );
-    return Number(row?.n ?? 0);
-  };
   let left = await pending();
   if (left === 0) return;
   deps.log(`    waiting for the overdue job (every 5 minutes) to mark the ${left.toLocaleString('en-US')} debts the clock's jump made overdue …`);

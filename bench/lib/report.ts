@@ -462,7 +462,7 @@ Workers' live memory growth (summed) from the first of these runs to the last: $
 
 function remindersSection(r: RemindersReport): string {
   const rows = r.runs
-    .map((run) => `| ${run.debts.toLocaleString('en-US')} | ${run.workers} | ${run.seconds.toFixed(2)} | ${run.messagesPerSecond.toLocaleString('en-US')} | ${run.duplicates} | ${run.workerCpuMsPer1000 ?? '?'} | ${run.databaseCpuMsPer1000 ?? '—'} | ${run.overdueMarked === undefined || run.overdueMarked === null ? '—' : run.overdueMarked.toLocaleString('en-US')} |`)
+    .map((run) => `| ${run.debts.toLocaleString('en-US')} | ${run.workers} | ${run.seconds.toFixed(2)} | ${run.messagesPerSecond.toLocaleString('en-US')} | ${run.duplicates} | ${run.workerCpuMsPer1000 ?? '?'} | ${run.databaseCpuMsPer1000 ?? '—'} | ${run.overdueMarked?.toLocaleString('en-US') ?? '—'} |`)
     .join('\n');
   return `## Payment reminders
 
