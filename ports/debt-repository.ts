@@ -91,8 +91,9 @@ export interface DebtRepository {
   /** The adhesion request of these debts could not be emitted: autopay false with that reason. */
   withdrawAutopay(companyId: number, ids: number[], reason: AutopayReason, at: Date): Promise<void>;
   /**
-   * Persists OVERDUE for up to `limit` of the organization's PENDING debts due before `today`,
-   * locking them for the caller's transaction; returns them as they now read.
+   * Persists OVERDUE for up to `limit` of the organization's PENDING debts due before `today`, the
+   * earliest due first (then by id), locking them for the caller's transaction; returns them as
+   * they now read, by id.
    */
   markOverdue(organizationId: number, today: string, at: Date, limit: number): Promise<DebtView[]>;
 }

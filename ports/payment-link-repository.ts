@@ -49,7 +49,8 @@ export interface PaymentLinkRepository {
   list(companyId: number, filter: PaymentLinkFilter, page: PageRequest): Promise<Page<PaymentLinkView>>;
   /**
    * Persists EXPIRED for up to `limit` of the organization's ACTIVE links at or past expiresAt,
-   * locking them for the caller's transaction; returns them as they now read.
+   * the earliest to expire first (then by id), locking them for the caller's transaction; returns
+   * them as they now read, by id.
    */
   markExpired(organizationId: number, now: Date, limit: number): Promise<PaymentLinkView[]>;
 }

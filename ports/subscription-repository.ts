@@ -40,7 +40,8 @@ export interface SubscriptionRepository {
   update(companyId: number, id: number, changes: SubscriptionChanges): Promise<SubscriptionView>;
   /**
    * Persists ENDED for up to `limit` of the organization's ACTIVE subscriptions whose last cycle
-   * is due before `today`, locking them for the caller's transaction; returns them as they now read.
+   * is due before `today`, the earliest last cycle first (then by id), locking them for the
+   * caller's transaction; returns them as they now read, by id.
    */
   markEnded(organizationId: number, today: string, at: Date, limit: number): Promise<SubscriptionView[]>;
   /** By externalSubscriptionId descending. */

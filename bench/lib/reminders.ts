@@ -192,10 +192,13 @@ const overdueEventsAfter = (db: RemindersDeps['db'], afterId: number) =>
 /**
  * The clock's jump to 2032 makes every PENDING debt of the organization due before it overdue: in
  * a full run, the debts every earlier scenario created (hundreds of thousands). The overdue job
- * (every 5 minutes on the workers) marks them all at its next run, with an event each, about 0.2 ms
- * of MariaDB CPU a debt: measured on 2026-11-29, a backlog of 400,000 marked during a run of one
- * worker took its database CPU from 0.77 to 1.61 s per 1,000 messages. So before the window opens,
- * wait (at most 10 minutes) until the job has marked them, and measure the reminders alone.
+ * (every 5 minutes on the workers) marks them all at its next run, with an event each: measured on
+ * 2026-11-29, a backlog of 400,000 marked during a run of one worker took its database CPU from
+ * 0.77 to 1.61 s per 1,000 messages. So before the window opens, wait until the job has marked
+ * them, and measure the reminders alone. After 10 minutes the run goes on with a warning rather
+ * than failing the whole bench: the table's "Debts marked overdue meanwhile" then shows what the
+ * job did during each run (2026-12-06: a slower host's backlog of 280,691, before the job's chunks
+ * read along their index).
  */
 async function overdueJobCaughtUp(deps: RemindersDeps, today: string): Promise<void> {
   const pending = () =>
@@ -210,7 +213,10 @@ async function overdueJobCaughtUp(deps: RemindersDeps, today: string): Promise<v
   const started = performance.now();
   const deadline = Date.now() + 600_000;
   while (left > 0) {
-    if (Date.now() > deadline) throw new Error(`reminders: the overdue job left ${left} debts unmarked after 10 minutes`);
+    if (Date.now() > deadline) {
+      deps.log(`    the overdue job left ${left.toLocaleString('en-US')} debts unmarked after 10 minutes: measuring anyway (the table's "Debts marked overdue meanwhile" shows what it did during each run)`);
+      return;
+    }
     await new Promise((resolve) => setTimeout(resolve, 2000));
     left = await pending();
   }

@@ -1123,6 +1123,27 @@ export function changesSection(report: Report): string {
   5-minute mark fell in. The step alone with 400,000 such debts: the job marked them during the one-worker run,
   whose MariaDB CPU went from 0.77 to 1.61 s per 1,000 messages. Now every run's debts are due the same day, and
   the window opens once the job has marked what the jump made overdue; the table counts the debts marked meanwhile.
+- **The scheduled jobs read their chunk along their index** (2026-12-06, adapters/persistence/knex/row-lock.ts;
+  docs/reminders.md). A full run on a slower host (AMD EPYC @ 2096 MHz) stopped at the reminders step: the overdue
+  job had not marked the 280,691 debts the clock's jump made overdue in 10 minutes. Each of its chunks took the
+  organization's PENDING debts due before today ordered by id, which MariaDB answered by walking the primary key
+  from its start, or by sorting every match, so every chunk read past the ones marked before it, and past every
+  other organization's debts, locking each row for a moment (0.81 s a chunk with 60,000 left of 600,000, against
+  7.7 ms along the index). A chunk is now the earliest due first (then by id) along (organization_id, status,
+  due_date); the links' expiry and the subscriptions' end the same, along their own (a new (organization_id,
+  status, last_due_date) index on the subscriptions). The job alone, one organization's backlog interleaved with
+  as many debts of another: 100,000 debts 16.7 → 10.0 s and 0.138 → 0.073 ms of MariaDB CPU a debt; 300,000
+  debts 121.8 → 31.2 s and 0.378 → 0.084 ms. The bench's wait for the job now goes on after 10 minutes with a
+  warning instead of failing the run.
+- **Tried and left: MariaDB's thread pool** (2026-12-06). With one thread per connection, the API's ten pooled
+  connections and the floor's are as many runnable MariaDB threads against two cores; \`thread_handling=pool-of-threads\`
+  runs about one a core. It is not a dynamic setting, so a second MariaDB server of the same version was started
+  beside the host's one (its own data directory, \`--no-defaults\`, 128 MiB buffer pool) and the bench pointed at it
+  (\`BENCH_MYSQL_URL\`, \`--only debts.list@32,subscriptions\`), once with the pool and once without, the same server
+  restarted. The host's speed moved between the two runs (bare Koa 27,829 and 16,171 req/s), so only each list
+  against its floor in the same run compares: with the pool, \`GET /debts\` reached 0.71 × its floor's req/s (p99 71.90
+  against 46.72 ms) and \`GET /subscriptions\` 0.65 ×; without, 0.86 × (56.12 against 53.81 ms) and 0.79 ×. The pool
+  held the API's queries back more than the floor's; not taken.
 
 - **Every create and list the issue names is in the bench now** (2026-11-26): legacy \`POST /debts\`,
   \`POST /subscriptions\`, \`POST /adhesions\`, the payment-method registration, \`GET /subscriptions/{id}\`,

@@ -1502,6 +1502,16 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect([...first, ...second].map((d) => d.externalRequestId).sort()).to.deep.equal(['l-1', 'l-2', 'l-3']);
         });
 
+        it('marks the earliest due first (then by id), and answers them by id', async () => {
+          const t = await debtTenant();
+          for (const [key, dueDate] of [['late', '2026-05-20'], ['early', '2026-05-01'], ['middle', '2026-05-10'], ['early-too', '2026-05-01']] as const) {
+            await insertDebt(t, { externalRequestId: key, dueDate });
+          }
+          const keys = (debts: DebtView[]) => debts.map((d) => d.externalRequestId);
+          expect(keys(await uow().run((tx) => tx.debts.markOverdue(t.organization.id, '2026-06-01', T2, 2)))).to.deep.equal(['early', 'early-too']);
+          expect(keys(await uow().run((tx) => tx.debts.markOverdue(t.organization.id, '2026-06-01', T2, 2)))).to.deep.equal(['late', 'middle']);
+        });
+
         it('counts a debt cancelled by two transactions at once out of the unfiltered total once', async () => {
           const t = await debtTenant();
           const debt = await insertDebt(t, { externalRequestId: `twice-${uid()}` });
@@ -1978,6 +1988,17 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           ]);
           expect((await repos().paymentLinks.markExpired(t.organization.id, T2, 2)).map((l) => l.code)).to.deep.equal([links[0]!.code, links[1]!.code]);
           expect((await repos().paymentLinks.markExpired(t.organization.id, T2, 2)).map((l) => l.code)).to.deep.equal([links[2]!.code]);
+        });
+
+        it('marks the earliest to expire first (then by id), and answers them by id', async () => {
+          const t = await linkTenant();
+          const links = await seedLinks(t, [
+            ['late', { expiresAt: new Date(T1.getTime() + 2 * HOUR) }],
+            ['early', { expiresAt: T1 }],
+            ['middle', { expiresAt: new Date(T1.getTime() + HOUR) }],
+          ]);
+          expect((await repos().paymentLinks.markExpired(t.organization.id, T2, 2)).map((l) => l.code)).to.deep.equal([links[1]!.code, links[2]!.code]);
+          expect((await repos().paymentLinks.markExpired(t.organization.id, T2, 2)).map((l) => l.code)).to.deep.equal([links[0]!.code]);
         });
 
         it('hands each expired link to exactly one of two concurrent runs (the rows stay locked until the first commits)', async () => {

@@ -284,6 +284,15 @@ export function describeSubscriptionsContract({ repos, uow, contention }: Contra
         expect(externalIds([...first, ...second]).sort()).to.deep.equal(['l-1', 'l-2', 'l-3']);
         expect(await uow().run((tx) => tx.subscriptions.markEnded(t.organization.id, '2026-06-01', T2, 2))).to.deep.equal([]);
       });
+
+      it('ends the earliest last cycle first (then by id), and answers them by id', async () => {
+        const t = await subscriptionTenant();
+        for (const [key, lastDueDate] of [['late', '2026-03-15'], ['early', '2026-01-15'], ['middle', '2026-02-15']] as const) {
+          await insert(t, { externalSubscriptionId: key, lastDueDate });
+        }
+        expect(externalIds(await uow().run((tx) => tx.subscriptions.markEnded(t.organization.id, '2026-06-01', T2, 2)))).to.deep.equal(['early', 'middle']);
+        expect(externalIds(await uow().run((tx) => tx.subscriptions.markEnded(t.organization.id, '2026-06-01', T2, 2)))).to.deep.equal(['late']);
+      });
     });
 
     describe('concurrency', () => {

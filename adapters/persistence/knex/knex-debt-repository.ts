@@ -234,7 +234,7 @@ export class KnexDebtRepository implements DebtRepository {
   async markOverdue(organizationId: number, today: string, at: Date, limit: number): Promise<DebtView[]> {
     const ids = await transitionRows(
       this.db, 'debts', { organization_id: organizationId, status: 'PENDING' },
-      (q) => q.where('due_date', '<', today), { status: 'OVERDUE', updated_at: toMillis(at) }, limit,
+      (q) => q.where('due_date', '<', today), { status: 'OVERDUE', updated_at: toMillis(at) }, { limit, by: 'due_date' },
     );
     if (ids.length === 0) return [];
     const views: DebtView[] = (await this.select().whereIn('d.id', ids).orderBy('d.id')).map(toView);

@@ -130,7 +130,7 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     return inTransaction(this.db, async (trx) => {
       const ids = await transitionRows(
         trx, 'payment_links', { organization_id: organizationId, status: 'ACTIVE' },
-        (q) => q.where('expires_at', '<=', now.getTime()), { status: 'EXPIRED', updated_at: toMillis(now) }, limit,
+        (q) => q.where('expires_at', '<=', now.getTime()), { status: 'EXPIRED', updated_at: toMillis(now) }, { limit, by: 'expires_at' },
       );
       if (ids.length === 0) return [];
       const rows = await trx('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).whereIn('l.id', ids).orderBy('l.id');

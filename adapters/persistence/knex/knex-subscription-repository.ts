@@ -90,7 +90,7 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
     return inTransaction(this.db, async (trx) => {
       const ids = await transitionRows(
         trx, 'subscriptions', { organization_id: organizationId, status: 'ACTIVE' },
-        (q) => q.where('last_due_date', '<', today), { status: 'ENDED', updated_at: toMillis(at) }, limit,
+        (q) => q.where('last_due_date', '<', today), { status: 'ENDED', updated_at: toMillis(at) }, { limit, by: 'last_due_date' },
       );
       if (ids.length === 0) return [];
       const rows = await joined(trx('subscriptions as s')).select(SELECT).whereIn('s.id', ids).orderBy('s.id');

@@ -11,8 +11,21 @@ export async function lockRowId(db: Knex | Knex.Transaction, table: string, wher
 }
 
 /**
- * A state change of many rows, oldest first: the rows matching `where` and `narrow` (at most
- * `limit` of them when given) are locked as lockRowId does, given `patch`, and their ids
+ * The first rows of a scheduled job's chunk: at most `limit`, the earliest by `by` (then by id),
+ * read along an index that holds the `where` columns and then `by` (the debts' (organization_id,
+ * status, due_date)). Ordered by id alone, the chunk's locking read walked the primary key from its
+ * start, or sorted every match, for every chunk: a backlog's later chunks each read, and momentarily
+ * locked, nearly the whole table (docs/performance.md, "The scheduled jobs read their chunk along
+ * their index").
+ */
+export interface FirstRows {
+  limit: number;
+  by: string;
+}
+
+/**
+ * A state change of many rows: the rows matching `where` and `narrow` (with `first`, the first of
+ * them; otherwise all, in id order) are locked as lockRowId does, given `patch`, and their ids
  * returned, so two processes never move the same row twice (the scheduled jobs, cancellations).
  */
 export async function transitionRows(
@@ -21,9 +34,9 @@ export async function transitionRows(
   where: Record<string, unknown>,
   narrow: (query: Knex.QueryBuilder) => void,
   patch: Record<string, unknown>,
-  limit?: number,
+  first?: FirstRows,
 ): Promise<number[]> {
-  return (await transitionRowsFrom(db, table, where, narrow, patch, [], limit)).map((row) => row.id);
+  return (await transitionRowsFrom(db, table, where, narrow, patch, [], first)).map((row) => row.id);
 }
 
 /**
@@ -37,11 +50,12 @@ export async function transitionRowsFrom<C extends string>(
   narrow: (query: Knex.QueryBuilder) => void,
   patch: Record<string, unknown>,
   columns: C[],
-  limit?: number,
+  first?: FirstRows,
 ): Promise<({ id: number } & Record<C, any>)[]> {
-  const query = db(table).where(where).select('id', ...columns).orderBy('id');
+  const query = db(table).where(where).select('id', ...columns);
   narrow(query);
-  if (limit !== undefined) query.limit(limit);
+  if (first) query.orderBy(first.by).orderBy('id').limit(first.limit);
+  else query.orderBy('id');
   sqlDialect(db).lockRows(query);
   const rows = ((await query) as ({ id: number | string } & Record<C, any>)[]).map((row) => ({ ...row, id: Number(row.id) }));
   if (rows.length > 0) await db(table).whereIn('id', rows.map((row) => row.id)).update(patch);

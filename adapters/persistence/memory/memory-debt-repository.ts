@@ -143,12 +143,15 @@ export class MemoryDebtRepository implements DebtRepository {
   }
 
   async markOverdue(organizationId: number, today: string, at: Date, limit: number): Promise<DebtView[]> {
-    const due = this.rows.filter((d) => d.organizationId === organizationId && d.status === 'PENDING' && d.dueDate < today).slice(0, limit);
+    const due = this.rows
+      .filter((d) => d.organizationId === organizationId && d.status === 'PENDING' && d.dueDate < today)
+      .sort((a, b) => (a.dueDate < b.dueDate ? -1 : a.dueDate > b.dueDate ? 1 : a.id - b.id))
+      .slice(0, limit);
     for (const debt of due) {
       debt.status = 'OVERDUE';
       debt.updatedAt = at;
     }
-    return due.map((d) => this.view(d));
+    return due.sort((a, b) => a.id - b.id).map((d) => this.view(d));
   }
 
   private find(companyId: number, externalRequestId: string): Debt | undefined {

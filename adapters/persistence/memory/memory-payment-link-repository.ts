@@ -87,13 +87,13 @@ export class MemoryPaymentLinkRepository implements PaymentLinkRepository {
   async markExpired(organizationId: number, now: Date, limit: number): Promise<PaymentLinkView[]> {
     const due = this.rows
       .filter((l) => l.organizationId === organizationId && effectiveLinkStatus(l, now) === 'EXPIRED' && l.status === 'ACTIVE')
-      .sort((a, b) => a.id - b.id)
+      .sort((a, b) => a.expiresAt!.getTime() - b.expiresAt!.getTime() || a.id - b.id)
       .slice(0, limit);
     for (const link of due) {
       link.status = 'EXPIRED';
       link.updatedAt = now;
     }
-    return due.map((l) => this.view(l));
+    return due.sort((a, b) => a.id - b.id).map((l) => this.view(l));
   }
 
   private view(link: PaymentLink): PaymentLinkView {

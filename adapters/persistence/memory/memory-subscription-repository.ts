@@ -52,13 +52,13 @@ export class MemorySubscriptionRepository implements SubscriptionRepository {
   async markEnded(organizationId: number, today: string, at: Date, limit: number): Promise<SubscriptionView[]> {
     const ended = this.rows
       .filter((s) => s.organizationId === organizationId && s.status === 'ACTIVE' && effectiveSubscriptionStatus(s, today) === 'ENDED')
-      .sort((a, b) => a.id - b.id)
+      .sort((a, b) => (a.lastDueDate! < b.lastDueDate! ? -1 : a.lastDueDate! > b.lastDueDate! ? 1 : a.id - b.id))
       .slice(0, limit);
     for (const s of ended) {
       s.status = 'ENDED';
       s.updatedAt = at;
     }
-    return ended.map((s) => this.view(s)!);
+    return ended.sort((a, b) => a.id - b.id).map((s) => this.view(s)!);
   }
 
   async list(companyId: number, filter: SubscriptionFilter, page: PageRequest): Promise<Page<SubscriptionView>> {

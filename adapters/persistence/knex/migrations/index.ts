@@ -22,6 +22,7 @@ import * as paymentLinkPageOrderIndex from './20261202100000_payment_link_page_o
 import * as subscriptionTallies from './20261203100000_subscription_tallies';
 import * as subscriptionStatusTallies from './20261204100000_subscription_status_tallies';
 import * as debtStatusTallies from './20261205100000_debt_status_tallies';
+import * as subscriptionEndIndex from './20261206100000_subscription_end_index';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -56,6 +57,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261203100000_subscription_tallies', subscriptionTallies],
   ['20261204100000_subscription_status_tallies', subscriptionStatusTallies],
   ['20261205100000_debt_status_tallies', debtStatusTallies],
+  ['20261206100000_subscription_end_index', subscriptionEndIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
