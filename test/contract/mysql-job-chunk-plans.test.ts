@@ -1,12 +1,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
-import { knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
 import type { Repositories } from '../../ports/unit-of-work';
-import { createTestDatabase, databaseAvailable, type TestDatabase } from '../support/databases';
-import { testEventWriting } from '../support/event-writing';
+import { openMariaDbPlanStore, type PlanStore } from '../support/mariadb-plans';
 import { pageStatement } from '../support/page-statement';
-import { testSecretBox } from '../support/secrets';
 import { newContact, newDebt, newLink, newProduct, newTenant, T1, type TenantFixture, uid } from './fixtures';
 
 /**
@@ -21,7 +17,7 @@ import { newContact, newDebt, newLink, newProduct, newTenant, T1, type TenantFix
  * ANALYZE (the statement run, with the rows each table actually gave), after ANALYZE TABLE.
  */
 describe('MariaDB scheduled-job chunk plans', function () {
-  let database: TestDatabase | null = null;
+  let store: PlanStore | null = null;
   let db: Knex;
   let repos: Repositories;
   let tenant: TenantFixture;
@@ -32,21 +28,14 @@ describe('MariaDB scheduled-job chunk plans', function () {
   const CHUNK = 100;
 
   before(async function () {
-    if (!(await databaseAvailable('mysql'))) this.skip();
-    database = await createTestDatabase('mysql');
-    db = openKnex(database.url);
-    const [[version]] = (await db.raw('SELECT VERSION() AS v')) as [{ v: string }[]];
-    if (!/mariadb/i.test(version!.v)) this.skip(); // ANALYZE <statement> is MariaDB's
-    await migrateLatest(db);
-    repos = knexRepositories(db, { events: testEventWriting(), secrets: testSecretBox() });
+    store = await openMariaDbPlanStore(this);
+    ({ db, repos } = store);
     tenant = await newTenant(repos);
     crowd = await newTenant(repos);
   });
 
   after(async () => {
-    if (!database) return;
-    await db.destroy();
-    await database.drop();
+    await store?.close();
   });
 
   /**

@@ -1,12 +1,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
-import { knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
 import type { Repositories } from '../../ports/unit-of-work';
-import { createTestDatabase, databaseAvailable, type TestDatabase } from '../support/databases';
-import { testEventWriting } from '../support/event-writing';
+import { openMariaDbPlanStore, type PlanStore } from '../support/mariadb-plans';
 import { pageStatement } from '../support/page-statement';
-import { testSecretBox } from '../support/secrets';
 import { newContact, newDebt, newProduct, newTenant, T1, type TenantFixture, uid } from './fixtures';
 
 /**
@@ -20,7 +16,7 @@ import { newContact, newDebt, newProduct, newTenant, T1, type TenantFixture, uid
  * reads its rows along the organization's index; a later page reads its ids from it first.
  */
 describe('MariaDB list plans', function () {
-  let database: TestDatabase | null = null;
+  let store: PlanStore | null = null;
   let db: Knex;
   let repos: Repositories;
   let tenant: TenantFixture;
@@ -29,13 +25,8 @@ describe('MariaDB list plans', function () {
   const DEBTS = 40_000;
 
   before(async function () {
-    if (!(await databaseAvailable('mysql'))) this.skip();
-    database = await createTestDatabase('mysql');
-    db = openKnex(database.url);
-    const [[version]] = (await db.raw('SELECT VERSION() AS v')) as [{ v: string }[]];
-    if (!/mariadb/i.test(version!.v)) this.skip(); // ANALYZE <statement> is MariaDB's
-    await migrateLatest(db);
-    repos = knexRepositories(db, { events: testEventWriting(), secrets: testSecretBox() });
+    store = await openMariaDbPlanStore(this);
+    ({ db, repos } = store);
     tenant = await newTenant(repos);
     const contact = await repos.contacts.insert(newContact(tenant.organization.id));
     const product = await repos.products.insert(newProduct(tenant.company));
@@ -75,9 +66,7 @@ describe('MariaDB list plans', function () {
   });
 
   after(async () => {
-    if (!database) return;
-    await db.destroy();
-    await database.drop();
+    await store?.close();
   });
 
   /** MariaDB's ANALYZE of the one statement `list` runs that reads the page (the one with a LIMIT). */
