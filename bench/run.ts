@@ -56,7 +56,10 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Node with tsx as its loader: how `npm start` and `npm run worker` run the entrypoints. */
 const NODE = process.execPath;
 const tsx = (entry: string) => ['--import', 'tsx', entry];
-/** An app process's arguments; with BENCH_CPU_PROFILE_DIR=<dir> it runs under `node --cpu-prof`, its whole life's profile written there on exit. */
+/**
+ * An app or floor process's arguments; with BENCH_CPU_PROFILE_DIR=<dir> it runs under `node --cpu-prof`, its whole
+ * life's profile written there on exit (bench/lib/compare-profiles.cjs sets the API's beside its floor's).
+ */
 const appArgs = (entry: string) => {
   const dir = process.env.BENCH_CPU_PROFILE_DIR;
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...tsx(entry)] : tsx(entry);
@@ -149,7 +152,7 @@ async function main(): Promise<number> {
       ...(options.quick
         ? []
         : [...CREATE_FLOORS.map(({ service }) => service), LIST_FLOOR_SERVICE].map((service) =>
-            startService({ name: service, command: NODE, args: tsx(`bench/baselines/${service}.ts`), cwd: ROOT, env: childEnv({ DATABASE_URL: databaseUrl, REDIS_URL, QUEUE_PREFIX: `${queuePrefix}:floor` }) }),
+            startService({ name: service, command: NODE, args: appArgs(`bench/baselines/${service}.ts`), cwd: ROOT, env: childEnv({ DATABASE_URL: databaseUrl, REDIS_URL, QUEUE_PREFIX: `${queuePrefix}:floor` }) }),
           )),
     ]);
     const demo = demoCredentials(api.stdout());

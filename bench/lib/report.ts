@@ -1144,6 +1144,24 @@ export function changesSection(report: Report): string {
   against its floor in the same run compares: with the pool, \`GET /debts\` reached 0.71 × its floor's req/s (p99 71.90
   against 46.72 ms) and \`GET /subscriptions\` 0.65 ×; without, 0.86 × (56.12 against 53.81 ms) and 0.79 ×. The pool
   held the API's queries back more than the floor's; not taken.
+- **Where a list's API CPU goes beyond its floor's, measured** (2026-12-06, bench/lib/compare-profiles.cjs). The floors
+  now run under \`BENCH_CPU_PROFILE_DIR\` as the API does, and the new script sets two whole-life profiles side by side,
+  source by source, each in units of mysql2's own time (the same statements and rows in both, so it stands in for the
+  request count). \`GET /debts\` at 32 connections against its floor, in those units (API, floor): garbage collection
+  1.14 and 0.63; the rate limiter's Redis calls (ioredis and its socket writes) 0.48 and 0; Knex 0.50 and 0.32; the
+  page's mapping (repository, column conversions, dates) 0.33 and 0; the presenter 0.14 and the signed-URL cache 0.17;
+  metrics 0.08, routing 0.08; mysql2's socket writes 0.58 and 0.31 (the same statements: that is the sampled
+  thread's wall time, preempted there when the write wakes MariaDB, more often beside the API's other processes).
+  The other way, Koa's \`respond\` (the page's JSON) 0.98 and 1.41: the driver's rows stringify slower than the API's
+  presented page (measured alone on 50 debts: 109 µs for the rows' 35 KB, 57 µs for the API's 29 KB, 86 µs with the
+  presenting). So the per-debt work costs about what the floor's larger JSON costs; what the floor lacks is the
+  collection of the API's allocations (the largest difference, about a quarter of it) and the per-request parts
+  (rate limit, Knex, metrics, routing), each smaller. No single one closes the gap; left as measured.
+- **Tried and left: the API run compiled** (2026-12-06). \`tsc -p tsconfig.build.json\` and \`node dist/cmd/api/main.js\`
+  instead of \`node --import tsx\` (how the image and \`npm start\` run it), in four alternating 8 s runs of
+  \`--only subscriptions,contacts\`: the API's CPU per request against its floors' stayed within the runs' noise (lists
+  1.39–1.92 × their floors' with tsx, 1.53–1.96 × compiled), with 50 to 120 MiB less RSS. tsx costs the API its
+  loading, not its requests.
 
 - **Every create and list the issue names is in the bench now** (2026-11-26): legacy \`POST /debts\`,
   \`POST /subscriptions\`, \`POST /adhesions\`, the payment-method registration, \`GET /subscriptions/{id}\`,
@@ -1310,8 +1328,10 @@ profiler itself adds a little). To look further: \`BENCH_SCENARIO_PROFILES=<dir>
 profile there (for Chrome DevTools), \`BENCH_SCENARIO_HEAP_PROFILES=<dir>\` keeps what each scenario allocated (V8's
 sampling heap profiler beside the CPU's; \`node bench/lib/allocations.cjs <file>\` lists the functions that allocate
 most; it slows the profile pass, so that run's table above is not comparable), and \`BENCH_CPU_PROFILE_DIR=<dir>\`
-runs the API and every worker process under \`node --cpu-prof\`, each writing its whole life's profile there on exit
-(how the reminders' sends were read).
+runs the API, the floors and every worker process under \`node --cpu-prof\`, each writing its whole life's profile
+there on exit (how the reminders' sends were read); \`node bench/lib/compare-profiles.cjs <api> <floor>\` then sets an
+API profile beside its floor's, source by source, each in units of a part both spend the same on per request (mysql2
+for a list).
 
 | Scenario | CPU ms/req | ${parts.join(' | ')} |
 | --- | ---: | ${parts.map(() => '---:').join(' | ')} |
