@@ -1150,8 +1150,9 @@ export function changesSection(report: Report): string {
   request count). \`GET /debts\` at 32 connections against its floor, in those units (API, floor): garbage collection
   1.14 and 0.63; the rate limiter's Redis calls (ioredis and its socket writes) 0.48 and 0; Knex 0.50 and 0.32; the
   page's mapping (repository, column conversions, dates) 0.33 and 0; the presenter 0.14 and the signed-URL cache 0.17;
-  metrics 0.08, routing 0.08; mysql2's socket writes 0.58 and 0.31 (the same statements: that is the sampled
-  thread's wall time, preempted there when the write wakes MariaDB, more often beside the API's other processes).
+  metrics 0.08, routing 0.08; mysql2's socket writes 0.58 and 0.31 (the same statements: the samples are of the
+  thread's wall time, so a write that wakes MariaDB while both cores are busy can weigh more than its CPU, and the
+  API's Redis calls add to what is waiting for the cores).
   The other way, Koa's \`respond\` (the page's JSON) 0.98 and 1.41: the driver's rows stringify slower than the API's
   presented page (measured alone on 50 debts: 109 µs for the rows' 35 KB, 57 µs for the API's 29 KB, 86 µs with the
   presenting). So the per-debt work costs about what the floor's larger JSON costs; what the floor lacks is the
