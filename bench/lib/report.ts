@@ -1147,17 +1147,19 @@ export function changesSection(report: Report): string {
 - **Where a list's API CPU goes beyond its floor's, measured** (2026-12-06, bench/lib/compare-profiles.cjs). The floors
   now run under \`BENCH_CPU_PROFILE_DIR\` as the API does, and the new script sets two whole-life profiles side by side,
   source by source, each in units of mysql2's own time (the same statements and rows in both, so it stands in for the
-  request count). \`GET /debts\` at 32 connections against its floor, in those units (API, floor): garbage collection
-  1.14 and 0.63; the rate limiter's Redis calls (ioredis and its socket writes) 0.48 and 0; Knex 0.50 and 0.32; the
-  page's mapping (repository, column conversions, dates) 0.33 and 0; the presenter 0.14 and the signed-URL cache 0.17;
-  metrics 0.08, routing 0.08; mysql2's socket writes 0.58 and 0.31 (the same statements: the samples are of the
-  thread's wall time, so a write that wakes MariaDB while both cores are busy can weigh more than its CPU, and the
-  API's Redis calls add to what is waiting for the cores).
-  The other way, Koa's \`respond\` (the page's JSON) 0.98 and 1.41: the driver's rows stringify slower than the API's
-  presented page (measured alone on 50 debts: 109 µs for the rows' 35 KB, 57 µs for the API's 29 KB, 86 µs with the
-  presenting). So the per-debt work costs about what the floor's larger JSON costs; what the floor lacks is the
-  collection of the API's allocations (the largest difference, about a quarter of it) and the per-request parts
-  (rate limit, Knex, metrics, routing), each smaller. No single one closes the gap; left as measured.
+  request count), startup left out (\`--skip\`). \`GET /debts\` at 32 connections against its floor, in those units
+  (API, floor): the page's mapping (repository, column conversions, dates) 0.34 and 0, the presenter 0.14 and the
+  signed-URL cache 0.17; Koa's middleware chain and routing (delegates, koa-compose, the router, route.ts, promise
+  jobs) about 0.5 more; Knex 0.43 and 0.31; metrics 0.08. The other way, Koa's \`respond\` (the page's JSON) 1.01 and
+  1.42: the driver's rows stringify slower than the API's presented page (measured alone on 50 debts: 109 µs for the
+  rows' 35 KB, 57 µs for the API's 29 KB, 86 µs with the presenting). Two parts weigh more in the samples than they
+  cost, checked another way. Garbage collection (0.97 and 0.48): the API's profile holds the bench's forced full
+  collections between memory passes; counted with a PerformanceObserver over the measured run alone, both processes
+  paused 2.4–2.6 ms a scavenge every 30–33 requests, 0.087 against 0.075 ms a request. The rate limiter's Redis calls
+  (about 0.5: ioredis and its socket writes, wall time on busy cores): four alternating runs with
+  \`BENCH_RATE_LIMIT_CAPACITY=0\` and without put the API at 1.35–1.38 × its floor's CPU a request without the limiter
+  and 1.23–1.33 × with it, within the noise. So the gap is the API's layers a little each, none of them near
+  closing it; left as measured.
 - **Tried and left: the API run compiled** (2026-12-06). \`tsc -p tsconfig.build.json\` and \`node dist/cmd/api/main.js\`
   instead of \`node --import tsx\` (how the image and \`npm start\` run it), in four alternating 8 s runs of
   \`--only subscriptions,contacts\`: the API's CPU per request against its floors' stayed within the runs' noise (lists

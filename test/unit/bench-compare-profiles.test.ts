@@ -8,7 +8,7 @@ interface Row {
   diff: number;
 }
 const { compareProfiles } = require('../../bench/lib/compare-profiles.cjs') as {
-  compareProfiles(a: unknown, b: unknown, unit?: string, root?: string): { entries: string[]; unitMs: number[]; rows: Row[] };
+  compareProfiles(a: unknown, b: unknown, unit?: string, root?: string, skipSeconds?: number): { entries: string[]; unitMs: number[]; rows: Row[] };
 };
 
 const ROOT = '/srv/app';
@@ -44,6 +44,15 @@ describe('bench: compare-profiles', () => {
       { source: 'nm:mysql2', a: 1, b: 1, diff: 0 },
       { source: 'nm:@koa/router', a: 0, b: 0.25, diff: -0.25 },
     ]);
+  });
+
+  it('leaves out the first seconds of each profile (startup) when asked', () => {
+    const started = profile([gc, gc, mysql2, presenter], [{ functionName: 'main', url: `file://${ROOT}/cmd/api/main.ts` }]);
+    // Both profiles lose their first two samples: the API its collections, the floor two of its four mysql2 samples.
+    const { rows } = compareProfiles(started, floor, 'nm:mysql2', ROOT, 0.00025);
+    expect(rows.find((row) => row.source === '(garbage collector)')).to.deep.equal({ source: '(garbage collector)', a: 0, b: 1, diff: -1 });
+    expect(rows.find((row) => row.source === 'adapters/http/presenters/debt.presenter.ts')).to.deep.equal({ source: 'adapters/http/presenters/debt.presenter.ts', a: 1, b: 0, diff: 1 });
+    expect(compareProfiles(started, floor, 'nm:mysql2', ROOT).rows[0]).to.deep.equal({ source: '(garbage collector)', a: 2, b: 0.5, diff: 1.5 });
   });
 
   it('refuses a unit one of the profiles spent nothing in', () => {
