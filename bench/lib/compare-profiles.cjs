@@ -13,8 +13,8 @@
  * rows parsed). Printed per source: the difference, a's share and b's, the largest difference first.
  * `--skip <s>` leaves out each profile's first s seconds: startup (module loading, migrations, the
  * collections they cause) is not a request's, and the API loads more code than a floor. In a run of
- * `--only debts.list@32` the processes start together and the seed takes half a minute before the
- * first request, so `--skip 20` keeps the requests alone.
+ * `--only debts.list@32` the processes start together, ready within seconds, and the baselines and
+ * the seed run before the first list request, so `--skip 20` keeps the requests alone.
  */
 const fs = require('node:fs');
 
