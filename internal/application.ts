@@ -1,4 +1,5 @@
 import type { Clock } from '../ports/clock';
+import type { JobPace } from '../ports/job-pace';
 import type { DirectDebitGateway } from '../ports/direct-debit-gateway';
 import type { IdGenerator } from '../ports/id-generator';
 import type { JobQueue } from '../ports/job-queue';
@@ -93,6 +94,8 @@ export interface CorePorts {
   uow: UnitOfWork;
   repos: Repositories;
   clock: Clock;
+  /** How the status sweeps spread a backlog over time (BACKGROUND_JOB_DUTY_CYCLE). */
+  jobPace: JobPace;
   ids: IdGenerator;
   secrets: SecretHasher;
   passwords: PasswordHasher;

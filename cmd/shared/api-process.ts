@@ -153,7 +153,14 @@ export async function startApiProcess(config: ApiProcessConfig, options: ApiProc
       },
     },
     { name: 'webhook dispatcher', run: async () => webhooks?.stop() },
-    { name: 'workers', run: () => infra.jobs.consumer.close() },
+    // A status sweep working through a backlog ends after its chunk in flight; the next run takes the rest.
+    {
+      name: 'workers',
+      run: () => {
+        infra.ports.jobPace.stop();
+        return infra.jobs.consumer.close();
+      },
+    },
     { name: 'infrastructure', run: () => infra.close() },
   ];
   return {

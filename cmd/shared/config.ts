@@ -12,6 +12,7 @@ import {
   type TwilioSettings,
 } from '../../adapters/messaging/channel-settings';
 import { parseSecretsKey } from '../../adapters/security/aes-gcm-secret-box';
+import { DEFAULT_DUTY_CYCLE } from '../../adapters/clock/duty-cycle-pace';
 import { CLUSTER_SCHEME, clusterNodes } from '../../adapters/redis/connection';
 import { APP_ENVS, type AppEnv } from '../../internal/tenancy/credentials';
 
@@ -88,6 +89,12 @@ export interface Config extends ChannelSettings {
   trustProxyHops: number;
   /** SANDBOX_PROVIDER_SECRET: signs and checks the sandbox payment provider's notifications; null derives one from the JWT secret. */
   sandboxProviderSecret: string | null;
+  /**
+   * BACKGROUND_JOB_DUTY_CYCLE: the share of its run time a status sweep (overdue debts, expired
+   * links and instructions, ended subscriptions) works through a backlog, pausing the rest between
+   * its chunks; above 0, at most 1 (no pause).
+   */
+  backgroundJobDutyCycle: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -130,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     adminOperator: env.ADMIN_OPERATOR || defaultOperator(),
     trustProxyHops: integer(env.TRUST_PROXY_HOPS ?? '0', 'TRUST_PROXY_HOPS'),
     sandboxProviderSecret: secretOfAtLeast32(env.SANDBOX_PROVIDER_SECRET, 'SANDBOX_PROVIDER_SECRET'),
+    backgroundJobDutyCycle: dutyCycle(env.BACKGROUND_JOB_DUTY_CYCLE ?? String(DEFAULT_DUTY_CYCLE), 'BACKGROUND_JOB_DUTY_CYCLE'),
     ...channelSettings(env, appEnv),
   });
 }
@@ -278,6 +286,12 @@ function hostedPagesSecret(value: string | undefined): string | null {
   if (!value) return null;
   if (value.length < 32) throw new Error('HOSTED_PAGES_SECRET must be at least 32 characters');
   return value;
+}
+
+function dutyCycle(text: string, name: string): number {
+  const n = positive(text, name);
+  if (n > 1) throw new Error(`${name} must be above 0 and at most 1`);
+  return n;
 }
 
 function positive(text: string, name: string): number {

@@ -9,6 +9,7 @@ import { SimulatedDirectDebitGateway } from '../../adapters/gateways/simulated-d
 import { SandboxPaymentProcessor } from '../../adapters/gateways/sandbox-payment-processor';
 import { SandboxPaymentInstructionProvider } from '../../adapters/gateways/sandbox-payment-instruction-provider';
 import { PageSigner } from '../../adapters/security/page-signer';
+import { DEFAULT_DUTY_CYCLE, DutyCyclePace } from '../../adapters/clock/duty-cycle-pace';
 import { SystemClock } from '../../adapters/clock/system-clock';
 import { RandomIdGenerator } from '../../adapters/ids/random-id-generator';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
@@ -108,6 +109,8 @@ export interface InfrastructureOptions extends Partial<ChannelSettings> {
   hostedPagesSecret?: string | null;
   /** SANDBOX_PROVIDER_SECRET: signs the sandbox provider's notifications; absent: derived from the JWT secret. */
   sandboxProviderSecret?: string | null;
+  /** BACKGROUND_JOB_DUTY_CYCLE: the share of its run time a status sweep works through a backlog (default 0.5). */
+  backgroundJobDutyCycle?: number;
 }
 
 /** The base URL of the memory infrastructure's portal. */
@@ -287,12 +290,14 @@ function commonPorts(options: {
   webhookRetryDelaysMs?: readonly number[];
   allowPrivateWebhookUrls?: boolean;
   sandboxProviderSecret?: string | null;
+  backgroundJobDutyCycle?: number;
 }) {
   // One address policy in every environment; only the explicit opt-in lets webhooks reach private addresses.
   const blockPrivateAddresses = options.allowPrivateWebhookUrls !== true;
   const ids = new RandomIdGenerator();
   return {
     clock: new SystemClock(),
+    jobPace: new DutyCyclePace(options.backgroundJobDutyCycle ?? DEFAULT_DUTY_CYCLE),
     ids,
     directDebit: new SimulatedDirectDebitGateway(),
     paymentProcessor: new SandboxPaymentProcessor(),

@@ -37,7 +37,14 @@ async function main(): Promise<void> {
     [
       { name: 'outbox dispatcher', run: async () => clearInterval(dispatcher) },
       { name: 'webhook dispatcher', run: () => webhooks.stop() },
-      { name: 'workers', run: () => consumer.close() },
+      // A status sweep working through a backlog ends after its chunk in flight; the next run takes the rest.
+      {
+        name: 'workers',
+        run: () => {
+          infra.ports.jobPace.stop();
+          return consumer.close();
+        },
+      },
       { name: 'infrastructure', run: () => infra.close() },
       { name: 'metrics', run: async () => metricsServer?.close() },
     ],

@@ -1,5 +1,6 @@
 import type { Clock } from '../../ports/clock';
 import type { IdGenerator } from '../../ports/id-generator';
+import type { JobPace } from '../../ports/job-pace';
 import type { PaymentInstructionProvider } from '../../ports/payment-instruction-provider';
 import type { Repositories, UnitOfWork } from '../../ports/unit-of-work';
 import { ApplyUnappliedPayment } from './commands/apply-unapplied-payment';
@@ -20,6 +21,7 @@ export function paymentInstructionUseCases(base: {
   uow: UnitOfWork;
   repos: Repositories;
   clock: Clock;
+  jobPace: JobPace;
   ids: IdGenerator;
   paymentInstructionProvider: PaymentInstructionProvider;
 }) {

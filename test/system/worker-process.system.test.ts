@@ -61,6 +61,8 @@ describe('worker process [mysql + redis]', function () {
       JWT_SECRET: JWT_TEST_SECRET,
       SECRETS_KEY: TEST_SECRETS_KEY,
       LOG_LEVEL: 'info',
+      // A sweep through a backlog pauses 49 × each chunk's time between chunks (the SIGTERM case below).
+      BACKGROUND_JOB_DUTY_CYCLE: '0.02',
     });
     await waitFor(() => worker!.logs().find((l) => l.msg === 'worker ready'), '"worker ready"', { proc: worker });
     producer = new BullmqJobQueue(TEST_REDIS_URL, prefix);
@@ -160,10 +162,35 @@ describe('worker process [mysql + redis]', function () {
     }
   });
 
-  it('stops gracefully on SIGTERM with exit code 0', async () => {
+  it('stops gracefully on SIGTERM with exit code 0, a paced sweep ending after its chunk in flight; the next run marks the rest once', async () => {
+    const { tenancy, credentials } = infra!.ports.repos;
+    const organization = (await tenancy.findOrganizationByName(organizationName))!;
+    const summary = (await credentials.listClients()).find((c) => c.organizationId === organization.id)!;
+    const company = (await tenancy.findCompanyByCode(summary.companies[0]!))!;
+    const scope = { organizationId: organization.id, organizationName, clientUserId, company, clock: infra!.ports.clock, requestId: null };
+    const backlog = 1200;
+    await app!.commands.createContact.execute({ externalClientId: 'backlog-debtor', name: 'Debtor', email: 'backlog@example.com' }, scope);
+    const draft = { debtor: { externalClientId: 'backlog-debtor' }, product: null, amountCents: 1000, dueDate: '2020-01-01', evaluateAutopay: false };
+    for (let from = 0; from < backlog; from += 50) {
+      await app!.commands.createDebtBatch.execute(Array.from({ length: 50 }, (_, i) => ({ externalRequestId: `backlog-${from + i}`, draft })), scope);
+    }
+    const overdue = async () => Number((await infra!.db!('debts').where({ organization_id: organization.id }).where('external_request_id', 'like', 'backlog-%').where('status', 'OVERDUE').count<{ n: number }[]>({ n: '*' }))[0]!.n);
+    const jobId = `backlog-${crypto.randomBytes(4).toString('hex')}`;
+    await producer!.enqueue({ name: OVERDUE, data: {}, jobId });
+    // The first chunk commits, then the sweep pauses about 49 times as long as that chunk took.
+    await waitFor(async () => (await overdue()) >= 500, 'the first chunk of the backlog', { proc: worker! });
+    const stopping = Date.now();
     worker!.child.kill('SIGTERM');
     const code = await exitCodeWithin(worker!, 15_000);
     expect(code, worker!.output()).to.equal(0);
     expect(worker!.logs().map((l) => l.msg)).to.include.members(['shutting down', 'stopped']);
+    expect(Date.now() - stopping, 'the pause was cut short').to.be.below(10_000);
+    expect(completedJobs(OVERDUE).find((l) => l.jobId === jobId)?.result, 'the run ended after its first chunk').to.deep.equal({ marked: 500 });
+    expect(await overdue()).to.equal(500);
+
+    // The next run (here, this process's) takes the rest: every debt marked once, with one event.
+    expect(await app!.jobs.markOverdueDebts.execute()).to.deep.equal({ marked: backlog - 500 });
+    const [events] = await infra!.db!('events').where({ company_id: company.id, type: 'debt.overdue' }).where('resource_id', 'like', 'debt_backlog-%').count<{ n: number }[]>({ n: '*' });
+    expect(Number(events!.n)).to.equal(backlog);
   });
 });

@@ -102,6 +102,16 @@ describe('config', () => {
       expect(loadConfig({ ...base, QUEUE_CONSOLE_WRITE: 'true' }).queueConsoleWrite).to.equal(true);
       for (const value of ['yes', '1', 'TRUE']) expect(() => loadConfig({ ...base, QUEUE_CONSOLE_WRITE: value }), value).to.throw(/QUEUE_CONSOLE_WRITE must be true or false/);
     });
+
+    it('BACKGROUND_JOB_DUTY_CYCLE defaults to 0.5 and takes a share above 0, at most 1', () => {
+      expect(loadConfig(base).backgroundJobDutyCycle).to.equal(0.5);
+      expect(loadConfig({ ...base, BACKGROUND_JOB_DUTY_CYCLE: '1' }).backgroundJobDutyCycle).to.equal(1);
+      expect(loadConfig({ ...base, BACKGROUND_JOB_DUTY_CYCLE: '0.25' }).backgroundJobDutyCycle).to.equal(0.25);
+      for (const value of ['0', '-0.5', 'half', '']) {
+        expect(() => loadConfig({ ...base, BACKGROUND_JOB_DUTY_CYCLE: value }), value).to.throw(/BACKGROUND_JOB_DUTY_CYCLE must be a number above 0/);
+      }
+      expect(() => loadConfig({ ...base, BACKGROUND_JOB_DUTY_CYCLE: '1.5' })).to.throw(/BACKGROUND_JOB_DUTY_CYCLE must be above 0 and at most 1/);
+    });
   });
 
   describe('DATABASE_READ_URL and REDIS_CLUSTER_NODES', () => {

@@ -1,0 +1,67 @@
+import { performance } from 'node:perf_hooks';
+import type { JobPace } from '../../ports/job-pace';
+
+/** BACKGROUND_JOB_DUTY_CYCLE's default: a backlog job works half the time it runs. */
+export const DEFAULT_DUTY_CYCLE = 0.5;
+
+export interface DutyCyclePaceOptions {
+  /** Waits this long (real time), or until `stop`; tests pass a recorder. */
+  sleep?: (ms: number, stopped: Promise<void>) => Promise<void>;
+  /** Monotonic milliseconds (real time, never the sandbox clock). */
+  elapsedMs?: () => number;
+}
+
+/**
+ * Keeps a backlog job busy `dutyCycle` of the time it runs: before each chunk but the first it
+ * waits the previous chunk's duration × (1 − dutyCycle) / dutyCycle (0.5: as long as the chunk
+ * took; 1: never). The pause follows the chunk's own time, so it grows when the database is busy
+ * (a slower chunk) and stays short when it is idle, and a job with less than one chunk to do
+ * runs exactly as before. Time here is the machine's, not an organization's sandbox clock.
+ */
+export class DutyCyclePace implements JobPace {
+  private readonly sleep: (ms: number, stopped: Promise<void>) => Promise<void>;
+  private readonly elapsedMs: () => number;
+  private stopping = false;
+  private readonly stopped: Promise<void>;
+  private markStopped!: () => void;
+
+  constructor(
+    private readonly dutyCycle: number,
+    options: DutyCyclePaceOptions = {},
+  ) {
+    if (!(dutyCycle > 0 && dutyCycle <= 1)) throw new Error('the duty cycle must be above 0 and at most 1');
+    this.sleep = options.sleep ?? sleepUnlessStopped;
+    this.elapsedMs = options.elapsedMs ?? (() => performance.now());
+    this.stopped = new Promise((resolve) => (this.markStopped = resolve));
+  }
+
+  pacer(): <T>(chunk: () => Promise<T>) => Promise<T | null> {
+    const restPerBusyMs = (1 - this.dutyCycle) / this.dutyCycle;
+    let lastChunkMs: number | null = null;
+    return async (chunk) => {
+      if (lastChunkMs !== null && restPerBusyMs > 0 && !this.stopping) await this.sleep(lastChunkMs * restPerBusyMs, this.stopped);
+      if (this.stopping) return null;
+      const started = this.elapsedMs();
+      try {
+        return await chunk();
+      } finally {
+        lastChunkMs = this.elapsedMs() - started;
+      }
+    };
+  }
+
+  stop(): void {
+    this.stopping = true;
+    this.markStopped();
+  }
+}
+
+function sleepUnlessStopped(ms: number, stopped: Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void stopped.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
