@@ -122,7 +122,7 @@ export interface EventWriting {
 }
 
 export const EVENT_ID_PREFIX = 'evt_';
-const EVENT_ID_LENGTH = 24;
+export const EVENT_ID_LENGTH = 24;
 
 export function eventWriting(portal: PaymentPortal, ids: { alphanumeric(length: number): string }): EventWriting {
   return { render: eventRenderer(portal), newEventId: () => EVENT_ID_PREFIX + ids.alphanumeric(EVENT_ID_LENGTH) };

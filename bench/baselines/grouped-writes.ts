@@ -2,11 +2,15 @@ import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { Knex } from 'knex';
+import { EVENT_ID_LENGTH, EVENT_ID_PREFIX } from '../../adapters/events/event-renderer';
+import { RandomIdGenerator } from '../../adapters/ids/random-id-generator';
 import { openKnex } from '../../adapters/persistence/knex/connection';
 
 /**
- * What the create floors (koa-debts.ts, koa-links.ts, koa-subscriptions.ts) share: Koa and the
- * API's own Knex setup (openKnex: pool of 10, READ COMMITTED), and the API's grouping of
+ * What the create floors (koa-debts.ts, koa-links.ts, koa-subscriptions.ts) share: Koa, the
+ * API's own Knex setup (openKnex: pool of 10, READ COMMITTED) and id generator (random bytes
+ * drawn a pool at a time: one CSPRNG call per id cost the floors up to a tenth of their CPU,
+ * 2026-12-06), and the API's grouping of
  * concurrent creates. The creates that arrive in one turn of the event loop are one group (at
  * most 50, two groups in flight, as the API's group commit); the floor's `write` writes a group
  * and answers each create its object. No authentication, rate limit, validation, idempotency
@@ -30,11 +34,11 @@ export const db: Knex = openKnex(process.env.DATABASE_URL!);
 const postgres = !process.env.DATABASE_URL!.startsWith('mysql');
 const signingKey = crypto.randomBytes(32);
 
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const ids = new RandomIdGenerator();
 
-/** A random code of `length` letters and digits, as the API's ids make the public codes. */
+/** A random code of `length` letters and digits, made as the API makes its public codes. */
 export function alphanumeric(length: number): string {
-  return Array.from(crypto.randomBytes(length), (b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('');
+  return ids.alphanumeric(length);
 }
 
 /** A signed payment URL as the API's portal makes one: an HMAC tag of the id. */
@@ -52,8 +56,8 @@ export async function insertRows(trx: Knex.Transaction, table: string, rows: Rec
 
 /** An events row as the event log writes it: the public event, its object rendered, as the payload. */
 export function eventRow(organizationId: number, companyId: number, type: string, resourceId: string, object: unknown, now: number): Record<string, unknown> {
-  const eventId = `evt_${crypto.randomBytes(18).toString('base64url')}`;
-  const requestId = `req_${crypto.randomBytes(18).toString('base64url')}`;
+  const eventId = EVENT_ID_PREFIX + ids.alphanumeric(EVENT_ID_LENGTH);
+  const requestId = `req_${ids.alphanumeric(24)}`;
   const payload = { eventId, type, createdAt: new Date(now).toISOString(), companyCode: 'BENCH', data: { object }, requestId };
   return {
     event_id: eventId, organization_id: organizationId, company_id: companyId, type, resource_id: resourceId,
@@ -63,7 +67,8 @@ export function eventRow(organizationId: number, companyId: number, type: string
 
 /** The tally upserts of one transaction, on the one shard it drew (tallies.ts), in one order. */
 export async function addToTallies(trx: Knex.Transaction, companyId: number, tallies: { table: string; live: number; status?: string }[]): Promise<void> {
-  const shard = crypto.randomInt(SHARDS);
+  // As tallies.ts draws it (Math.random: a shard spreads writers, it guards nothing).
+  const shard = Math.floor(Math.random() * SHARDS);
   for (const { table, live, status } of tallies) {
     const key = status === undefined ? ['company_id', 'shard'] : ['company_id', 'status', 'shard'];
     await trx(table)

@@ -185,7 +185,7 @@ function floorReading(report: Report, floorId: string): string[] {
     return `${r.label} ${r.requestsPerSec.toFixed(0)} req/s, ${(r.requestsPerSec / floor.requestsPerSec).toFixed(2)} × the floor's req/s and ${r.ratio?.toFixed(2) ?? '?'} × koa-insert, at ${ms(r)} of API CPU${extra}`;
   });
   return [
-    `The floor of ${first.label}: Koa and Knex (the API's own Knex setup) writing what it writes and nothing else ` +
+    `The floor of ${first.label}: Koa and Knex (the API's own Knex setup and id generator) writing what it writes and nothing else ` +
       `(${spec.writes}; the creates of one turn grouped as the API groups them, two groups in flight; no authentication, rate limit, ` +
       `validation, idempotency replay, metrics, logging or domain layer): ${floor.requestsPerSec.toFixed(0)} req/s, ${floor.ratio.toFixed(2)} × koa-insert ` +
       `measured just before it, ${ms(floor)} of CPU per create, p99 ${floor.p99Ms} ms. ${against.join('; ')}. ` +
