@@ -5,8 +5,8 @@ import type { JobPace } from '../../ports/job-pace';
 export const DEFAULT_DUTY_CYCLE = 0.5;
 
 export interface DutyCyclePaceOptions {
-  /** Waits this long (real time), or until `stop`; tests pass a recorder. */
-  sleep?: (ms: number, stopped: Promise<void>) => Promise<void>;
+  /** Waits this long (real time); tests pass a recorder. The default wait ends early on `stop`. */
+  sleep?: (ms: number) => Promise<void>;
   /** Monotonic milliseconds (real time, never the sandbox clock). */
   elapsedMs?: () => number;
 }
@@ -19,27 +19,26 @@ export interface DutyCyclePaceOptions {
  * runs exactly as before. Time here is the machine's, not an organization's sandbox clock.
  */
 export class DutyCyclePace implements JobPace {
-  private readonly sleep: (ms: number, stopped: Promise<void>) => Promise<void>;
+  private readonly sleep: (ms: number) => Promise<void>;
   private readonly elapsedMs: () => number;
   private stopping = false;
-  private readonly stopped: Promise<void>;
-  private markStopped!: () => void;
+  /** The pauses under way, each woken by `stop` (and gone once over: a long-lived worker keeps none). */
+  private readonly pauses = new Set<() => void>();
 
   constructor(
     private readonly dutyCycle: number,
     options: DutyCyclePaceOptions = {},
   ) {
     if (!(dutyCycle > 0 && dutyCycle <= 1)) throw new Error('the duty cycle must be above 0 and at most 1');
-    this.sleep = options.sleep ?? sleepUnlessStopped;
+    this.sleep = options.sleep ?? ((ms) => this.pause(ms));
     this.elapsedMs = options.elapsedMs ?? (() => performance.now());
-    this.stopped = new Promise((resolve) => (this.markStopped = resolve));
   }
 
   pacer(): <T>(chunk: () => Promise<T>) => Promise<T | null> {
     const restPerBusyMs = (1 - this.dutyCycle) / this.dutyCycle;
     let lastChunkMs: number | null = null;
     return async (chunk) => {
-      if (lastChunkMs !== null && restPerBusyMs > 0 && !this.stopping) await this.sleep(lastChunkMs * restPerBusyMs, this.stopped);
+      if (lastChunkMs !== null && restPerBusyMs > 0 && !this.stopping) await this.sleep(lastChunkMs * restPerBusyMs);
       if (this.stopping) return null;
       const started = this.elapsedMs();
       try {
@@ -52,16 +51,18 @@ export class DutyCyclePace implements JobPace {
 
   stop(): void {
     this.stopping = true;
-    this.markStopped();
+    for (const wake of [...this.pauses]) wake();
   }
-}
 
-function sleepUnlessStopped(ms: number, stopped: Promise<void>): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    void stopped.then(() => {
-      clearTimeout(timer);
-      resolve();
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.pauses.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.pauses.add(wake);
     });
-  });
+  }
 }

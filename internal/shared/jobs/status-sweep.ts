@@ -31,8 +31,9 @@ export interface StatusSweep<T extends { companyId: number }> {
  * ended subscriptions): per organization, on that organization's clock, chunks of SWEEP_CHUNK rows,
  * each marked with its events in one transaction, until a chunk comes back short. The chunks are
  * paced (JobPace): a backlog is spread over time, not run flat out against the requests of the
- * moment, and a process shutting down ends the run after its chunk in flight. A run stopped midway rolls back only its open chunk; the next run finds those rows
- * still due and marks each once. Answers how many rows it marked.
+ * moment, and a process shutting down ends the run after its chunk in flight. A run stopped
+ * midway rolls back only its open chunk; the next run finds those rows still due and marks each
+ * once. Answers how many rows it marked.
  */
 export async function runStatusSweep<T extends { companyId: number }>(deps: StatusSweepDeps, sweep: StatusSweep<T>): Promise<number> {
   const paced = deps.jobPace.pacer();

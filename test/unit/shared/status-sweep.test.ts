@@ -74,6 +74,19 @@ describe('status sweeps: paced chunks (BACKGROUND_JOB_DUTY_CYCLE)', () => {
       expect(ran).to.equal(1);
     });
 
+    it('keeps nothing of a pause once it is over: a worker that paces for weeks holds no timer or waker of past pauses', async () => {
+      let now = 0;
+      const pace = new DutyCyclePace(0.5, { elapsedMs: () => (now += 1) });
+      const pending = () => (pace as unknown as { pauses: Set<unknown> }).pauses.size;
+      const paced = pace.pacer();
+      for (let i = 0; i < 50; i++) await paced(async () => i);
+      expect(pending()).to.equal(0);
+      const waiting = paced(async () => 'next');
+      expect(pending(), 'a pause under way is kept, so that stop() can end it').to.equal(1);
+      await waiting;
+      expect(pending()).to.equal(0);
+    });
+
     it('refuses a duty cycle outside (0, 1]', () => {
       for (const duty of [0, -0.5, 1.5, Number.NaN]) expect(() => new DutyCyclePace(duty), String(duty)).to.throw(/duty cycle must be above 0 and at most 1/);
     });
