@@ -64,10 +64,10 @@ async function main(): Promise<void> {
     await seed(paced, 'paced', DEBTS, '2026-06-01');
     await seed(reads, 'reads', PROBE_DEBTS, '2027-06-01');
     log(`seeded ${DEBTS} debts due 2026-06-01 in each of two organizations and ${PROBE_DEBTS} for the reads (${((performance.now() - seeding) / 1000).toFixed(1)} s)`);
-    // Let the server settle: both backlogs read once along the sweep's index (InnoDB merges what
-    // it buffered of the seed's index changes), then its background work (flushing the seed's
-    // pages, purge) over, so that neither pass pays for the seed. Without this the first pass ran
-    // about twice as long as the second, whichever was paced.
+    // Let the server settle before the first pass: both backlogs read once along the sweep's
+    // index, then three quiet seconds in a row, so that neither pass pays for what the seed may
+    // have left to the server. In two runs without this, the first pass took about 1.4 times as
+    // long as the same pass did after it, whichever pass it was (docs/reminders.md).
     for (const scope of [flat, paced]) await db.query('SELECT COUNT(*) AS n FROM debts WHERE organization_id = ? AND status = ?', [scope.organizationId, 'PENDING']);
     const settling = performance.now();
     for (let quiet = 0; quiet < 3 && performance.now() - settling < 180_000; ) {
