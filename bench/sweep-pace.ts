@@ -20,6 +20,7 @@ import type { DebtDraft } from '../internal/debts/debt-draft';
 import type { TenantScope } from '../internal/shared/tenant-scope';
 import { benchDialect, createBenchDatabase } from './lib/environment';
 import { databaseCpuMs, useDatabaseServer } from './lib/cpu';
+import { percentile } from './lib/load';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -153,8 +154,7 @@ async function reader(databaseUrl: string, companyCode: string, readers: number)
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const quantile = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  process.send!({ perSecond: latencies.length / seconds, p50: quantile(0.5), p99: quantile(0.99) });
+  process.send!({ perSecond: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) });
   await infra.close();
   process.disconnect();
 }
