@@ -8,7 +8,8 @@
  *   npx tsx bench/sweep-pace.ts [--debts 100000] [--duty 0.5] [--readers 4] [--paced-first]
  *
  * (BENCH_MYSQL_URL, default mysql://root@127.0.0.1:3306: a fresh bench_<random> database, dropped
- * at the end.) Figures go into docs/reminders.md by hand: this is not part of `npm run bench`.
+ * at the end.) Figures go into docs/reminders.md by hand: this is not part of `npm run bench`,
+ * whose reminders step measures the paced sweep alone (bench/lib/reminders.ts, OverdueSweep).
  */
 import { fork } from 'node:child_process';
 import crypto from 'node:crypto';

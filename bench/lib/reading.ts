@@ -80,6 +80,14 @@ export function reading(report: Report): string[] {
             '. The scheduler writes each reminder row with its send job in one transaction (unique per debt, step and channel) and the send jobs run on every worker.',
         ]
       : []),
+    ...(report.reminders?.overdueSweep
+      ? [
+          `The overdue job's sweep of ${report.reminders.overdueSweep.debts.toLocaleString('en-US')} debts, paced at duty cycle ${report.reminders.overdueSweep.dutyCycle}: ` +
+            `${report.reminders.overdueSweep.seconds} s (${report.reminders.overdueSweep.debtsPerSecond.toLocaleString('en-US')} debts a second), ` +
+            `${report.reminders.overdueSweep.workerCpuMsPer1000 ?? '?'} ms of worker and ${report.reminders.overdueSweep.databaseCpuMsPer1000 ?? '?'} ms of database CPU per 1,000 debts; ` +
+            'the pauses between its chunks leave the database to the requests of the moment (docs/reminders.md, "The overdue backlog, paced").',
+        ]
+      : []),
     `POST /contacts: ${create.requestsPerSec.toFixed(0)} req/s (p50 ${create.p50Ms} ms, p99 ${create.p99Ms} ms), ` +
       `${pct(create.ratio)} of the one-INSERT baseline (${insertBefore(create).requestsPerSec.toFixed(0)} req/s). The API process spends ${cpu(create)} ` +
       `of CPU per create against ${cpu(insertBefore(create))} for the baseline. Creates go through the unit of work's group commit ` +

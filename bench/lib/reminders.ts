@@ -4,6 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { round } from './load';
 import { databaseCpuMs, processCpuMs } from './cpu';
 import type { Service } from './processes';
+import { DEFAULT_DUTY_CYCLE } from '../../adapters/clock/duty-cycle-pace';
 
 /**
  * Payment reminders (issue 17): debts of one company all due the same day, a policy of one email
@@ -35,9 +36,32 @@ export interface ReminderRun {
   overdueMarked?: number | null;
 }
 
+/**
+ * The overdue job's sweep of the backlog the clock's jump made (before the first run's window):
+ * from the last poll before its first debt.overdue event to the first poll that found no PENDING
+ * debt of the organization due before the day (polls every 500 ms), paced as the workers are
+ * (BACKGROUND_JOB_DUTY_CYCLE, docs/operations.md#background-sweeps). Absent from runs before
+ * 2026-12-06 and from the quick run, which does not wait for the job.
+ */
+export interface OverdueSweep {
+  /** The debt.overdue events written: the debts marked. */
+  debts: number;
+  dutyCycle: number;
+  /** From the first mark (within a poll) until none was left. */
+  seconds: number;
+  debtsPerSecond: number;
+  /** The worker process's CPU (user + system) during the sweep, per 1,000 debts marked. */
+  workerCpuMsPer1000: number | null;
+  /** The database server's CPU during the sweep, per 1,000 debts marked. */
+  databaseCpuMsPer1000: number | null;
+  /** From the wait's start to the first mark (a worker runs the job as it starts, then every 5 minutes). */
+  waitedSeconds: number;
+}
+
 export interface RemindersReport {
   debtsPerRun: number;
   runs: ReminderRun[];
+  overdueSweep?: OverdueSweep | null;
 }
 
 export interface RemindersDeps {
@@ -93,6 +117,7 @@ export async function measureReminders(
       enabled: true, timeZone: TIME_ZONE, sendWindow: { from: '09:00', to: '20:00' }, steps: [{ offsetDays: -1, channels: ['email'] }],
     });
     const runs: ReminderRun[] = [];
+    let overdueSweep: OverdueSweep | null = null;
     // Every run's debts are due the same day, in the sandbox's future, and each run moves the clock
     // back to the morning before: a run's debts never become overdue in the next one. (Until
     // 2026-11-29 each run had its own date a week after the last, so the overdue job marked the
@@ -103,8 +128,17 @@ export async function measureReminders(
       await api(deps, 'PUT', '/test-helpers/clock', { now: `${dayBefore}T12:00:00Z` }); // 06:00 there: before the window
       deps.log(`  reminders run ${index + 1}: creating ${plan.debts} debts due ${dueDate} through POST /v2/debts (batches of ${BATCH}) …`);
       await createDebts(deps, plan.debts, dueDate, index);
-      while (workers.length < count) workers.push(await deps.startWorker(workers.length + 1, { SMTP_URL: smtpUrl, REMINDERS_FROM_EMAIL: 'cobranza@bench.example.com' }));
-      if (plan.waitForOverdueJob) await overdueJobCaughtUp(deps, dayBefore);
+      // A new worker runs the overdue job as it starts: its marks count from the last event before.
+      const eventsBeforeWorkers = await lastEventId(deps.db);
+      while (workers.length < count) {
+        const env = { SMTP_URL: smtpUrl, REMINDERS_FROM_EMAIL: 'cobranza@bench.example.com', BACKGROUND_JOB_DUTY_CYCLE: String(DEFAULT_DUTY_CYCLE) };
+        workers.push(await deps.startWorker(workers.length + 1, env));
+      }
+      if (plan.waitForOverdueJob) {
+        const workersCpuMs = () => workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0);
+        const swept = await overdueJobCaughtUp(deps, dayBefore, eventsBeforeWorkers, workersCpuMs);
+        overdueSweep ??= swept;
+      }
       const before = accepted.size;
       const cpuBefore = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0);
       const databaseBefore = databaseCpuMs();
@@ -136,7 +170,7 @@ export async function measureReminders(
       if (run.duplicates > 0) throw new Error(`reminders: ${run.duplicates} messages accepted twice`);
       runs.push(run);
     }
-    return { debtsPerRun: plan.debts, runs };
+    return { debtsPerRun: plan.debts, runs, overdueSweep };
   } finally {
     await api(deps, 'DELETE', '/test-helpers/clock').catch(() => undefined);
     await api(deps, 'PUT', `/reminder-policies/${deps.companyCode}`, { enabled: false, timeZone: TIME_ZONE, sendWindow: { from: '09:00', to: '20:00' }, steps: [] }).catch(() => undefined);
@@ -199,26 +233,57 @@ const overdueEventsAfter = (db: RemindersDeps['db'], afterId: number) =>
  * than failing the whole bench: the table's "Debts marked overdue meanwhile" then shows what the
  * job did during each run (2026-12-06: a slower host's backlog of 280,691, before the job's chunks
  * read along their index).
+ *
+ * The wait is also the measurement of the sweep (OverdueSweep), null when there was no backlog or
+ * the job did not finish it in time. Its polls are an EXISTS each, along the events'
+ * (company_id, type, id) and the debts' (company_id, status, due_date) indexes, so that they cost
+ * the database next to nothing beside the sweep they measure; the count comes once, at the end.
  */
-async function overdueJobCaughtUp(deps: RemindersDeps, today: string): Promise<void> {
-  const pending = () =>
-    numberOf(
-      deps.db,
-      "SELECT COUNT(*) AS n FROM companies c JOIN debts d ON d.company_id = c.id AND d.status = 'PENDING' AND d.due_date < ? WHERE c.organization_id = (SELECT organization_id FROM companies WHERE code = ?)",
-      [today, deps.companyCode],
-    );
-  let left = await pending();
-  if (left === 0) return;
+async function overdueJobCaughtUp(deps: RemindersDeps, today: string, eventsBefore: number, workersCpuMs: () => number): Promise<OverdueSweep | null> {
+  const organization = 'SELECT organization_id FROM companies WHERE code = ?';
+  const pendingPastDue = `FROM companies c JOIN debts d ON d.company_id = c.id AND d.status = 'PENDING' AND d.due_date < ? WHERE c.organization_id = (${organization})`;
+  const left = await numberOf(deps.db, `SELECT COUNT(*) AS n ${pendingPastDue}`, [today, deps.companyCode]);
+  if (left === 0) return null;
   deps.log(`    waiting for the overdue job (every 5 minutes) to mark the ${left.toLocaleString('en-US')} debts the clock's jump made overdue …`);
+  const anyLeft = () => numberOf(deps.db, `SELECT EXISTS (SELECT 1 ${pendingPastDue}) AS n`, [today, deps.companyCode]);
+  const anyMarked = () =>
+    numberOf(deps.db, "SELECT EXISTS (SELECT 1 FROM companies c JOIN events e ON e.company_id = c.id AND e.type = 'debt.overdue' AND e.id > ?) AS n", [eventsBefore]);
+  const snapshot = () => ({ at: performance.now(), worker: workersCpuMs(), database: databaseCpuMs() });
+  const poll = () => new Promise((resolve) => setTimeout(resolve, 500));
   const started = performance.now();
   const deadline = Date.now() + 600_000;
-  while (left > 0) {
-    if (Date.now() > deadline) {
-      deps.log(`    the overdue job left ${left.toLocaleString('en-US')} debts unmarked after 10 minutes: measuring anyway (the table's "Debts marked overdue meanwhile" shows what it did during each run)`);
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    left = await pending();
+  const timedOut = async () => {
+    if (Date.now() <= deadline) return false;
+    const unmarked = await numberOf(deps.db, `SELECT COUNT(*) AS n ${pendingPastDue}`, [today, deps.companyCode]);
+    deps.log(`    the overdue job left ${unmarked.toLocaleString('en-US')} debts unmarked after 10 minutes: measuring anyway (the table's "Debts marked overdue meanwhile" shows what it did during each run)`);
+    return true;
+  };
+  // The job may have begun while that count ran: the sweep is then measured from here, on the debts marked from here.
+  let before = snapshot();
+  const markedBefore = await overdueEventsAfter(deps.db, eventsBefore);
+  while (markedBefore === 0 && !(await anyMarked())) {
+    if (await timedOut()) return null;
+    before = snapshot();
+    await poll();
   }
-  deps.log(`    marked after ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  while (await anyLeft()) {
+    if (await timedOut()) return null;
+    await poll();
+  }
+  const after = snapshot();
+  const debts = (await overdueEventsAfter(deps.db, eventsBefore)) - markedBefore;
+  const seconds = (after.at - before.at) / 1000;
+  const perThousand = (ms: number) => (Number.isFinite(ms) && ms > 0 ? round((ms / debts) * 1000, 0) : null);
+  const sweep: OverdueSweep = {
+    debts,
+    dutyCycle: DEFAULT_DUTY_CYCLE,
+    seconds: round(seconds, 1),
+    debtsPerSecond: Math.round(debts / seconds),
+    workerCpuMsPer1000: perThousand(after.worker - before.worker),
+    databaseCpuMsPer1000: perThousand(after.database - before.database),
+    waitedSeconds: round((before.at - started) / 1000, 1),
+  };
+  const already = markedBefore > 0 ? ` (measured from its ${markedBefore.toLocaleString('en-US')}th mark)` : '';
+  deps.log(`    marked after ${((after.at - started) / 1000).toFixed(1)} s: the sweep of ${debts.toLocaleString('en-US')} debts${already} took ${sweep.seconds} s (${sweep.debtsPerSecond.toLocaleString('en-US')} a second, duty cycle ${sweep.dutyCycle}), ${sweep.workerCpuMsPer1000 ?? '?'} worker and ${sweep.databaseCpuMsPer1000 ?? '?'} database CPU ms / 1,000`);
+  return sweep;
 }

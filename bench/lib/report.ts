@@ -1,7 +1,7 @@
 import type { DatabaseKind, Machine } from './environment';
 import type { GenerationReport } from './generation';
 import type { ScenarioProfile } from './profile';
-import type { RemindersReport } from './reminders';
+import type { OverdueSweep, RemindersReport } from './reminders';
 import { live, type MemoryReport, type ProcessMemory } from './memory';
 import type { LoadResult } from './load';
 import type { ListPlan } from './plans';
@@ -479,7 +479,20 @@ whatever else the workers ran meanwhile). The sandbox clock's jump makes every P
 before it overdue, and the overdue job (every 5 minutes on the workers) marks them all, with an event each, at its
 next run: since 2026-11-29 the window opens only once it has (docs/reminders.md), and the last column counts the
 debt.overdue events written during the run all the same. — where a run predates a column.
+${r.overdueSweep ? overdueSweepTable(r.overdueSweep) : ''}
+`;
+}
 
+function overdueSweepTable(s: OverdueSweep): string {
+  return `
+That backlog's sweep, before the first run: the overdue job marking the organization's debts the clock's jump made
+overdue, in chunks of 500 paced at duty cycle ${s.dutyCycle} (BACKGROUND_JOB_DUTY_CYCLE, docs/operations.md#background-sweeps),
+from the last poll before its first mark to the first that found none left (polls every 500 ms). The database's CPU is the
+whole server's, the worker's that of the one worker process running the job.
+
+| Debts marked | Duty cycle | Sweep s | Debts/s | Worker CPU ms / 1,000 debts | Database CPU ms / 1,000 debts | Waited for its first mark s |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| ${s.debts.toLocaleString('en-US')} | ${s.dutyCycle} | ${s.seconds.toFixed(1)} | ${s.debtsPerSecond.toLocaleString('en-US')} | ${s.workerCpuMsPer1000 ?? '?'} | ${s.databaseCpuMsPer1000 ?? '?'} | ${s.waitedSeconds.toFixed(1)} |
 `;
 }
 
@@ -1173,6 +1186,14 @@ export function changesSection(report: Report): string {
   a thirtieth of the debt floor's was that, so each floor stood above the least its write costs. The floors now use
   the API's id generator and draw the shard as tallies.ts does: 0.02 and 0.004 units left. A floor a little lower
   makes each create's gap to it a little wider. From this run on, the floors' figures include the change.
+- **The overdue job's sweep is measured in the run** (2026-12-06, bench/lib/reminders.ts; docs/reminders.md). The
+  status sweeps are paced since the same day (\`BACKGROUND_JOB_DUTY_CYCLE\`, default 0.5; docs/operations.md#background-sweeps),
+  measured until now only by the one-off bench/sweep-pace.ts. The reminders step already waited for the overdue job to
+  mark the backlog the sandbox clock's jump makes (every PENDING debt the earlier scenarios created); that wait now
+  measures the sweep too, in the Payment reminders section: debts marked, seconds from the first mark to none left,
+  debts a second, and the worker's and the database's CPU per 1,000 debts. Its polls are one EXISTS each along an
+  index, so that they cost the database next to nothing beside the sweep. bench/sweep-pace.ts stays for what a run
+  does not repeat every time: flat out against paced, with reads beside each.
 
 - **Every create and list the issue names is in the bench now** (2026-11-26): legacy \`POST /debts\`,
   \`POST /subscriptions\`, \`POST /adhesions\`, the payment-method registration, \`GET /subscriptions/{id}\`,
