@@ -54,7 +54,10 @@ export interface OverdueSweep {
   workerCpuMsPer1000: number | null;
   /** The database server's CPU during the sweep, per 1,000 debts marked. */
   databaseCpuMsPer1000: number | null;
-  /** From the wait's start to the first mark (a worker runs the job as it starts, then every 5 minutes). */
+  /**
+   * From the wait's start to the first mark: up to the job's 5-minute period, or next to nothing
+   * when the workers have just made its schedule (BullMQ runs a new schedule's first job at once).
+   */
   waitedSeconds: number;
 }
 
@@ -128,7 +131,7 @@ export async function measureReminders(
       await api(deps, 'PUT', '/test-helpers/clock', { now: `${dayBefore}T12:00:00Z` }); // 06:00 there: before the window
       deps.log(`  reminders run ${index + 1}: creating ${plan.debts} debts due ${dueDate} through POST /v2/debts (batches of ${BATCH}) …`);
       await createDebts(deps, plan.debts, dueDate, index);
-      // A new worker runs the overdue job as it starts: its marks count from the last event before.
+      // The job may run as the workers start (a schedule they make runs at once): its marks count from here.
       const eventsBeforeWorkers = await lastEventId(deps.db);
       while (workers.length < count) {
         const env = { SMTP_URL: smtpUrl, REMINDERS_FROM_EMAIL: 'cobranza@bench.example.com', BACKGROUND_JOB_DUTY_CYCLE: String(DEFAULT_DUTY_CYCLE) };
