@@ -1194,6 +1194,18 @@ export function changesSection(report: Report): string {
   debts a second, and the worker's and the database's CPU per 1,000 debts. Its polls are one EXISTS each along an
   index, so that they cost the database next to nothing beside the sweep. bench/sweep-pace.ts stays for what a run
   does not repeat every time: flat out against paced, with reads beside each.
+- **\`GET /debts?minAmount&maxAmount\` reads its page from the amount index** (2026-12-06, after the full run of 09:08;
+  adapters/persistence/knex/knex-debt-repository.ts). That run's second memory pass, once the create scenarios had added
+  about 180,000 debts of other amounts to the seeded company, answered the list at 8 requests a second (p50 430 ms) on
+  4 connections and 7.3 (p50 1,879 ms) on 32, against 435 and 612 in the measured pass. MariaDB had switched the page
+  to the company's (company_id, id) index, newest first, reading each row to test its amount, and the newest debts
+  were all out of the range. The page's ids now come from the (company_id, amount_cents, status) index whenever an
+  amount bound and at most a status narrow the list: the same entries the exact total's count reads, sorted for the
+  page. The page statement alone, a company of 228,000 debts with 38,000 in the range: 45 → 18 ms when those are
+  its oldest, 7 → 15 ms when they are spread evenly; 5,000 of 205,000, the oldest: 41 → 4 ms; 200,000 of 205,000:
+  33 → 76 ms. A page now costs at most about twice its count instead of the company's debts; on the seeded data,
+  where MariaDB already chose that index, the statement and its figures are unchanged. test/contract/mysql-list-plans.test.ts
+  holds the plan (without the hint: the (company_id, id) index, 20,050 rows for a page of 50).
 
 - **Every create and list the issue names is in the bench now** (2026-11-26): legacy \`POST /debts\`,
   \`POST /subscriptions\`, \`POST /adhesions\`, the payment-method registration, \`GET /subscriptions/{id}\`,

@@ -159,6 +159,28 @@ describe('MariaDB list plans', function () {
     expect(Number(pageReads[0]!.r_rows), shown).to.be.at.most(50);
   });
 
+  it('GET /debts?minAmount&maxAmount reads its page from the amount index, bounded by the matches, when the newest debts are out of the range', async () => {
+    // A company of its own: 1,000 debts in the range, then 20,000 newer ones below it. Newest
+    // first along the company's (company_id, id) index, the page is 20,000 debts away.
+    const skewed = await newTenant(repos);
+    const contact = await repos.contacts.insert(newContact(skewed.organization.id));
+    const template = await repos.debts.insert(newDebt({ ...skewed, contact }, { amountCents: 100 }));
+    const { id: _id, ...row } = (await db('debts').where({ id: template.id }).first()) as Record<string, unknown>;
+    const IN_RANGE = 1000;
+    const debts = Array.from({ length: IN_RANGE + 20_000 }, (_, i) => ({ ...row, external_request_id: `skew-${i}`, amount_cents: i < IN_RANGE ? 15_000 + i : 100 }));
+    await db.batchInsert('debts', debts, 1000);
+    await db.raw('ANALYZE TABLE debts');
+    const filter = { today: '2026-01-01', minAmountCents: 15_000, maxAmountCents: 20_000 };
+    const plan = await pagePlan(() => repos.debts.list(skewed.company.id, filter, { page: 1, limit: 50 }));
+    const shown = JSON.stringify(plan, null, 1);
+    const pageReads = plan.filter((row) => row.table === 'd' && row.select_type === 'DERIVED');
+    expect(pageReads, shown).to.have.length(1);
+    expect(pageReads[0]!.key, shown).to.equal('debts_company_id_amount_cents_status_index');
+    const page = await repos.debts.list(skewed.company.id, filter, { page: 1, limit: 50 });
+    expect(page.total).to.equal(IN_RANGE);
+    expect(page.items.map((d) => d.externalRequestId)).to.deep.equal(Array.from({ length: 50 }, (_, i) => `skew-${IN_RANGE - 1 - i}`));
+  });
+
   it("GET /contacts' unfiltered first page reads its rows along the organization's index; a later page its ids first", async () => {
     const first = await pagePlan(() => repos.contacts.list(tenant.organization.id, {}, { page: 1, limit: 50 }));
     const shown = JSON.stringify(first, null, 1);

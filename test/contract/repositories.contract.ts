@@ -1397,6 +1397,21 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect((await list(t, { minAmountCents: 100, maxAmountCents: 200 })).total).to.equal(3);
         });
 
+        it('filters by amount with a status or without one (CANCELLED left out), newest first, page by page', async () => {
+          const t = await debtTenant();
+          const statuses = ['PENDING', 'PAID', 'PENDING', 'PENDING', 'PAID', 'PENDING'] as const;
+          for (const [i, status] of statuses.entries()) await insertDebt(t, { externalRequestId: `amt-${i}`, amountCents: 500, status });
+          await repos().debts.update(t.company.id, (await find(t, 'amt-2'))!.id, { status: 'CANCELLED', updatedAt: T2 });
+          await insertDebt(t, { externalRequestId: 'amt-out', amountCents: 10_000 });
+          const range = { minAmountCents: 400, maxAmountCents: 600 };
+          expect(await listedKeys(t, range)).to.deep.equal(['amt-5', 'amt-4', 'amt-3', 'amt-1', 'amt-0']);
+          expect(await listedKeys(t, { ...range, status: 'PAID' })).to.deep.equal(['amt-4', 'amt-1']);
+          expect(await listedKeys(t, { ...range, status: 'PENDING' })).to.deep.equal(['amt-5', 'amt-3', 'amt-0']);
+          expect(await listedKeys(t, { ...range, status: 'PENDING', today: '2026-06-02' })).to.deep.equal([]);
+          const second = await list(t, range, { page: 2, limit: 2 });
+          expect([requestIds(second.items), second.total]).to.deep.equal([['amt-3', 'amt-1'], 5]);
+        });
+
         it("filters by the debtor's externalClientId, in the organization, past the last page too", async () => {
           const t = await debtTenant();
           const bob = await repos().contacts.insert(newContact(t.organization.id));
