@@ -287,6 +287,10 @@ const isTallied = (v: DebtPageValues) => Object.entries(v).every(([name, value])
  */
 const lapsedSign = (v: DebtPageValues) => (!isTallied(v) ? 0 : v.overdueBy !== undefined ? 1 : v.pendingOn !== undefined ? -1 : 0);
 
+/** The values that narrow the list by the debts' amount. */
+const BY_AMOUNT = new Set(['minAmountCents', 'maxAmountCents']);
+const AMOUNT_INDEX = 'debts_company_id_amount_cents_status_index';
+
 /**
  * Narrowed by an amount bound, and otherwise by a status at most (not OVERDUE, which reads two
  * ranges of its own): the page's ids come from the (company_id, amount_cents, status) index.
@@ -295,9 +299,6 @@ const byAmountAlone = (v: DebtPageValues) =>
   (v.minAmountCents !== undefined || v.maxAmountCents !== undefined) &&
   v.overdueBy === undefined &&
   Object.entries(v).every(([name, value]) => NOT_NARROWING.has(name) || BY_STATUS.has(name) || BY_AMOUNT.has(name) || value === undefined);
-
-const BY_AMOUNT = new Set(['minAmountCents', 'maxAmountCents']);
-const AMOUNT_INDEX = 'debts_company_id_amount_cents_status_index';
 
 /** The company's debts that match, `status` narrowing them by their status; `from` the debts' FROM (`d`). */
 function matchingDebts(
