@@ -115,6 +115,8 @@ export async function measureReminders(
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
   const workers: Service[] = [];
+  /** CPU (user + system) the worker processes have spent so far. */
+  const workersCpuMs = () => workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0);
   try {
     await api(deps, 'PUT', `/reminder-policies/${deps.companyCode}`, {
       enabled: true, timeZone: TIME_ZONE, sendWindow: { from: '09:00', to: '20:00' }, steps: [{ offsetDays: -1, channels: ['email'] }],
@@ -138,12 +140,11 @@ export async function measureReminders(
         workers.push(await deps.startWorker(workers.length + 1, env));
       }
       if (plan.waitForOverdueJob) {
-        const workersCpuMs = () => workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0);
         const swept = await overdueJobCaughtUp(deps, dayBefore, eventsBeforeWorkers, workersCpuMs);
         overdueSweep ??= swept;
       }
       const before = accepted.size;
-      const cpuBefore = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0);
+      const cpuBefore = workersCpuMs();
       const databaseBefore = databaseCpuMs();
       const eventsBefore = await lastEventId(deps.db);
       const started = performance.now();
@@ -156,7 +157,7 @@ export async function measureReminders(
       const seconds = (performance.now() - started) / 1000;
       // A few more scheduler ticks: a duplicate would arrive now.
       await new Promise((resolve) => setTimeout(resolve, plan.duplicateWatchMs));
-      const cpuMs = workers.reduce((sum, w) => sum + processCpuMs(w.serverPid), 0) - cpuBefore;
+      const cpuMs = workersCpuMs() - cpuBefore;
       const databaseMs = databaseCpuMs() - databaseBefore;
       const overdueMarked = await overdueEventsAfter(deps.db, eventsBefore);
       const run: ReminderRun = {
