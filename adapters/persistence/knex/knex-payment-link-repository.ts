@@ -173,7 +173,6 @@ function toRow(link: NewPaymentLink): Row {
   };
 }
 
-/** One object per row (a page maps every row through here): the link and its product's name. */
 /** One page of links: the values it binds (compiled-reads.ts); a filter left out is undefined. */
 interface LinkPageValues extends PageValues {
   companyId: number;
@@ -235,6 +234,7 @@ const linkPage = compiledRead((db, v: LinkPageValues) => {
 
 const cappedLinkCount = compiledRead((db, v: LinkPageValues) => db.count({ n: '*' }).from(paged(matchingLinks(db, v).select('l.id'), v).as('capped')));
 
+/** One object per row (a page maps every row through here): the link and its product's name. */
 function toView(row: Row): PaymentLinkView {
   const productId = row.product_id === null ? null : Number(row.product_id);
   return {
