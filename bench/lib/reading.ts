@@ -206,6 +206,9 @@ function floorReading(report: Report, floorId: string): string[] {
             : `The write itself reaches the target of ${target} × koa-insert for ${r.label} in this run: what stands between the API and it is its own layers, the difference in CPU above.`;
         })
         .join(' ') +
+      (floor.p99Ms >= 25
+        ? ` The write alone answered with a p99 of ${floor.p99Ms} ms: the p99 target (< 25 ms) of ${creates.length === 1 ? 'this create' : 'these creates'} is out of its reach in this run.`
+        : ` The write alone answered with a p99 of ${floor.p99Ms} ms, under the p99 target (< 25 ms).`) +
       ` Ratios to koa-insert move with the koa-insert run they divide by (this machine's speed drifts from minute to minute); the ratio to the floor, measured seconds apart, moves less.`,
   ];
 }
