@@ -8,11 +8,22 @@ export interface PaymentLinkView extends PaymentLink {
   product: { id: number; name: string; active: boolean } | null;
 }
 
+/**
+ * A link as integrators name it: its externalPaymentLinkId, unique in its organization (whichever
+ * of the organization's companies holds the link). Naming the organization lets a database read
+ * the link by that unique key.
+ */
+export interface PaymentLinkKey {
+  organizationId: number;
+  externalPaymentLinkId: string;
+}
+
 export interface PaymentLinkFilter {
   /** The effective status: EXPIRED includes ACTIVE links past expiresAt at `now`. */
   status?: PaymentLinkStatus;
   now: Date;
-  externalPaymentLinkId?: string;
+  /** The link of that key, if the listed company holds it. */
+  key?: PaymentLinkKey;
   code?: string;
   createdFrom?: number;
   createdTo?: number;

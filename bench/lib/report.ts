@@ -1206,6 +1206,16 @@ export function changesSection(report: Report): string {
   33 → 76 ms. A page now costs at most about twice its count instead of the company's debts; on the seeded data,
   where MariaDB already chose that index, the statement and its figures are unchanged. test/contract/mysql-list-plans.test.ts
   holds the plan (without the hint: the (company_id, id) index, 20,050 rows for a page of 50).
+- **\`GET /payment-links?externalPaymentLinkId\` reads the link by its organization's unique key** (2026-12-06;
+  PaymentLinkKey in ports/payment-link-repository.ts, adapters/persistence/knex/knex-payment-link-repository.ts). The
+  key is unique per organization, but the page's statement named only the company, so MariaDB ranged over the
+  company's (company_id, external_payment_link_id, id) index for it. It now names the organization as well, and
+  MariaDB reads the one link by the (organization_id, external_payment_link_id) unique key while it plans, as
+  \`?debtId\` already did by the link's code. The statement alone, among 45,000 links of the company: 0.09 → 0.06 ms
+  of MariaDB CPU. Paired \`--only links.create,links.list.external,links.list.debt\` runs: MariaDB CPU per page 0.185
+  → 0.110 ms (its floor, which replays the statement, 0.196 → 0.103), 2,863 → 3,524 req/s, p99 25.34 → 23.52 ms; the
+  API's CPU per page moved within the runs' noise (0.304, 0.257 ms). test/contract/mysql-list-plans.test.ts holds
+  the plan (without the organization: the company's index, ref instead of const).
 
 - **Every create and list the issue names is in the bench now** (2026-11-26): legacy \`POST /debts\`,
   \`POST /subscriptions\`, \`POST /adhesions\`, the payment-method registration, \`GET /subscriptions/{id}\`,

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Repositories } from '../../ports/unit-of-work';
 import { openMariaDbPlanStore, type PlanStore } from '../support/mariadb-plans';
 import { pageStatement } from '../support/page-statement';
-import { newContact, newDebt, newProduct, newTenant, T1, type TenantFixture, uid } from './fixtures';
+import { newContact, newDebt, newLink, newProduct, newTenant, T1, type TenantFixture, uid } from './fixtures';
 
 /**
  * The page of GET /subscriptions on MariaDB reads the page's rows along the company's
@@ -179,6 +179,25 @@ describe('MariaDB list plans', function () {
     const page = await repos.debts.list(skewed.company.id, filter, { page: 1, limit: 50 });
     expect(page.total).to.equal(IN_RANGE);
     expect(page.items.map((d) => d.externalRequestId)).to.deep.equal(Array.from({ length: 50 }, (_, i) => `skew-${IN_RANGE - 1 - i}`));
+  });
+
+  it('GET /payment-links?externalPaymentLinkId reads the one link by its organization\'s unique key while MariaDB plans', async () => {
+    // Links by the thousand in the company: ranging over the company's (company_id,
+    // external_payment_link_id, id) index for the key found the same link, at half again the cost.
+    const template = await repos.paymentLinks.insert(newLink(tenant, { externalPaymentLinkId: 'plan-link-template' }));
+    const { id: _id, ...row } = (await db('payment_links').where({ id: template.id }).first()) as Record<string, unknown>;
+    const links = Array.from({ length: 3000 }, (_, i) => ({ ...row, code: `PL${i}${uid()}`, debt_external_request_id: `plk_PL${i}${uid()}`, external_payment_link_id: `plan-link-${i}` }));
+    await db.batchInsert('payment_links', links, 1000);
+    await db.raw('ANALYZE TABLE payment_links');
+    const filter = { now: T1, key: { organizationId: tenant.organization.id, externalPaymentLinkId: 'plan-link-1234' } };
+    const plan = await pagePlan(() => repos.paymentLinks.list(tenant.company.id, filter, { page: 1, limit: 50 }));
+    const shown = JSON.stringify(plan, null, 1);
+    const link = plan.find((r) => r.table === 'l');
+    expect(link, shown).to.not.equal(undefined);
+    expect([link!.type, link!.key], shown).to.deep.equal(['const', 'payment_links_organization_id_external_payment_link_id_unique']);
+    const page = await repos.paymentLinks.list(tenant.company.id, filter, { page: 1, limit: 50 });
+    expect(page.items.map((l) => l.externalPaymentLinkId)).to.deep.equal(['plan-link-1234']);
+    expect(page.total).to.equal(1);
   });
 
   it("GET /contacts' unfiltered first page reads its rows along the organization's index; a later page its ids first", async () => {

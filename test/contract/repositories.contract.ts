@@ -1619,6 +1619,8 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
       const listLinks = (t: { company: Company }, filter: Partial<PaymentLinkFilter> = {}, page = PAGE) =>
         repos().paymentLinks.list(t.company.id, { now: T2, ...filter }, page);
       const listedLabels = async (t: { company: Company }, filter: Partial<PaymentLinkFilter> = {}) => labels((await listLinks(t, filter)).items);
+      /** The filter by an externalPaymentLinkId of t's organization. */
+      const keyOf = (t: { organization: Organization }, externalPaymentLinkId: string) => ({ organizationId: t.organization.id, externalPaymentLinkId });
       /** Inserts one link per label, in order, each with the overrides given for it. */
       async function seedLinks(t: TenantFixture, rows: [string, Partial<NewPaymentLink>][]): Promise<PaymentLink[]> {
         const stored: PaymentLink[] = [];
@@ -1905,12 +1907,14 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect(await listedLabels(t, { status: 'EXPIRED', now: new Date(now + 1) })).to.deep.equal(['expired-stored', 'active-past', 'active-at-now', 'active-future']);
         });
 
-        it('filters by externalPaymentLinkId and by code, exactly', async () => {
+        it('filters by externalPaymentLinkId (of the organization named with it) and by code, exactly', async () => {
           const t = await linkTenant();
+          const other = await linkTenant();
           const [one] = await seedLinks(t, [['one', { externalPaymentLinkId: 'ord-1' }], ['ten', { externalPaymentLinkId: 'ord-10' }], ['none', {}]]);
-          expect(await listedLabels(t, { externalPaymentLinkId: 'ord-1' })).to.deep.equal(['one']);
-          expect(await listedLabels(t, { externalPaymentLinkId: 'ORD-1' })).to.deep.equal([]);
-          expect(await listedLabels(t, { externalPaymentLinkId: 'ord' })).to.deep.equal([]);
+          expect(await listedLabels(t, { key: keyOf(t, 'ord-1') })).to.deep.equal(['one']);
+          expect(await listedLabels(t, { key: keyOf(t, 'ORD-1') })).to.deep.equal([]);
+          expect(await listedLabels(t, { key: keyOf(t, 'ord') })).to.deep.equal([]);
+          expect(await listedLabels(t, { key: keyOf(other, 'ord-1') })).to.deep.equal([]);
           expect(await listedLabels(t, { code: one!.code })).to.deep.equal(['one']);
           expect(await listedLabels(t, { code: one!.code.slice(0, -1) })).to.deep.equal([]);
           expect((await listLinks(t, { code: one!.code })).total).to.equal(1);
@@ -1949,8 +1953,8 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           const page = await listLinks(t, { status: 'ACTIVE', createdFrom: T2.getTime() });
           expect(labels(page.items)).to.deep.equal(['match']);
           expect(page.total).to.equal(1);
-          expect(await listedLabels(t, { status: 'ACTIVE', createdFrom: T2.getTime(), externalPaymentLinkId: 'and-1' })).to.deep.equal(['match']);
-          expect(await listLinks(t, { status: 'ACTIVE', createdFrom: T2.getTime(), externalPaymentLinkId: 'and-2' })).to.deep.equal({ items: [], total: 0, capped: false });
+          expect(await listedLabels(t, { status: 'ACTIVE', createdFrom: T2.getTime(), key: keyOf(t, 'and-1') })).to.deep.equal(['match']);
+          expect(await listLinks(t, { status: 'ACTIVE', createdFrom: T2.getTime(), key: keyOf(t, 'and-2') })).to.deep.equal({ items: [], total: 0, capped: false });
         });
 
         it("never lists another company's links", async () => {
@@ -1958,7 +1962,8 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           const link = await insertLink(t, { externalPaymentLinkId: 'iso' });
           const sibling = { company: t.companies[1]! };
           expect(await listLinks(sibling)).to.deep.equal({ items: [], total: 0, capped: false });
-          expect(await listLinks(sibling, { externalPaymentLinkId: 'iso', code: link.code, status: 'ACTIVE' })).to.deep.equal({ items: [], total: 0, capped: false });
+          expect(await listLinks(sibling, { key: keyOf(t, 'iso'), code: link.code, status: 'ACTIVE' })).to.deep.equal({ items: [], total: 0, capped: false });
+          expect(await listLinks(sibling, { key: keyOf(t, 'iso') })).to.deep.equal({ items: [], total: 0, capped: false });
         });
       });
 

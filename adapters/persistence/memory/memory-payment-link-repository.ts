@@ -114,7 +114,7 @@ function matchesFilter(l: PaymentLink, f: PaymentLinkFilter): boolean {
   const createdAt = l.createdAt.getTime();
   return (
     (f.status === undefined || effectiveLinkStatus(l, f.now) === f.status) &&
-    (f.externalPaymentLinkId === undefined || l.externalPaymentLinkId === f.externalPaymentLinkId) &&
+    (f.key === undefined || (l.organizationId === f.key.organizationId && l.externalPaymentLinkId === f.key.externalPaymentLinkId)) &&
     (f.code === undefined || l.code === f.code) &&
     (f.createdFrom === undefined || createdAt >= f.createdFrom) &&
     (f.createdTo === undefined || createdAt <= f.createdTo)

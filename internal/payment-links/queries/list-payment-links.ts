@@ -24,7 +24,8 @@ export class ListPaymentLinks {
   }
 
   async execute(input: ListPaymentLinksInput, page: PageRequest, scope: TenantScope): Promise<Page<PaymentLinkView>> {
-    const filter: PaymentLinkFilter = { status: input.status, now: scope.clock.now(), externalPaymentLinkId: input.externalPaymentLinkId };
+    const filter: PaymentLinkFilter = { status: input.status, now: scope.clock.now() };
+    if (input.externalPaymentLinkId !== undefined) filter.key = { organizationId: scope.organizationId, externalPaymentLinkId: input.externalPaymentLinkId };
     const created = exactCreatedRange(input.createdAtFrom, input.createdAtTo);
     if (created.from !== undefined) filter.createdFrom = created.from;
     if (created.to !== undefined) filter.createdTo = created.to;
