@@ -375,7 +375,7 @@ const debtPage = compiledRead((db, v: DebtPageValues) => {
     // through every company's debts (772 rows for a page of 50 when the company held 5 % of the
     // table; a small company's page would read nearly all of it), or the (company_id, created_at,
     // status) index, every entry of the company, then sorted them.
-    ids = paged(newest(db.from(sqlDialect(db).alongIndex(db, 'debts', 'd', 'debts_company_id_id_index')).where('d.company_id', v.companyId).whereNot('d.status', 'CANCELLED')), v);
+    ids = paged(newest(debtsInStatus(db, v, sqlDialect(db).alongIndex(db, 'debts', 'd', 'debts_company_id_id_index'))), v);
   } else if (byAmountAlone(v)) {
     // The matches from the amount index (it holds the status and, as every InnoDB index, the id),
     // sorted for the page: the entries the total's count reads anyway, so a page costs at most
