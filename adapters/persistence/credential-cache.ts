@@ -30,6 +30,11 @@ export class CredentialCache {
     this.entries = new LRUCache({ max: maxEntries });
   }
 
+  /**
+   * The cached lookup of `key`, or `load`'s. `load` may serve other callers of the same key and run
+   * after this caller has its answer (a background refresh): it must not read through a caller's
+   * transaction (the authentication's lookup reads through the pool).
+   */
   async get(key: string, load: Lookup): Promise<FacadeCredentials | null> {
     if (this.ttlMs <= 0) return load();
     const hit = this.entries.get(key);
