@@ -1223,14 +1223,15 @@ export function changesSection(report: Report): string {
   one \`--only payment-methods.create\` run the API sent 197 lookups in 11 bursts of up to 32 at once, each waiting
   5 to 17 ms for a pooled connection behind the creates' transactions, and every request in flight waited with
   them. Now a request past half the TTL still gets the cached lookup and starts the next one in the background,
-  and the requests that need a lookup meanwhile share it: 21 lookups in the same run, 3 to 7 ms each, and nobody
+  and the requests that need a lookup meanwhile share it: 21 lookups in a run of that scenario after the change,
+  3 to 7 ms each, and nobody
   waits for one under steady traffic. A change made elsewhere still applies within \`CREDENTIAL_CACHE_MS\` (a lookup
   is served until that long after it began). The creates' p99 moved within this host's noise in paired runs
   (products, adhesions, payment methods: 24.72, 23.76, 26.97 and 32.04, 32.64, 30.13 ms after; 27.91, 25.26,
   34.99 and 25.54, 25.09, 25.28 ms before): the stall was every 2 s, about 32 requests in 6,000. The full run of
   14:37 (a slower host than 12:07's for much of it: bare Koa 22,625 req/s against 31,466, and \`GET /contacts\`
-  spent 0.356 ms of MariaDB CPU a page against 0.228): products
-  23.71 ms (met), adhesions 28.68 and payment methods 29.77 (26.94, 28.82 and 33.92 at 12:07). Paired
+  spent 0.356 ms of MariaDB CPU a page against 0.228): products 23.71 ms (met), adhesions 28.68 and payment
+  methods 29.77 (26.94, 28.82 and 33.92 at 12:07). Paired
   \`--only products.create,products.get,debts.create,debts.get\` runs showed no cost on the reads by id (GET
   /debts/{id} 4,591 and 7,197 req/s after, 4,780 and 7,098 before).
 

@@ -51,8 +51,7 @@ describe('CredentialCache', () => {
     expect(answers.map((a) => a!.organization.name)).to.deep.equal(['v1', 'v1', 'v1']);
     expect(began()).to.equal(1);
     releases[0]!(credentials('v2'));
-    await Promise.resolve();
-    await Promise.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
     // The refresh began 1000 ms after the first lookup: it is served until 2000 ms after it began.
     now += 1999;
     expect((await cache.get('k', load))!.organization.name).to.equal('v2');
