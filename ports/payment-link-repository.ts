@@ -1,4 +1,4 @@
-import type { PaymentLink, PaymentLinkStatus } from '../internal/payment-links/payment-link';
+import type { LinkListConditions, PaymentLink, PaymentLinkStatus } from '../internal/payment-links/payment-link';
 import type { Page, PageRequest } from '../internal/shared/page';
 
 export type NewPaymentLink = Omit<PaymentLink, 'id'>;
@@ -18,15 +18,11 @@ export interface PaymentLinkKey {
   externalPaymentLinkId: string;
 }
 
-export interface PaymentLinkFilter {
-  /** The effective status: EXPIRED includes ACTIVE links past expiresAt at `now`. */
-  status?: PaymentLinkStatus;
-  now: Date;
+/** The status is the effective one: EXPIRED includes ACTIVE links past expiresAt at `now`. */
+export interface PaymentLinkFilter extends LinkListConditions {
   /** The link of that key, if the listed company holds it. */
   key?: PaymentLinkKey;
   code?: string;
-  createdFrom?: number;
-  createdTo?: number;
 }
 
 export interface PaymentLinkChanges {

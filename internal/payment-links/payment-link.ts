@@ -54,6 +54,26 @@ export function effectiveLinkStatus(link: Pick<PaymentLink, 'status' | 'expiresA
   return link.status === 'ACTIVE' && link.expiresAt !== null && link.expiresAt.getTime() <= now.getTime() ? 'EXPIRED' : link.status;
 }
 
+/**
+ * A list's conditions on a link besides its keys: the effective status at `now`, and createdAt
+ * between both bounds (milliseconds, inclusive).
+ */
+export interface LinkListConditions {
+  status?: PaymentLinkStatus;
+  now: Date;
+  createdFrom?: number;
+  createdTo?: number;
+}
+
+export function meetsListConditions(link: Pick<PaymentLink, 'status' | 'expiresAt' | 'createdAt'>, conditions: LinkListConditions): boolean {
+  const createdAt = link.createdAt.getTime();
+  return (
+    (conditions.status === undefined || effectiveLinkStatus(link, conditions.now) === conditions.status) &&
+    (conditions.createdFrom === undefined || createdAt >= conditions.createdFrom) &&
+    (conditions.createdTo === undefined || createdAt <= conditions.createdTo)
+  );
+}
+
 /** PATCH: PAID, EXPIRED and CANCELLED links cannot be edited (checked before the body). */
 export function assertLinkEditable(link: Pick<PaymentLink, 'status' | 'expiresAt'>, now: Date): void {
   const status = effectiveLinkStatus(link, now);

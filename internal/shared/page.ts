@@ -42,3 +42,9 @@ export function totalFromPage(page: PageRequest, found: number): number | null {
 export function cappedTotal(matches: number): Pick<Page<unknown>, 'total' | 'capped'> {
   return { total: Math.min(matches, COUNT_SCAN_CAP), capped: matches > COUNT_SCAN_CAP };
 }
+
+/** The page of `matches` held in hand (all of a list's, in its order), with their total as a counting list gives it. */
+export function pageOfMatches<T>(matches: T[], page: PageRequest): Page<T> {
+  const start = offsetOf(page);
+  return { items: matches.slice(start, start + page.limit), ...cappedTotal(matches.length) };
+}

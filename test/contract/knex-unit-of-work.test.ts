@@ -279,7 +279,7 @@ for (const kind of DATABASE_KINDS) {
       const [org, companyId] = [t.organization.id, t.company.id];
       const debt = await repos.debts.insert(newDebt(t));
       const padded = await repos.debts.insert(newDebt(t, { externalRequestId: `padded-${uid()} ` }));
-      const link = await repos.paymentLinks.insert(newLink(t));
+      const link = await repos.paymentLinks.insert(newLink(t, { externalPaymentLinkId: `ord-${uid()}` }));
       const subscription = await repos.subscriptions.insert(newSubscription(t));
       const other = await newTenant(repos);
       const reads: (() => Promise<{ id: number } | null>)[] = [
@@ -292,6 +292,8 @@ for (const kind of DATABASE_KINDS) {
         () => repos.debts.findByExternalRequestId(companyId, 'nobody'),
         () => repos.debts.findByExternalRequestId(companyId, padded.externalRequestId),
         () => repos.paymentLinks.findByCode(companyId, link.code),
+        () => repos.paymentLinks.findByExternalPaymentLinkId(org, link.externalPaymentLinkId!),
+        () => repos.paymentLinks.findByExternalPaymentLinkId(org, 'nobody'),
         () => repos.subscriptions.findByCode(companyId, subscription.code),
         () => repos.subscriptions.findByCode(companyId, 'nobody'),
         // Another tenant's keys find nothing, read alone or together.
@@ -299,6 +301,7 @@ for (const kind of DATABASE_KINDS) {
         () => repos.products.findById(other.company.id, t.product.id),
         () => repos.debts.findByExternalRequestId(other.company.id, debt.externalRequestId),
         () => repos.paymentLinks.findByCode(other.company.id, link.code),
+        () => repos.paymentLinks.findByExternalPaymentLinkId(other.organization.id, link.externalPaymentLinkId!),
         () => repos.subscriptions.findByCode(other.company.id, subscription.code),
       ];
       const idsOf = (found: ({ id: number } | null)[]) => found.map((row) => row?.id ?? null);
@@ -309,9 +312,10 @@ for (const kind of DATABASE_KINDS) {
       selects.stop();
       expect(idsOf(together)).to.deep.equal(idsOf(alone));
       const paddedAlone = kind === 'mysql' ? padded.id : null; // MySQL compares with PAD SPACE
-      expect(idsOf(alone)).to.deep.equal([t.contact.id, null, t.product.id, null, debt.id, paddedAlone, null, padded.id, link.id, subscription.id, null, null, null, null, null, null]);
-      // Per kind and tenant: contacts, products, debts, links and subscriptions of each; and the debt key that ends in a space, alone.
-      expect(selects.statements).to.have.length(11);
+      expect(idsOf(alone)).to.deep.equal([t.contact.id, null, t.product.id, null, debt.id, paddedAlone, null, padded.id, link.id, link.id, null, subscription.id, null, null, null, null, null, null, null]);
+      // Per kind and tenant: contacts, products, debts, links by code and by externalPaymentLinkId, and subscriptions of
+      // each; and the debt key that ends in a space, alone.
+      expect(selects.statements).to.have.length(13);
     });
 
     it('fails only the caller whose key the database refuses when the reads of one moment meet (U+0000 on PostgreSQL)', async () => {
@@ -333,6 +337,8 @@ for (const kind of DATABASE_KINDS) {
       const padded = await repos.products.insert(newProduct(company, { name: 'Padded ', externalProductId: 'SKU-padded ' }));
       await repos.products.insert(newProduct(company, { name: 'Plain', externalProductId: 'SKU-plain' }));
       await repos.contacts.insert(newContact(organization.id, { externalClientId: 'padded ' }));
+      await repos.paymentLinks.insert(newLink({ organization, company }, { externalPaymentLinkId: 'ord-padded ' }));
+      const linkKeys = ['ord-padded', 'ord-padded ', 'ord-padded  ', 'ord-none'];
       const names = ['Padded', 'Padded ', 'Plain', 'Plain ', 'Plain  '];
       const skus = ['SKU-padded', 'SKU-padded ', 'SKU-plain', 'SKU-plain ', 'SKU-none'];
       const ids = [padded.id, padded.id + 1000, 999_999_999_999];
@@ -349,6 +355,7 @@ for (const kind of DATABASE_KINDS) {
         await oneByOne(skus, (sku) => repos.products.findByExternalProductId(company.id, sku)),
         await oneByOne(ids, (id) => repos.products.findById(company.id, id)),
         await oneByOne(keys, (key) => repos.contacts.findByExternalClientId(organization.id, key)),
+        await oneByOne(linkKeys, (key) => repos.paymentLinks.findByExternalPaymentLinkId(organization.id, key)),
       ];
       const grouped = <T>(read: (tx: Repositories) => Promise<T>) => uow.runGrouped(organization.id, read);
       const together = await Promise.all([
@@ -356,7 +363,10 @@ for (const kind of DATABASE_KINDS) {
         Promise.all(skus.map((sku) => grouped((tx) => tx.products.findByExternalProductId(company.id, sku)))),
         Promise.all(ids.map((id) => grouped((tx) => tx.products.findById(company.id, id)))),
         Promise.all(keys.map((key) => grouped((tx) => tx.contacts.findByExternalClientId(organization.id, key)))),
+        Promise.all(linkKeys.map((key) => grouped((tx) => tx.paymentLinks.findByExternalPaymentLinkId(organization.id, key)))),
       ]);
+      // And at one moment outside a transaction.
+      expect(idsOf(await Promise.all(linkKeys.map((key) => repos.paymentLinks.findByExternalPaymentLinkId(organization.id, key))))).to.deep.equal(idsOf(alone[4]!));
       expect(together.map(idsOf)).to.deep.equal(alone.map(idsOf));
       expect(alone[2]!.map((p) => p?.id ?? null)).to.deep.equal([padded.id, null, null]);
     });

@@ -1918,6 +1918,12 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect(await listedLabels(t, { code: one!.code })).to.deep.equal(['one']);
           expect(await listedLabels(t, { code: one!.code.slice(0, -1) })).to.deep.equal([]);
           expect((await listLinks(t, { code: one!.code })).total).to.equal(1);
+          // A later page of a key is empty and still counts its link; another page size holds it the same.
+          for (const filter of [{ key: keyOf(t, 'ord-1') }, { code: one!.code }]) {
+            expect(await listLinks(t, filter, { page: 2, limit: 1 })).to.deep.equal({ items: [], total: 1, capped: false });
+            expect(labels((await listLinks(t, filter, { page: 1, limit: 1 })).items)).to.deep.equal(['one']);
+          }
+          expect(await listLinks(t, { key: keyOf(t, 'ord-2') }, { page: 2, limit: 1 })).to.deep.equal({ items: [], total: 0, capped: false });
         });
 
         it('filters by createdFrom and createdTo, both inclusive to the millisecond', async () => {

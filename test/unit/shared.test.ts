@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { daysInMonth, isCalendarDate, isWireInstant, toIsoUtc, utcDateOf, utcDay } from '../../internal/shared/calendar-date';
 import { InvalidRequestError } from '../../internal/shared/errors';
 import { amountFromCents, centsFromAmount } from '../../internal/shared/money';
-import { COUNT_SCAN_CAP, cappedTotal, MAX_OFFSET, offsetOf, totalFromPage } from '../../internal/shared/page';
+import { COUNT_SCAN_CAP, cappedTotal, MAX_OFFSET, offsetOf, pageOfMatches, totalFromPage } from '../../internal/shared/page';
 
 /** The 400 a bad amount becomes: INVALID_REQUEST naming the field. */
 function expectInvalidAmount(amount: number, field = 'amount'): void {
@@ -253,6 +253,13 @@ describe('page', () => {
         }),
       );
     });
+  });
+
+  it('pageOfMatches slices the page from the matches in hand and counts them all', () => {
+    expect(pageOfMatches(['a'], { page: 1, limit: 50 })).to.deep.equal({ items: ['a'], total: 1, capped: false });
+    expect(pageOfMatches(['a'], { page: 2, limit: 1 })).to.deep.equal({ items: [], total: 1, capped: false });
+    expect(pageOfMatches(['a', 'b', 'c'], { page: 2, limit: 2 })).to.deep.equal({ items: ['c'], total: 3, capped: false });
+    expect(pageOfMatches([], { page: 1, limit: 50 })).to.deep.equal({ items: [], total: 0, capped: false });
   });
 
   it('cappedTotal stops at the scan cap and says so', () => {

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import type { PaymentLink, PaymentLinkStatus } from '../../../internal/payment-links/payment-link';
+import { meetsListConditions, type PaymentLink, type PaymentLinkStatus } from '../../../internal/payment-links/payment-link';
 import type { Currency } from '../../../internal/shared/currency';
-import { COUNT_SCAN_CAP, cappedTotal, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
+import { COUNT_SCAN_CAP, cappedTotal, type Page, type PageRequest, pageOfMatches, totalFromPage } from '../../../internal/shared/page';
 import type {
   NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter, PaymentLinkRepository, PaymentLinkView,
 } from '../../../ports/payment-link-repository';
 import { lockRowId, transitionRows } from './row-lock';
 import { sqlDialect } from './dialect';
-import { endsInSpace, insertedIdOrConflict, lookUp } from './shared-transaction';
+import { endsInSpace, insertedIdOrConflict, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { ownRowsByKey } from './read-batches';
 import { inTransaction } from './in-transaction';
 import { compiledRead, type PageValues, pageValues, paged } from './compiled-reads';
@@ -42,7 +42,16 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
   }
 
   findByExternalPaymentLinkId(organizationId: number, externalPaymentLinkId: string): Promise<PaymentLinkView | null> {
-    return this.first({ 'l.organization_id': organizationId, 'l.external_payment_link_id': externalPaymentLinkId });
+    // With the reads of the same moment (lookUp). The key is unique in its organization, whose index leads with it (read-batches.ts: "Plans").
+    if (endsInSpace(externalPaymentLinkId)) return this.first({ 'l.organization_id': organizationId, 'l.external_payment_link_id': externalPaymentLinkId });
+    return lookUp(this.db, `payment links of organization ${organizationId} by externalPaymentLinkId`, externalPaymentLinkId, async (keys, db) => {
+      const rows: Row[] = await db('payment_links as l')
+        .leftJoin('products as p', 'p.id', 'l.product_id')
+        .select(SELECT)
+        .where('l.organization_id', organizationId)
+        .whereIn('l.external_payment_link_id', keys);
+      return new Map(rows.map((row) => [withoutTrailingSpaces(row.external_payment_link_id), toView(row)]));
+    });
   }
 
   lockByCode(companyId: number, code: string): Promise<PaymentLinkView | null> {
@@ -97,6 +106,9 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
   }
 
   async list(companyId: number, filter: PaymentLinkFilter, page: PageRequest): Promise<Page<PaymentLinkView>> {
+    // A link's key or its code names one link at most: read by it, as GET /payment-links/{id} reads (with the
+    // reads of the same moment), the rest of the filter met in code. Both at once go to the page's statement.
+    if ((filter.key === undefined) !== (filter.code === undefined)) return this.pageOfOne(companyId, filter, page);
     const now = filter.now.getTime();
     const values: LinkPageValues = {
       companyId,
@@ -124,6 +136,12 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
       matches = (await readTally(this.db, PAYMENT_LINK_TALLY, companyId, statuses)) + lapsedSign * Number(((await lapsedLinks(this.db, companyId, now)) as { n: number | string }[])[0]?.n ?? 0);
     } else matches = Number((await cappedLinkCount<{ n: number | string }>(this.db, { ...values, limit: COUNT_SCAN_CAP + 1, offset: undefined }))[0]?.n ?? 0);
     return { items: rows.map(toView), ...cappedTotal(matches) };
+  }
+
+  private async pageOfOne(companyId: number, filter: PaymentLinkFilter, page: PageRequest): Promise<Page<PaymentLinkView>> {
+    // The read by a key matches it as the page's statement would (on MySQL, "a" finds "a "; read-batches.ts).
+    const link = filter.code !== undefined ? await this.findByCode(companyId, filter.code) : await this.findByExternalPaymentLinkId(filter.key!.organizationId, filter.key!.externalPaymentLinkId);
+    return pageOfMatches(link !== null && link.companyId === companyId && meetsListConditions(link, filter) ? [link] : [], page);
   }
 
   async markExpired(organizationId: number, now: Date, limit: number): Promise<PaymentLinkView[]> {

@@ -1,6 +1,6 @@
-import { effectiveLinkStatus, type PaymentLink } from '../../../internal/payment-links/payment-link';
+import { effectiveLinkStatus, meetsListConditions, type PaymentLink } from '../../../internal/payment-links/payment-link';
 import { ConflictError } from '../../../internal/shared/errors';
-import { COUNT_SCAN_CAP, offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
+import { type Page, type PageRequest, pageOfMatches } from '../../../internal/shared/page';
 import type {
   NewPaymentLink, PaymentLinkChanges, PaymentLinkFilter, PaymentLinkRepository, PaymentLinkView,
 } from '../../../ports/payment-link-repository';
@@ -76,12 +76,8 @@ export class MemoryPaymentLinkRepository implements PaymentLinkRepository {
     const matches = this.rows
       .filter((l) => l.companyId === companyId && matchesFilter(l, filter))
       .sort((a, b) => compareKeys(a.externalPaymentLinkId, b.externalPaymentLinkId) || b.id - a.id);
-    const start = offsetOf(page);
-    return {
-      items: matches.slice(start, start + page.limit).map((l) => this.view(l)),
-      total: Math.min(matches.length, COUNT_SCAN_CAP),
-      capped: matches.length > COUNT_SCAN_CAP,
-    };
+    const found = pageOfMatches(matches, page);
+    return { ...found, items: found.items.map((l) => this.view(l)) };
   }
 
   async markExpired(organizationId: number, now: Date, limit: number): Promise<PaymentLinkView[]> {
@@ -111,12 +107,9 @@ function compareKeys(a: string | null, b: string | null): number {
 }
 
 function matchesFilter(l: PaymentLink, f: PaymentLinkFilter): boolean {
-  const createdAt = l.createdAt.getTime();
   return (
-    (f.status === undefined || effectiveLinkStatus(l, f.now) === f.status) &&
     (f.key === undefined || (l.organizationId === f.key.organizationId && l.externalPaymentLinkId === f.key.externalPaymentLinkId)) &&
     (f.code === undefined || l.code === f.code) &&
-    (f.createdFrom === undefined || createdAt >= f.createdFrom) &&
-    (f.createdTo === undefined || createdAt <= f.createdTo)
+    meetsListConditions(l, f)
   );
 }

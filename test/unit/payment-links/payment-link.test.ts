@@ -8,6 +8,7 @@ import {
   assertLinkEditable,
   assertLinkPayable,
   effectiveLinkStatus,
+  meetsListConditions,
   PAYMENT_LINK_STATUSES,
   type PaymentLinkStatus,
   paymentLinkCodeFromId,
@@ -166,6 +167,27 @@ describe('payment links: domain', () => {
     it('is itself a valid identifier', () => {
       const value = syntheticIdentifier('Acme', 'AbCdEfGhIj');
       expect(sanitizeIdentifier(value)).to.equal(value);
+    });
+  });
+
+  describe('meetsListConditions', () => {
+    const createdAt = T0;
+    const link = (status: PaymentLinkStatus, expiresAt: Date | null = after(HOUR)) => ({ ...linkState(status, expiresAt), createdAt });
+
+    it('holds a link to the effective status at `now`, not the stored one', () => {
+      expect(meetsListConditions(link('ACTIVE'), { now: T0, status: 'ACTIVE' })).to.equal(true);
+      expect(meetsListConditions(link('ACTIVE'), { now: after(HOUR), status: 'ACTIVE' })).to.equal(false);
+      expect(meetsListConditions(link('ACTIVE'), { now: after(HOUR), status: 'EXPIRED' })).to.equal(true);
+      expect(meetsListConditions(link('PAID'), { now: T0, status: 'ACTIVE' })).to.equal(false);
+      expect(meetsListConditions(link('PAID'), { now: T0 }), 'no status: any').to.equal(true);
+    });
+
+    it('holds createdAt between both bounds, each inclusive to the millisecond', () => {
+      const at = createdAt.getTime();
+      expect(meetsListConditions(link('ACTIVE'), { now: T0, createdFrom: at, createdTo: at })).to.equal(true);
+      expect(meetsListConditions(link('ACTIVE'), { now: T0, createdFrom: at + 1 })).to.equal(false);
+      expect(meetsListConditions(link('ACTIVE'), { now: T0, createdTo: at - 1 })).to.equal(false);
+      expect(meetsListConditions(link('ACTIVE'), { now: T0, status: 'PAID', createdFrom: at })).to.equal(false);
     });
   });
 
