@@ -60,7 +60,7 @@ export function reading(report: Report): string[] {
     ...(lists.length > 0 ? [listReading(report, lists)] : []),
     ...(lists32.length > 0 ? [busyListReading(report, lists32, 'GET /debts', 'the filtered exact totals count every match, see the plans below')] : []),
     ...(otherLists32.length > 0
-      ? [busyListReading(report, otherLists32, 'The other lists', 'each is one statement: the page, its rows mapped and presented, and its total from a tally or a count')]
+      ? [busyListReading(report, otherLists32, 'The other lists', 'each is one statement: the page, its rows mapped and presented, and its total from a tally or a count; a payment-link page by a link\'s key is its read by that key')]
       : []),
     `POST /payment-links (${linkCreate.connections} connections): ${linkCreate.requestsPerSec.toFixed(0)} req/s (p50 ${linkCreate.p50Ms} ms, ` +
       `p99 ${linkCreate.p99Ms} ms), ${pct(linkCreate.ratio)} of the one-INSERT baseline, ${cpu(linkCreate)} of API CPU per link: each ` +

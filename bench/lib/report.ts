@@ -303,8 +303,10 @@ ${
   its associated debt; ${conns('links.create')} connections, compared with koa-insert. \`GET /payment-links\` lists the
   default page (50, by externalPaymentLinkId descending, bounded total) over the links the POST
   scenario left, and \`?status=ACTIVE\` (all of them are); ${conns('links.list')} connections, compared with koa-json. The
-  other filters list the same links: \`externalPaymentLinkId\` and \`debtId\` of the newest link (one match each),
-  and \`createdAtFrom/createdAtTo\` a window from yesterday to tomorrow (every link).
+  other filters list the same links: \`externalPaymentLinkId\` and \`debtId\` of the newest link (one match each;
+  every request names the same link, so the reads by its key made at one moment are one statement, where the reads
+  by id, over 500 keys, are one \`IN (…)\` each), and \`createdAtFrom/createdAtTo\` a window from yesterday to
+  tomorrow (every link).
 - \`POST /debts\` (legacy) creates a debt per request as the single v2 scenario does (its own
   \`Idempotency-Key\` each), naming the product by \`productName\` (the product the debt scenarios use, so it
   is found, never created again).
@@ -1234,6 +1236,21 @@ export function changesSection(report: Report): string {
   methods 29.77 (26.94, 28.82 and 33.92 at 12:07). Paired
   \`--only products.create,products.get,debts.create,debts.get\` runs showed no cost on the reads by id (GET
   /debts/{id} 4,591 and 7,197 req/s after, 4,780 and 7,098 before).
+- **A payment-link list by a link's key is the read by that key** (2026-12-06; KnexPaymentLinkRepository.list,
+  meetsListConditions in internal/payment-links/payment-link.ts). \`?externalPaymentLinkId\` and \`?debtId\` (which
+  names a link's code) match one link at most, yet each request ran a page statement of its own. Such a page now
+  reads the link by that key as \`GET /payment-links/{id}\` does, with the reads of the same moment (read-batches.ts;
+  by externalPaymentLinkId too, now), then holds it to the rest of the filter in code: the company, the effective
+  status at \`now\`, the createdAt bounds (the one predicate the memory store lists with). Both keys at once still go
+  to the page's statement. Paired \`--only links.create,links.list.external,links.list.debt\` runs, two before
+  and two after: \`?externalPaymentLinkId\` 2,766 and 2,521 → 6,210 and 9,812 req/s, p99 27.44 and 24.41 → 12.28
+  and 8.53 ms, API CPU per page 0.345 and 0.386 → 0.154 and 0.099 ms, MariaDB's 0.119 and 0.097 → 0.011 and 0.009
+  ms, 1 → 0.06 and 0.07 statements per request; \`?debtId\` 3,970 and 2,366 → 9,195 and 7,026 req/s, p99 15.96 and
+  27.63 → 9.64 and 13.35 ms, API CPU 0.245 and 0.406 → 0.107 and 0.134 ms. Their floors (koa-page) replay the one
+  statement per request, which the API no longer sends: the API now passes them (4,545 and 5,721 req/s for the
+  first's). Every request of these scenarios names the same link; distinct keys at one moment go as one \`IN (…)\`, as
+  the reads by id do. The contract suite holds every page of a key (a later page, another size, another
+  organization's key, status and createdAt with it) to the same answers on every database.
 
 - **Every create and list the issue names is in the bench now** (2026-11-26): legacy \`POST /debts\`,
   \`POST /subscriptions\`, \`POST /adhesions\`, the payment-method registration, \`GET /subscriptions/{id}\`,
