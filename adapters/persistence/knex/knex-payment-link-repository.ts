@@ -36,7 +36,7 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     if (endsInSpace(code)) return this.first({ 'l.company_id': companyId, 'l.code': code });
     return lookUp(this.db, `payment links of ${companyId}`, code, async (codes, db) => {
       // By the unique code alone, then the company's (read-batches.ts: "Plans").
-      const rows: Row[] = await db('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).whereIn('l.code', codes);
+      const rows: Row[] = await views(db).whereIn('l.code', codes);
       return ownRowsByKey(rows, 'company_id', companyId, 'code', toView);
     });
   }
@@ -45,11 +45,7 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
     // With the reads of the same moment (lookUp). The key is unique in its organization, whose index leads with it (read-batches.ts: "Plans").
     if (endsInSpace(externalPaymentLinkId)) return this.first({ 'l.organization_id': organizationId, 'l.external_payment_link_id': externalPaymentLinkId });
     return lookUp(this.db, `payment links of organization ${organizationId} by externalPaymentLinkId`, externalPaymentLinkId, async (keys, db) => {
-      const rows: Row[] = await db('payment_links as l')
-        .leftJoin('products as p', 'p.id', 'l.product_id')
-        .select(SELECT)
-        .where('l.organization_id', organizationId)
-        .whereIn('l.external_payment_link_id', keys);
+      const rows: Row[] = await views(db).where('l.organization_id', organizationId).whereIn('l.external_payment_link_id', keys);
       return new Map(rows.map((row) => [withoutTrailingSpaces(row.external_payment_link_id), toView(row)]));
     });
   }
@@ -71,9 +67,7 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
   }
 
   async listByUrlIdentifier(companyId: number, urlIdentifier: string, limit: number): Promise<PaymentLinkView[]> {
-    const rows = await this.db('payment_links as l')
-      .leftJoin('products as p', 'p.id', 'l.product_id')
-      .select(SELECT)
+    const rows = await views(this.db)
       .where({ 'l.company_id': companyId, 'l.url_identifier': urlIdentifier })
       .whereNull('l.short_code')
       .orderBy('l.id', 'desc')
@@ -152,15 +146,14 @@ export class KnexPaymentLinkRepository implements PaymentLinkRepository {
         (q) => q.where('expires_at', '<=', now.getTime()), { status: 'EXPIRED', updated_at: toMillis(now) }, { limit, by: 'expires_at' },
       );
       if (ids.length === 0) return [];
-      const rows = await trx('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).whereIn('l.id', ids).orderBy('l.id');
-      const views = rows.map(toView);
-      await moveInTally(trx, PAYMENT_LINK_TALLY, views.map((view) => view.companyId), 'ACTIVE', 'EXPIRED');
-      return views;
+      const marked: PaymentLinkView[] = (await views(trx).whereIn('l.id', ids).orderBy('l.id')).map(toView);
+      await moveInTally(trx, PAYMENT_LINK_TALLY, marked.map((link) => link.companyId), 'ACTIVE', 'EXPIRED');
+      return marked;
     });
   }
 
   private async first(where: Row): Promise<PaymentLinkView | null> {
-    const row = await this.db('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT).where(where).first();
+    const row = await views(this.db).where(where).first();
     return row ? toView(row) : null;
   }
 }
@@ -258,6 +251,11 @@ const linkPage = compiledRead((db, v: LinkPageValues) => {
 });
 
 const cappedLinkCount = compiledRead((db, v: LinkPageValues) => db.count({ n: '*' }).from(paged(matchingLinks(db, v).select('l.id'), v).as('capped')));
+
+/** Links as read (SELECT): each with its product's name and active flag. */
+function views(db: Knex | Knex.Transaction): Knex.QueryBuilder {
+  return db('payment_links as l').leftJoin('products as p', 'p.id', 'l.product_id').select(SELECT);
+}
 
 /** One object per row (a page maps every row through here): the link and its product's name. */
 function toView(row: Row): PaymentLinkView {
