@@ -1,13 +1,13 @@
 # One image for both processes: the API (the default command) and the worker
 # (`node --import tsx cmd/worker/main.ts`). Node runs the entrypoint itself, with tsx as its
 # loader: SIGTERM reaches the process's own graceful shutdown, with no wrapper in between.
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=deps /app/node_modules ./node_modules
