@@ -198,7 +198,9 @@ Re-run it to refresh this page; every figure below comes from one run on one mac
   end), \`REDIS_URL\` set (BullMQ producer, unique queue prefix), \`LOG_LEVEL=warn\`,
   \`APP_ENV=development\`. It authenticates with the demo tenant it prints on the empty database
   (\`x-api-key\` + a JWT from \`POST /auth/login\`), so every request pays the real
-  authentication, validation, tenancy scoping and envelope.
+  authentication, validation, tenancy scoping and envelope. Every process the bench starts runs on the Node
+  that runs the bench (the Machine table): the major in .nvmrc, production's, is the one to measure, and
+  .ci/run puts it first on PATH.
 - Two baseline processes, each started the same way (tsx, same Node), measured in the
   same run: **koa-json**, a bare Koa app answering a small JSON object on GET
   (bench/baselines/koa-json.ts); **koa-insert**, Koa reading the JSON body and doing one ${mysqlPage ? 'mysql2' : 'node-postgres'}
@@ -1270,6 +1272,40 @@ export function changesSection(report: Report): string {
   before joining its group (with the reads of the same moment, read-batches.ts) instead of inside it: 0.59
   statements per create against 0.55, and adhesions against products in the same run 0.925 × against 0.927 ×.
   None taken.
+- **Node.js 24, the LTS line, for the API, the workers and every baseline** (2026-12-06; .nvmrc, the Dockerfile's
+  \`node:24\` image, and .ci/run, which fetches the official linux build from the npm registry where the machine has
+  another major). Node 20 left support in April 2026 and the API reference's packages already asked for 22. The same
+  code on Node 24.22.3 (V8 13.6) against 20.20.2 (V8 11.3), in alternating 10 s \`--only\` runs, two of each, the
+  baselines on the same Node in each run: \`GET /contacts\` 1,335 and 1,741 → 1,956 and 2,108 req/s, p99 46.99 and
+  39.39 → 31.66 and 30.21 ms, 0.736 and 0.530 → 0.455 and 0.421 ms of API CPU a page (its floor 0.363 and 0.284 →
+  0.229 and 0.267 ms); \`GET /events\` p99 29.95 and 35.76 → 23.24 and 23.07 ms, 0.436 and 0.368 → 0.294 and 0.358
+  ms; \`POST /contacts\` p99 20.98 and 24.89 → 24.98 and 20.98 ms, 0.275 and 0.299 → 0.272 and 0.271 ms;
+  \`POST /payment-links\` 0.360 and 0.321 → 0.370 and 0.443 ms (its floor too moved with the host: 0.210 and 0.272 →
+  0.209 and 0.283 ms). In one pair each: \`POST /v2/debts\` 1,922 → 2,608 req/s, p99 31.97 → 25.35 ms, 0.449 →
+  0.334 ms; \`POST /products\` 0.286 → 0.252 ms, \`POST /adhesions\` 0.283 → 0.251 ms, the payment methods 0.263 →
+  0.229 ms; the reads by id unchanged (\`GET /products/{id}\` 0.100 → 0.111 ms, \`GET /debts/{id}\` 0.145 → 0.134
+  ms). I did not break down which of V8's changes the gain comes from. The API's RSS is 80 to 150 MiB higher on
+  Node 24 (350 to 480 MiB in these runs): on this 24 GiB machine Node 24's default young generation is four times
+  Node 20's (semi-spaces of 64 against 16 MiB; a script allocating pages of JSON for 8 s kept 272 MiB resident after
+  two full collections on 24 and 112 MiB on 20, 140 MiB on 24 with \`--max-semi-space-size=16\`). That flag in two
+  more pairs of runs moved nothing beyond the host's noise (\`GET /contacts\` 0.539 and 0.391 ms of API CPU with it,
+  0.493 against 0.455 and 0.421 without), so the image keeps Node's default; an operator short of memory can set it
+  in \`NODE_OPTIONS\`. Node 26.12.1 (V8 14.6) measured like 24 in one run (\`GET /contacts\` 0.455 ms, \`GET /events\`
+  0.273 ms of API CPU) and is not an LTS release in that build. The suite, the reliability suite and the topology
+  test pass on 24; .ci/run took 788 s against about 930 s on 20.
+  The full run of 22:24 on Node 24 against the run of 20:09 on Node 20 (same code otherwise): the API faster in
+  most scenarios (not \`GET /debts/{id}\`, 6,310 → 5,620 req/s, nor the unfiltered \`GET /debts\` at 32 connections,
+  1,222 → 1,123), \`GET /contacts\` 1,412 → 1,925 req/s and 0.638 → 0.439 ms of API CPU a page (p99 36.45 →
+  34.92 ms), \`GET /events\` 1,806 → 2,189 req/s and 0.462 → 0.345 ms (p99 33.79 → 33.09 ms), \`GET /payment-links\`
+  0.613 → 0.521 ms, \`GET /subscriptions\` 0.794 → 0.700 ms, \`POST /contacts\` 2,201 → 2,579 req/s (p99 28.79 →
+  27.39 ms), \`POST /v2/debts\` 1,921 → 2,168, \`POST /subscriptions\` 1,477 → 1,794, the payment methods 2,494 → 3,220
+  (p99 25.18 → 19.27 ms, met), generation 0.45 → 0.51 × its baseline; \`POST /payment-links\` unchanged (1,670 →
+  1,665) and legacy \`POST /debts\` lower (2,512 → 2,124). But the baselines gained as much or more (Koa + 1 INSERT
+  4,714 → 5,286 req/s; just before \`POST /adhesions\` 5,715 against about 3,900), so the creates' ratios did not rise:
+  33 targets met at 20:09, 31 now (met now, not then: the payment methods' p99; then, not now: adhesions' ratio,
+  0.73 → 0.53 × with more req/s than before, and the legacy debts' ratio and p99). The move is for support and
+  speed, not for the ratios the issue sets. The API's live memory after a full collection is the same (91 to 96 MiB),
+  its RSS then 525 against 243 MiB (Memory across repeated runs).
 
 - **Every create and list the issue names is in the bench now** (2026-11-26): legacy \`POST /debts\`,
   \`POST /subscriptions\`, \`POST /adhesions\`, the payment-method registration, \`GET /subscriptions/{id}\`,
