@@ -1273,8 +1273,8 @@ export function changesSection(report: Report): string {
   statements per create against 0.55, and adhesions against products in the same run 0.925 × against 0.927 ×.
   None taken.
 - **Node.js 24, the LTS line, for the API, the workers and every baseline** (2026-12-06; .nvmrc, the Dockerfile's
-  \`node:24\` image, and .ci/run, which fetches the official linux build from the npm registry where the machine has
-  another major). Node 20 left support in April 2026 and the API reference's packages already asked for 22. The same
+  \`node:24\` image, and .ci/run, which fetches the release tarball republished on the npm registry, pinned by its sha512,
+  where the machine has another major). Node 20 left support in April 2026 and the API reference's packages already asked for 22. The same
   code on Node 24.22.3 (V8 13.6) against 20.20.2 (V8 11.3), in alternating 10 s \`--only\` runs, two of each, the
   baselines on the same Node in each run: \`GET /contacts\` 1,335 and 1,741 → 1,956 and 2,108 req/s, p99 46.99 and
   39.39 → 31.66 and 30.21 ms, 0.736 and 0.530 → 0.455 and 0.421 ms of API CPU a page (its floor 0.363 and 0.284 →
