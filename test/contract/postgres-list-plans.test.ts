@@ -7,14 +7,16 @@ import { createTestDatabase, databaseAvailable, type TestDatabase } from '../sup
 import { testEventWriting } from '../support/event-writing';
 import { pageStatement } from '../support/page-statement';
 import { testSecretBox } from '../support/secrets';
-import { newTenant, type TenantFixture } from './fixtures';
+import { newContact, newDebt, newTenant, T1, type TenantFixture } from './fixtures';
 
 /**
  * The newest-first page of payment links on PostgreSQL walks an index in the page's order and
  * stops at the page, instead of reading all of the company's links and sorting them. The order
  * puts links without an externalPaymentLinkId last, which PostgreSQL's default index order read
  * backward does not give (it sorts NULL highest): migration 20261202100000 adds the index that
- * does. Checked with statistics (after ANALYZE, as autovacuum keeps them); what the planner does
+ * does. A debts page filtered by a creation window reads the window's range and sorts its
+ * matches, instead of walking the primary key newest first through every debt newer than the
+ * window. Checked with statistics (after ANALYZE, as autovacuum keeps them); what the planner does
  * on a table that grew since its last analysis is open (docs/postgresql.md).
  */
 describe('PostgreSQL list plans', function () {
@@ -23,6 +25,8 @@ describe('PostgreSQL list plans', function () {
   let repos: Repositories;
   let tenant: TenantFixture;
   const ROWS = 5000;
+  const DEBTS = 50_000;
+  const MINUTE = 60_000;
 
   before(async function () {
     if (!(await databaseAvailable('postgres'))) this.skip();
@@ -31,6 +35,8 @@ describe('PostgreSQL list plans', function () {
     await migrateLatest(db);
     repos = knexRepositories(db, { events: testEventWriting(), secrets: testSecretBox() });
     tenant = await newTenant(repos);
+    // The debts' contact, older than the contacts the pages below read.
+    const contact = await repos.contacts.insert(newContact(tenant.organization.id));
     const rows = Array.from({ length: ROWS }, (_, i) => i + 1);
     await db.batchInsert(
       'contacts',
@@ -50,6 +56,12 @@ describe('PostgreSQL list plans', function () {
       500,
     );
     await db.raw('ANALYZE contacts, payment_links');
+    // Debts created a minute apart in id order, as a table written over time has them.
+    const template = await repos.debts.insert(newDebt({ ...tenant, contact }));
+    const { id: _id, ...row } = (await db('debts').where({ id: template.id }).first()) as Record<string, unknown>;
+    const debts = Array.from({ length: DEBTS }, (_, i) => ({ ...row, external_request_id: `plan-${i}`, created_at: T1.getTime() + i * MINUTE }));
+    await db.batchInsert('debts', debts, 1000);
+    await db.raw('ANALYZE debts');
   });
 
   after(async () => {
@@ -70,6 +82,16 @@ describe('PostgreSQL list plans', function () {
     expect(plan, plan).to.match(/Index (Only )?Scan using payment_links_company_id_newest_index/);
     // (The total's subquery reads the company's few tally rows however it likes.)
     expect(plan, plan).not.to.match(/Sort|Bitmap Heap Scan on payment_links/);
+  });
+
+  it('GET /debts with a creation window reads the window and sorts it, not every newer debt along the primary key', async () => {
+    // The window holds 2,000 debts created before the newest 40,000.
+    const window = { today: '2026-01-01', createdFrom: T1.getTime() + 8_000 * MINUTE, createdTo: T1.getTime() + 9_999 * MINUTE };
+    const plan = await pagePlan(() => repos.debts.list(tenant.company.id, window, { page: 1, limit: 50 }));
+    expect(plan, plan).not.to.match(/Scan Backward/);
+    expect(plan, plan).to.match(/Sort Key: \(\(d(_\d+)?\.id \+ 0\)\) DESC/);
+    const page = await repos.debts.list(tenant.company.id, window, { page: 1, limit: 2 });
+    expect([page.items.map((d) => d.externalRequestId), page.total]).to.deep.equal([['plan-9999', 'plan-9998'], 2000]);
   });
 
   it('the contact and link pages hold the newest rows, links without an externalPaymentLinkId last', async () => {

@@ -1387,6 +1387,27 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect((await list(t, { createdFrom: from, createdTo: to })).total).to.equal(3);
         });
 
+        it('pages a creation window newest first by id, whatever the creation times, with an effective status too', async () => {
+          // Each debt created an hour before the one inserted ahead of it: the page's order is
+          // the ids', which the window's range is sorted by once read (SqlDialect.sortedAfterRange).
+          const t = await debtTenant();
+          const from = T1.getTime();
+          const at = (hours: number) => ({ createdAt: new Date(from + hours * HOUR), updatedAt: new Date(from + hours * HOUR) });
+          await insertDebt(t, { externalRequestId: 'w-late', ...at(9) });
+          for (let i = 0; i < 6; i++) {
+            await insertDebt(t, { externalRequestId: `w-${i}`, dueDate: i % 2 === 0 ? '2026-07-01' : '2026-05-31', ...at(6 - i) });
+          }
+          await insertDebt(t, { externalRequestId: 'w-early', ...at(-1) });
+          const window = { createdFrom: from, createdTo: from + 8 * HOUR };
+          expect(await listedKeys(t, window)).to.deep.equal(['w-5', 'w-4', 'w-3', 'w-2', 'w-1', 'w-0']);
+          const second = await list(t, window, { page: 2, limit: 2 });
+          expect([requestIds(second.items), second.total]).to.deep.equal([['w-3', 'w-2'], 6]);
+          expect(await listedKeys(t, { ...window, status: 'OVERDUE' })).to.deep.equal(['w-5', 'w-3', 'w-1']);
+          expect(await listedKeys(t, { ...window, status: 'PENDING' })).to.deep.equal(['w-4', 'w-2', 'w-0']);
+          const overdue = await list(t, { ...window, status: 'OVERDUE' }, { page: 2, limit: 2 });
+          expect([requestIds(overdue.items), overdue.total]).to.deep.equal([['w-1'], 3]);
+        });
+
         it('filters by minAmountCents and maxAmountCents, both inclusive', async () => {
           const t = await debtTenant();
           for (const cents of [99, 100, 150, 200, 201]) await insertDebt(t, { externalRequestId: `amt-${cents}`, amountCents: cents });

@@ -60,6 +60,15 @@ export interface SqlDialect {
    */
   alongIndex(db: Knex | Knex.Transaction, table: string, alias: string, index: string): string | Knex.Raw;
   /**
+   * The ORDER BY key of a page sorted by `column` whose WHERE reads a range that a walk along
+   * `column` finds late: a creation window, whose rows' ids grow with their creation time, so a
+   * newest-first walk passes every newer row before the first match. A key no index serves makes
+   * the planner read the range and sort its matches, no more than the exact total's count of them
+   * reads. PostgreSQL estimates the walk as if the matches were spread evenly and takes it
+   * (`column + 0` there); MariaDB and SQLite read the range of their own accord, and keep the column.
+   */
+  sortedAfterRange(db: Knex | Knex.Transaction, column: string): string | Knex.Raw;
+  /**
    * An ORDER BY item on a nullable column that sorts NULL as the lowest value, as MySQL and SQLite
    * do (first ascending, last descending); PostgreSQL sorts NULL highest unless told.
    */
@@ -113,6 +122,7 @@ const MYSQL: SqlDialect = {
   // rows, until the page is full: the organization's index gives the same order over its rows only.
   orderedByOwnIndex: (db, table) => db.raw('?? IGNORE INDEX FOR ORDER BY (PRIMARY)', [table]),
   alongIndex: (db, table, alias, index) => db.raw('?? AS ?? FORCE INDEX (??)', [table, alias, index]),
+  sortedAfterRange: (_db, column) => column,
   nullsLowest: (column, order) => ({ column, order }),
   containsText: (column, text) => ({ sql: `INSTR(${column}, ?) > 0`, bindings: [text] }),
   tableOptions: (table) => {
@@ -147,6 +157,7 @@ const SQLITE: SqlDialect = {
   enforcesStringWidths: false,
   orderedByOwnIndex: (_db, table) => table,
   alongIndex: (_db, table, alias) => `${table} as ${alias}`,
+  sortedAfterRange: (_db, column) => column,
   nullsLowest: (column, order) => ({ column, order }),
   containsText: (column, text) => ({ sql: `${column} LIKE ? ESCAPE '!'`, bindings: [likeContains(text)] }),
   // SQLite compares TEXT exactly (BINARY) by default.
@@ -178,6 +189,7 @@ const POSTGRES: SqlDialect = {
   // The planner picks the organization's index for a newest-first page without being told.
   orderedByOwnIndex: (_db, table) => table,
   alongIndex: (_db, table, alias) => `${table} as ${alias}`,
+  sortedAfterRange: (db, column) => db.raw('?? + 0', [column]),
   nullsLowest: (column, order) => ({ column, order, nulls: order === 'desc' ? 'last' : 'first' }),
   containsText: (column, text) => ({ sql: `${column} LIKE ? ESCAPE '!'`, bindings: [likeContains(text)] }),
   // Every table of the database shares its encoding and collation (create it UTF8, and with a
