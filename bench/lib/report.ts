@@ -1306,6 +1306,31 @@ export function changesSection(report: Report): string {
   0.73 → 0.53 × with more req/s than before, and the legacy debts' ratio and p99). The move is for support and
   speed, not for the ratios the issue sets. The API's live memory after a full collection is the same (91 to 96 MiB),
   its RSS then 525 against 243 MiB (Memory across repeated runs).
+- **A creation window read as a range, on PostgreSQL's \`GET /debts\` and everywhere's \`GET /events\`** (2026-12-07;
+  SqlDialect.sortedAfterRange, knex-debt-repository.ts, knex-event-log.ts, migration 20261207100000). Ids grow
+  with the creation time, so a newest-first page that walks an index in id order passes every row newer than the
+  window before its first match. PostgreSQL's planner took that walk for \`GET /debts?createdAtFrom&createdAtTo\`
+  (it estimates the matches as spread evenly through the table): 164,000 debts for the bench's window of 3,602, a
+  month or two back. The page now sorts by \`id + 0\` there, a key no index serves, so the window's range is read from
+  the (company_id, created_at, status) index and its matches sorted, as MariaDB and SQLite do of their own accord;
+  the page then reads no more than the exact total's count of the same matches. The page's statement alone on the
+  seeded table, 50 runs, two runs each: p50 40.4 and 45.5 → 8.7 and 8.6 ms, p99 72.2 and 79.5 → 12.2 and 15.8 ms.
+  The PostgreSQL run of 01:00 (a slower machine than the run of 2026-11-27: bare Koa 23,628 against 39,682 req/s): 62
+  → 229 req/s at 4 connections (0.002 → 0.010 × bare Koa, p99 101.48 → 35.00 ms, 29.4 → 6.2 ms of PostgreSQL CPU a
+  page) and 61 → 226 at 32 (p99 854.7 → 229.2 ms). An amount range stays the planner's choice on PostgreSQL: its index
+  does not hold the id, so the range costs a visit to each match's row, and range-first that page took 9.8 and
+  14.2 ms at p50 against 8.1 and 8.3 along the walk (docs/postgresql.md). \`GET /events\` had no index on its
+  creation time at all: its count of a window read every event of the company, and its page walked the company's
+  events newest first. A window alone (no type, no resource) now reads its page's ids from a new (company_id,
+  created_at, id) index (FORCE INDEX on MariaDB, the same \`id + 0\` on PostgreSQL), sorted, then only their rows;
+  the count ranges over the same index. Measured with the repository on one company's 300,000 events over a year
+  (1 KB payloads), page and count, p50: a day a month back 1,041 → 2.0 ms on MariaDB, 82 → 1.9 ms on PostgreSQL;
+  the last day 947 → 1.7 and 72 → 2.0 ms; the last 90 days (73,972 events) 1,102 → 41 and 82 → 34 ms, on PostgreSQL
+  after a VACUUM (before one, the index cannot answer alone and that wide window took 179 ms against 84). The index
+  costs each event written a little MariaDB CPU: alternating rounds of 100,000 event inserts, 200 a statement, 37.0,
+  45.3 and 47.0 ms per 1,000 without it against 44.4, 46.6 and 49.5 with it (a debt create spends about 200 µs of
+  MariaDB CPU). Both plans are held by test/contract/mysql-list-plans.test.ts and postgres-list-plans.test.ts,
+  which fail with the walks, and the contract suite pages both windows by id whatever the creation times.
 
 - **Every create and list the issue names is in the bench now** (2026-11-26): legacy \`POST /debts\`,
   \`POST /subscriptions\`, \`POST /adhesions\`, the payment-method registration, \`GET /subscriptions/{id}\`,

@@ -93,5 +93,31 @@ export function describeEventLogContract({ repos, uow }: ContractContext): void 
       expect(paged.total).to.equal(3);
       expect(paged.items.map((e) => e.type)).to.deep.equal(['product.created']);
     });
+
+    it('pages a creation window newest first by write order, whatever the events\' times, another company\'s left out', async () => {
+      // Each event an hour before the one written ahead of it: the page's order is the write
+      // order, which the window's range is sorted by once read (SqlDialect.sortedAfterRange).
+      const { t, product } = await productFixture(repos());
+      const other = await productFixture(repos());
+      const hour = (n: number) => new Date(Date.parse('2026-04-10T00:00:00.000Z') - n * 3_600_000);
+      const types: EventType[] = ['product.created', 'product.updated'];
+      await uow().run((tx) =>
+        tx.events.append([
+          productEvent(t, product, 'product.created', hour(-3)),
+          ...Array.from({ length: 6 }, (_, i) => productEvent(t, product, types[i % 2]!, hour(i))),
+          productEvent(other.t, other.product, 'product.created', hour(2)),
+          productEvent(t, product, 'product.created', hour(9)),
+        ]),
+      );
+      const window = { createdFrom: hour(5).getTime(), createdTo: hour(0).getTime() };
+      const all = await repos().events.list(t.company.id, window, PAGE);
+      expect(all.total).to.equal(6);
+      expect(all.items.map((e) => e.id)).to.deep.equal(all.items.map((e) => e.id).sort((a, b) => b - a));
+      expect(all.items.map((e) => e.type)).to.deep.equal(['product.updated', 'product.created', 'product.updated', 'product.created', 'product.updated', 'product.created']);
+      const second = await repos().events.list(t.company.id, window, { page: 2, limit: 2 });
+      expect([second.items.map((e) => e.id), second.total]).to.deep.equal([all.items.slice(2, 4).map((e) => e.id), 6]);
+      const updated = await repos().events.list(t.company.id, { ...window, type: 'product.updated' }, { page: 1, limit: 2 });
+      expect([updated.items.map((e) => e.id), updated.total]).to.deep.equal([[all.items[0]!.id, all.items[2]!.id], 3]);
+    });
   });
 }

@@ -13,7 +13,8 @@ import { newContact, newDebt, newLink, newProduct, newTenant, T1, type TenantFix
  * statement run, with the rows each table actually gave), after ANALYZE TABLE. The page of
  * GET /debts reads the company's debts along its own index: along the primary key, MariaDB read
  * every company's debts backward until the page was full. The unfiltered first page of GET /contacts
- * reads its rows along the organization's index; a later page reads its ids from it first.
+ * reads its rows along the organization's index; a later page reads its ids from it first. The
+ * page and the total of GET /events in a creation window read the window from its own index.
  */
 describe('MariaDB list plans', function () {
   let store: PlanStore | null = null;
@@ -179,6 +180,35 @@ describe('MariaDB list plans', function () {
     const page = await repos.debts.list(skewed.company.id, filter, { page: 1, limit: 50 });
     expect(page.total).to.equal(IN_RANGE);
     expect(page.items.map((d) => d.externalRequestId)).to.deep.equal(Array.from({ length: 50 }, (_, i) => `skew-${IN_RANGE - 1 - i}`));
+  });
+
+  it('GET /events with a creation window reads the window from its index, page and count, when the newest events are past it', async () => {
+    // A company of its own: 1,000 events in the window, then 20,000 newer ones. Newest first along
+    // the company's (company_id, id) index, the page is 20,000 events away, and the count read
+    // every event of the company.
+    const busy = await newTenant(repos);
+    const IN_WINDOW = 1000;
+    const events = Array.from({ length: IN_WINDOW + 20_000 }, (_, i) => ({
+      event_id: `evt_plan${i}${uid()}`, organization_id: busy.organization.id, company_id: busy.company.id, type: 'product.created',
+      resource_id: `prd_${i}`, payload: '{}', created_at: T1.getTime() + i * 60_000,
+    }));
+    await db.batchInsert('events', events, 1000);
+    await db.raw('ANALYZE TABLE events');
+    const window = { createdFrom: T1.getTime(), createdTo: T1.getTime() + (IN_WINDOW - 1) * 60_000 };
+    const plan = await pagePlan(() => repos.events.list(busy.company.id, window, { page: 1, limit: 50 }));
+    const shown = JSON.stringify(plan, null, 1);
+    const pageReads = plan.filter((row) => row.table === 'w');
+    expect(pageReads, shown).to.have.length(1);
+    expect(pageReads[0]!.key, shown).to.equal('events_company_id_created_at_index');
+    expect(String(pageReads[0]!.Extra), shown).to.include('Using index');
+    const { sql, bindings } = await onlyStatement(db, () => repos.events.list(busy.company.id, window, { page: 1, limit: 50 }), (q) => /count\(/i.test(q));
+    const [counted] = (await db.raw(`ANALYZE ${sql}`, bindings)) as [Record<string, unknown>[]];
+    const countShown = JSON.stringify(counted, null, 1);
+    expect(counted!.map((row) => row.key), countShown).to.deep.equal(['events_company_id_created_at_index']);
+    expect(Number(counted![0]!.r_rows), countShown).to.be.at.most(IN_WINDOW + 1);
+    const page = await repos.events.list(busy.company.id, window, { page: 1, limit: 50 });
+    expect(page.total).to.equal(IN_WINDOW);
+    expect(page.items.map((e) => e.resourceId)).to.deep.equal(Array.from({ length: 50 }, (_, i) => `prd_${IN_WINDOW - 1 - i}`));
   });
 
   it('GET /payment-links?externalPaymentLinkId reads the one link by its organization\'s unique key, in one statement', async () => {

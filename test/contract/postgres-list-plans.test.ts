@@ -16,8 +16,9 @@ import { newContact, newDebt, newTenant, T1, type TenantFixture } from './fixtur
  * backward does not give (it sorts NULL highest): migration 20261202100000 adds the index that
  * does. A debts page filtered by a creation window reads the window's range and sorts its
  * matches, instead of walking the primary key newest first through every debt newer than the
- * window. Checked with statistics (after ANALYZE, as autovacuum keeps them); what the planner does
- * on a table that grew since its last analysis is open (docs/postgresql.md).
+ * window; so does an events page in a creation window. Checked with statistics (after ANALYZE, as
+ * autovacuum keeps them); what the planner does on a table that grew since its last analysis is
+ * open (docs/postgresql.md).
  */
 describe('PostgreSQL list plans', function () {
   let database: TestDatabase | null = null;
@@ -92,6 +93,25 @@ describe('PostgreSQL list plans', function () {
     expect(plan, plan).to.match(/Sort Key: \(\(d(_\d+)?\.id \+ 0\)\) DESC/);
     const page = await repos.debts.list(tenant.company.id, window, { page: 1, limit: 2 });
     expect([page.items.map((d) => d.externalRequestId), page.total]).to.deep.equal([['plan-9999', 'plan-9998'], 2000]);
+  });
+
+  it('GET /events with a creation window reads the window and sorts it, not every newer event', async () => {
+    // 1,000 events in the window, then 20,000 newer ones, a minute apart in id order.
+    const busy = await newTenant(repos);
+    const IN_WINDOW = 1000;
+    const events = Array.from({ length: IN_WINDOW + 20_000 }, (_, i) => ({
+      event_id: `evt_plan${i}_${busy.company.id}`, organization_id: busy.organization.id, company_id: busy.company.id, type: 'product.created',
+      resource_id: `prd_${i}`, payload: '{}', created_at: T1.getTime() + i * MINUTE,
+    }));
+    await db.batchInsert('events', events, 1000);
+    await db.raw('ANALYZE events');
+    const window = { createdFrom: T1.getTime(), createdTo: T1.getTime() + (IN_WINDOW - 1) * MINUTE };
+    const plan = await pagePlan(() => repos.events.list(busy.company.id, window, { page: 1, limit: 50 }));
+    expect(plan, plan).not.to.match(/Scan Backward/);
+    expect(plan, plan).to.match(/Sort Key: \(\(w\.id \+ 0\)\) DESC/);
+    expect(plan, plan).to.match(/events_company_id_created_at_index/);
+    const page = await repos.events.list(busy.company.id, window, { page: 1, limit: 2 });
+    expect([page.items.map((e) => e.resourceId), page.total]).to.deep.equal([[`prd_${IN_WINDOW - 1}`, `prd_${IN_WINDOW - 2}`], IN_WINDOW]);
   });
 
   it('the contact and link pages hold the newest rows, links without an externalPaymentLinkId last', async () => {

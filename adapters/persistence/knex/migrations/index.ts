@@ -23,6 +23,7 @@ import * as subscriptionTallies from './20261203100000_subscription_tallies';
 import * as subscriptionStatusTallies from './20261204100000_subscription_status_tallies';
 import * as debtStatusTallies from './20261205100000_debt_status_tallies';
 import * as subscriptionEndIndex from './20261206100000_subscription_end_index';
+import * as eventWindowIndex from './20261207100000_event_window_index';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -58,6 +59,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261204100000_subscription_status_tallies', subscriptionStatusTallies],
   ['20261205100000_debt_status_tallies', debtStatusTallies],
   ['20261206100000_subscription_end_index', subscriptionEndIndex],
+  ['20261207100000_event_window_index', eventWindowIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
