@@ -65,7 +65,8 @@ export interface SqlDialect {
    * newest-first walk passes every newer row before the first match. A key no index serves makes
    * the planner read the range and sort its matches, no more than the exact total's count of them
    * reads. PostgreSQL estimates the walk as if the matches were spread evenly and takes it
-   * (`column + 0` there); MariaDB and SQLite read the range of their own accord, and keep the column.
+   * (`column + 0` there). MySQL and SQLite keep the column: SQLite reads the range of its own
+   * accord, and MariaDB does for the debts and is told to for the events (alongIndex).
    */
   sortedAfterRange(db: Knex | Knex.Transaction, column: string): string | Knex.Raw;
   /**
