@@ -14,7 +14,8 @@ import { newContact, newDebt, newLink, newProduct, newTenant, T1, type TenantFix
  * GET /debts reads the company's debts along its own index: along the primary key, MariaDB read
  * every company's debts backward until the page was full. The unfiltered first page of GET /contacts
  * reads its rows along the organization's index; a later page reads its ids from it first. The
- * page and the total of GET /events in a creation window read the window from its own index.
+ * page and the total of GET /events in a creation window read the window from its own index. A
+ * lookup by email reads the organization's lower-cased email index.
  */
 describe('MariaDB list plans', function () {
   let store: PlanStore | null = null;
@@ -33,7 +34,8 @@ describe('MariaDB list plans', function () {
     const product = await repos.products.insert(newProduct(tenant.company));
     // Contacts and products by the hundred, as a company has them: with one row each, MariaDB
     // joins them first (a join buffer) whatever the statement says.
-    const { id: _contactId, ...contactRow } = (await db('contacts').where({ id: contact.id }).first()) as Record<string, unknown>;
+    // Without email_lower, which MariaDB computes (a VIRTUAL column: a value given for it is an error).
+    const { id: _contactId, email_lower: _emailLower, ...contactRow } = (await db('contacts').where({ id: contact.id }).first()) as Record<string, unknown>;
     const { id: _productId, ...productRow } = (await db('products').where({ id: product.id }).first()) as Record<string, unknown>;
     await db.batchInsert('contacts', Array.from({ length: 500 }, (_, i) => ({ ...contactRow, code: `PC${i}${uid()}`, external_client_id: `plan-contact-${i}` })), 500);
     await db.batchInsert('products', Array.from({ length: 500 }, (_, i) => ({ ...productRow, name: `Plan product ${i}` })), 500);
@@ -250,6 +252,20 @@ describe('MariaDB list plans', function () {
     expect(all).to.deep.equal([...all].sort((a, b) => b - a));
     const [newest] = (await db('contacts').where({ organization_id: tenant.organization.id }).max({ id: 'id' })) as { id: number }[];
     expect(all[0]).to.equal(newest!.id);
+  });
+
+  it("GET /contacts?email reads the one contact from the organization's lower-cased email index, not every contact", async () => {
+    // Among the organization's 500 and more contacts: compared without case, the email matched no
+    // index, and the lookup read every one of them.
+    const person = await repos.contacts.insert(newContact(tenant.organization.id, { email: `Plan.Person.${uid()}@Example.com` }));
+    const filter = { email: person.email.toUpperCase() };
+    const plan = await pagePlan(() => repos.contacts.list(tenant.organization.id, filter, { page: 1, limit: 50 }));
+    const shown = JSON.stringify(plan, null, 1);
+    const read = plan.find((row) => row.table === 'contacts' && row.key !== 'PRIMARY');
+    expect([read?.type, read?.key], shown).to.deep.equal(['ref', 'contacts_organization_id_email_lower_index']);
+    expect(Number(read!.r_rows), shown).to.be.at.most(1);
+    const page = await repos.contacts.list(tenant.organization.id, filter, { page: 1, limit: 50 });
+    expect([page.items.map((c) => c.id), page.total]).to.deep.equal([[person.id], 1]);
   });
 
   it('the page holds the newest externalSubscriptionIds and the exact total', async () => {

@@ -16,7 +16,8 @@ import { newContact, newDebt, newTenant, T1, type TenantFixture } from './fixtur
  * backward does not give (it sorts NULL highest): migration 20261202100000 adds the index that
  * does. A debts page filtered by a creation window reads the window's range and sorts its
  * matches, instead of walking the primary key newest first through every debt newer than the
- * window; so does an events page in a creation window. Checked with statistics (after ANALYZE, as
+ * window; so does an events page in a creation window. A lookup of contacts by email reads the
+ * index on their lower-cased emails (migration 20261207200000). Checked with statistics (after ANALYZE, as
  * autovacuum keeps them); what the planner does on a table that grew since its last analysis is
  * open (docs/postgresql.md).
  */
@@ -112,6 +113,14 @@ describe('PostgreSQL list plans', function () {
     expect(plan, plan).to.match(/events_company_id_created_at_index/);
     const page = await repos.events.list(busy.company.id, window, { page: 1, limit: 2 });
     expect([page.items.map((e) => e.resourceId), page.total]).to.deep.equal([[`prd_${IN_WINDOW - 1}`, `prd_${IN_WINDOW - 2}`], IN_WINDOW]);
+  });
+
+  it("GET /contacts?email reads the organization's lower-cased email index, not every contact", async () => {
+    const plan = await pagePlan(() => repos.contacts.list(tenant.organization.id, { email: 'PLAN1234@Example.COM' }, { page: 1, limit: 50 }));
+    expect(plan, plan).to.match(/Index (Only )?Scan using contacts_organization_id_email_lower_index/);
+    expect(plan, plan).not.to.match(/Seq Scan on contacts|contacts_organization_id_id_name_search_index/);
+    const page = await repos.contacts.list(tenant.organization.id, { email: 'PLAN1234@Example.COM' }, { page: 1, limit: 50 });
+    expect([page.items.map((c) => c.externalClientId), page.total]).to.deep.equal([['plan-1234'], 1]);
   });
 
   it('the contact and link pages hold the newest rows, links without an externalPaymentLinkId last', async () => {

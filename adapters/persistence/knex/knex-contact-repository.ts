@@ -3,7 +3,7 @@ import type { Contact, Phone } from '../../../internal/contacts/contact';
 import { foldForSearch, phoneDigits } from '../../../internal/contacts/contact';
 import { COUNT_SCAN_CAP, cappedTotal, type Page, type PageRequest, totalFromPage } from '../../../internal/shared/page';
 import type { ContactChanges, ContactFilter, ContactRepository, NewContact } from '../../../ports/contact-repository';
-import { sqlDialect } from './dialect';
+import { type Dialect, sqlDialect } from './dialect';
 import { endsInSpace, insertedIdOrConflict, lookUp, withoutTrailingSpaces } from './shared-transaction';
 import { bool, fromMillis, toMillis } from './rows/columns';
 import { inTransaction } from './in-transaction';
@@ -170,12 +170,20 @@ interface ContactPageValues extends PageValues {
 const isFiltered = (v: ContactPageValues) =>
   v.nameContains !== undefined || v.email !== undefined || v.externalClientId !== undefined || v.code !== undefined || v.phonesStartingWith !== undefined;
 
+/**
+ * The lower-cased email as the organization's (organization_id, lower-cased email) index holds it
+ * (migration 20261207200000): the expression itself on PostgreSQL and SQLite, whose planners match
+ * it to their index on it; on MariaDB/MySQL the VIRTUAL column computed from it, which that index
+ * is on. The email filter compares it with the filter lower-cased, so it reads one index entry.
+ */
+const LOWER_EMAIL: Record<Dialect, string> = { mysql: 'contacts.email_lower', postgres: 'LOWER(contacts.email)', sqlite: 'LOWER(contacts.email)' };
+
 /** The organization's contacts that match, newest first along its own index, not the primary key (a name that matches little would otherwise read the whole table). */
 function matchingContacts(db: Knex | Knex.Transaction, v: ContactPageValues): Knex.QueryBuilder {
   const dialect = sqlDialect(db);
   const query = db.from(dialect.orderedByOwnIndex(db, 'contacts')).where('contacts.organization_id', v.organizationId);
   if (v.nameContains !== undefined) query.whereRaw(dialect.containsText('contacts.name_search', '').sql, [v.nameContains]);
-  if (v.email !== undefined) query.whereRaw('LOWER(contacts.email) = ?', [v.email]);
+  if (v.email !== undefined) query.whereRaw(`${LOWER_EMAIL[dialect.name]} = ?`, [v.email]);
   if (v.externalClientId !== undefined) query.where('contacts.external_client_id', v.externalClientId);
   if (v.code !== undefined) query.where('contacts.code', v.code);
   if (v.phonesStartingWith !== undefined) {

@@ -24,6 +24,7 @@ import * as subscriptionStatusTallies from './20261204100000_subscription_status
 import * as debtStatusTallies from './20261205100000_debt_status_tallies';
 import * as subscriptionEndIndex from './20261206100000_subscription_end_index';
 import * as eventWindowIndex from './20261207100000_event_window_index';
+import * as contactEmailIndex from './20261207200000_contact_email_index';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -60,6 +61,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261205100000_debt_status_tallies', debtStatusTallies],
   ['20261206100000_subscription_end_index', subscriptionEndIndex],
   ['20261207100000_event_window_index', eventWindowIndex],
+  ['20261207200000_contact_email_index', contactEmailIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
+import { knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
+import type { Repositories } from '../../ports/unit-of-work';
+import { createTestDatabase, type TestDatabase } from '../support/databases';
+import { testEventWriting } from '../support/event-writing';
+import { pageStatement } from '../support/page-statement';
+import { testSecretBox } from '../support/secrets';
+import { newContact, newTenant, type TenantFixture } from './fixtures';
+
+/**
+ * The embedded default's plans where a list could read far more than its matches: a lookup of
+ * contacts by email, compared without case, reads the index on their lower-cased emails (migration
+ * 20261207200000), which SQLite matches to the lookup's `LOWER(contacts.email)` only while the two
+ * expressions are the same; otherwise it reads every contact of the organization.
+ */
+describe('SQLite list plans', function () {
+  let database: TestDatabase;
+  let db: Knex;
+  let repos: Repositories;
+  let tenant: TenantFixture;
+
+  before(async () => {
+    database = await createTestDatabase('sqlite');
+    db = openKnex(database.url);
+    await migrateLatest(db);
+    repos = knexRepositories(db, { events: testEventWriting(), secrets: testSecretBox() });
+    tenant = await newTenant(repos);
+    for (let n = 1; n <= 300; n++) await repos.contacts.insert(newContact(tenant.organization.id, { externalClientId: `plan-${n}`, email: `Plan${n}@Example.com` }));
+    await db.raw('ANALYZE');
+  });
+
+  after(async () => {
+    await db.destroy();
+    await database.drop();
+  });
+
+  it("GET /contacts?email reads the organization's lower-cased email index, not every contact", async () => {
+    const list = () => repos.contacts.list(tenant.organization.id, { email: 'PLAN123@example.COM' }, { page: 1, limit: 50 });
+    const { sql, bindings } = await pageStatement(db, list);
+    const plan = ((await db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings)) as { detail: string }[]).map((row) => row.detail).join('\n');
+    expect(plan, plan).to.match(/SEARCH contacts USING (COVERING )?INDEX contacts_organization_id_email_lower_index \(organization_id=\? AND <expr>=\?\)/);
+    const page = await list();
+    expect([page.items.map((c) => c.externalClientId), page.total]).to.deep.equal([['plan-123'], 1]);
+  });
+});
