@@ -14,6 +14,8 @@ import { fromMillis, fromMillisOrNull, toMillis, toMillisOrNull } from './rows/c
 type Row = Record<string, any>;
 
 const SELECT = ['i.*', 'd.external_request_id as debt_external_request_id'];
+/** The (debt_id, pending_method) unique index (migration 20261127100000): a debt's instructions. */
+const BY_DEBT_INDEX = 'payment_instructions_debt_id_pending_method_unique';
 
 export class KnexPaymentInstructionRepository implements PaymentInstructionRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
@@ -61,9 +63,20 @@ export class KnexPaymentInstructionRepository implements PaymentInstructionRepos
 
   async cancelPendingOfDebts(debtIds: number[], at: Date, keep?: number): Promise<PaymentInstructionView[]> {
     if (debtIds.length === 0) return [];
-    const query = this.db('payment_instructions').whereIn('debt_id', debtIds).where('status', 'PENDING').select('id').orderBy('id');
-    if (keep !== undefined) query.whereNot('id', keep);
-    sqlDialect(this.db).lockRows(query);
+    // Along the debts' own index entries. A locking read on MariaDB/MySQL locks every row it reads
+    // on the way, matching or not, and on a small table the planner read the primary key in id
+    // order instead: a payment that held its own debt's instruction then waited for every other
+    // debt's, so two payments of different debts at once deadlocked (the reliability suite's
+    // notifications delivered twice at once answered 500 once the unit of work's retries ran out).
+    const dialect = sqlDialect(this.db);
+    const query = this.db
+      .from(dialect.alongIndex(this.db, 'payment_instructions', 'p', BY_DEBT_INDEX))
+      .whereIn('p.debt_id', debtIds)
+      .where('p.status', 'PENDING')
+      .select('p.id')
+      .orderBy('p.id');
+    if (keep !== undefined) query.whereNot('p.id', keep);
+    dialect.lockRows(query);
     const ids = (await query).map((r: { id: number }) => Number(r.id));
     return this.transition(ids, { ...statusColumns('CANCELLED'), updated_at: toMillis(at) });
   }
