@@ -65,15 +65,21 @@ export function eventRow(organizationId: number, companyId: number, type: string
   };
 }
 
-/** The tally upserts of one transaction, on the one shard it drew (tallies.ts), in one order. */
-export async function addToTallies(trx: Knex.Transaction, companyId: number, tallies: { table: string; live: number; status?: string }[]): Promise<void> {
+/**
+ * The tally upserts of one transaction, on the one shard it drew (tallies.ts), in one order: each
+ * of the company's, or of its `by` column's value (a status, a debtor) when it has one.
+ */
+export async function addToTallies(
+  trx: Knex.Transaction,
+  companyId: number,
+  tallies: { table: string; live: number; by?: Record<string, string | number> }[],
+): Promise<void> {
   // As tallies.ts draws it (Math.random: a shard spreads writers, it guards nothing).
   const shard = Math.floor(Math.random() * SHARDS);
-  for (const { table, live, status } of tallies) {
-    const key = status === undefined ? ['company_id', 'shard'] : ['company_id', 'status', 'shard'];
+  for (const { table, live, by = {} } of tallies) {
     await trx(table)
-      .insert({ company_id: companyId, ...(status === undefined ? {} : { status }), shard, live })
-      .onConflict(key)
+      .insert({ company_id: companyId, ...by, shard, live })
+      .onConflict(['company_id', ...Object.keys(by), 'shard'])
       .merge({ live: trx.raw('?? + ?', [`${table}.live`, live]) });
   }
 }

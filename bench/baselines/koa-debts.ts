@@ -53,7 +53,7 @@ async function write(group: Create<Body>[]): Promise<Record<string, unknown>[]> 
       };
     });
     await trx('events').insert(debts.map((debt) => eventRow(organizationId, companyId, 'debt.created', debt.debtId, debt, now)));
-    await addToTallies(trx, companyId, [{ table: 'debt_tallies', live: rows.length, status: 'PENDING' }, { table: 'event_tallies', live: rows.length }]);
+    await addToTallies(trx, companyId, [{ table: 'debt_tallies', live: rows.length, by: { status: 'PENDING' } }, { table: 'event_tallies', live: rows.length }]);
     return debts;
   });
 }

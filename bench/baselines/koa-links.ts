@@ -67,9 +67,9 @@ async function write(group: Create<Body>[]): Promise<Record<string, unknown>[]> 
     });
     await trx('events').insert(events);
     await addToTallies(trx, companyId, [
-      { table: 'debt_tallies', live: debts.length, status: 'PENDING' },
+      { table: 'debt_tallies', live: debts.length, by: { status: 'PENDING' } },
       { table: 'event_tallies', live: events.length },
-      { table: 'payment_link_tallies', live: links.length, status: 'ACTIVE' },
+      { table: 'payment_link_tallies', live: links.length, by: { status: 'ACTIVE' } },
     ]);
     return answers;
   });

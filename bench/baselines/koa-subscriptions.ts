@@ -8,11 +8,11 @@ import { addToTallies, alphanumeric, type Create, db, eventRow, insertRows, serv
  * write, grouped as the API groups it (grouped-writes.ts), and nothing else: one transaction with
  * the debtors' and the products' reads, one multi-row INSERT of the subscriptions, one of their
  * generation jobs into the outbox, one of their subscription.created events (the subscription
- * rendered, with its signed URL) and the upserts of the subscription and event tallies; then the
- * jobs handed to BullMQ (the API's own queue adapter: one addBulk per turn) before the answers,
- * and their outbox entries marked dispatched together 50 ms later (MARK_AFTER_MS), as the API's
- * DispatchOutbox does. The jobs go to a queue of the floor's own (QUEUE_PREFIX), which no worker
- * reads.
+ * rendered, with its signed URL) and the upserts of the event and subscription tallies (per
+ * status and per debtor); then the jobs handed to BullMQ (the API's own queue adapter: one
+ * addBulk per turn) before the answers, and their outbox entries marked dispatched together 50 ms
+ * later (MARK_AFTER_MS), as the API's DispatchOutbox does. The jobs go to a queue of the floor's
+ * own (QUEUE_PREFIX), which no worker reads.
  *
  * The body names the organization, company, contact (externalClientId) and product name the
  * scenario made for it (bench/scenarios/baselines.ts); the Idempotency-Key header is the
@@ -95,9 +95,12 @@ async function write(group: Create<Body>[]): Promise<Record<string, unknown>[]> 
       };
     });
     await trx('events').insert(answers.map((s) => eventRow(organizationId, companyId, 'subscription.created', s.subscriptionId, s, now)));
+    const perDebtor = new Map<number, number>();
+    for (const row of rows) perDebtor.set(row.contact_id, (perDebtor.get(row.contact_id) ?? 0) + 1);
     await addToTallies(trx, companyId, [
       { table: 'event_tallies', live: rows.length },
-      { table: 'subscription_tallies', live: rows.length, status: 'ACTIVE' },
+      ...[...perDebtor].sort(([a], [b]) => a - b).map(([contactId, live]) => ({ table: 'subscription_contact_tallies', live, by: { contact_id: contactId } })),
+      { table: 'subscription_tallies', live: rows.length, by: { status: 'ACTIVE' } },
     ]);
     return { answers, jobs };
   });

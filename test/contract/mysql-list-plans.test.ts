@@ -15,7 +15,8 @@ import { newContact, newDebt, newLink, newProduct, newTenant, T1, type TenantFix
  * every company's debts backward until the page was full. The unfiltered first page of GET /contacts
  * reads its rows along the organization's index; a later page reads its ids from it first. The
  * page and the total of GET /events in a creation window read the window from its own index. A
- * lookup by email reads the organization's lower-cased email index.
+ * lookup by email reads the organization's lower-cased email index. A debtor's subscriptions are
+ * read in the page's order from their own index, and their total from the debtor's tally.
  */
 describe('MariaDB list plans', function () {
   let store: PlanStore | null = null;
@@ -49,6 +50,7 @@ describe('MariaDB list plans', function () {
     await db.batchInsert('subscriptions', rows, 500);
     // What the repository's inserts would have kept (adapters/persistence/knex/tallies.ts).
     await db('subscription_tallies').insert({ company_id: tenant.company.id, status: 'ACTIVE', shard: 0, live: ROWS });
+    await db('subscription_contact_tallies').insert({ company_id: tenant.company.id, contact_id: contact.id, shard: 0, live: ROWS });
     await db.raw('ANALYZE TABLE subscriptions, contacts, products');
     // Debts: the tenant's are one in twenty of the table, the rest another company's, interleaved.
     crowd = await newTenant(repos);
@@ -97,6 +99,25 @@ describe('MariaDB list plans', function () {
       expect(sorted.map((row) => String(row.table).replace(/\d+/, 'N')), shown).to.deep.equal(['<derivedN>']);
       expect(plan.some((row) => String(row.Extra).includes('temporary')), shown).to.equal(false);
     }
+  });
+
+  it("GET /subscriptions?externalClientId reads the debtor's page along its index in the page's order, and counts none: the debtor's tally", async () => {
+    // The fixture's debtor holds all of the company's 2,000 subscriptions: the total counted them
+    // all on every page.
+    const [contact] = (await db('contacts').where({ organization_id: tenant.organization.id }).orderBy('id').limit(1)) as { external_client_id: string }[];
+    const debtor = { organizationId: tenant.organization.id, externalClientId: contact!.external_client_id };
+    const plan = await pagePlan(() => repos.subscriptions.list(tenant.company.id, { today: '2026-01-01', debtor }, { page: 1, limit: 50 }));
+    const shown = JSON.stringify(plan, null, 1);
+    const reads = plan.filter((row) => row.table === 's' && row.type !== 'eq_ref');
+    expect(reads.map((row) => row.key), shown).to.deep.equal(['subscriptions_company_contact_external_id_index']);
+    expect(Number(reads[0]!.r_rows), shown).to.be.at.most(50);
+    expect(plan.some((row) => row.table === 'subscription_contact_tallies'), shown).to.equal(true);
+    const page = await repos.subscriptions.list(tenant.company.id, { today: '2026-01-01', debtor }, { page: 1, limit: 3 });
+    expect(page.items.map((s) => s.externalSubscriptionId)).to.deep.equal(['plan-999', 'plan-998', 'plan-997']);
+    expect(page.total).to.equal(ROWS);
+    // With a status too, the page counts its matches.
+    const active = await repos.subscriptions.list(tenant.company.id, { today: '2026-01-01', debtor, status: 'ACTIVE' }, { page: 1, limit: 3 });
+    expect(active.total).to.equal(ROWS);
   });
 
   it('GET /subscriptions?status=ACTIVE counts no subscription: the tally, less the lapsed ones from their index', async () => {

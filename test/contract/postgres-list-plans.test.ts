@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
+import type { Contact } from '../../internal/contacts/contact';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
 import type { Repositories } from '../../ports/unit-of-work';
@@ -7,7 +8,7 @@ import { createTestDatabase, databaseAvailable, type TestDatabase } from '../sup
 import { testEventWriting } from '../support/event-writing';
 import { pageStatement } from '../support/page-statement';
 import { testSecretBox } from '../support/secrets';
-import { newContact, newDebt, newTenant, T1, type TenantFixture } from './fixtures';
+import { newContact, newDebt, newProduct, newTenant, T1, type TenantFixture } from './fixtures';
 
 /**
  * The newest-first page of payment links on PostgreSQL walks an index in the page's order and
@@ -17,7 +18,9 @@ import { newContact, newDebt, newTenant, T1, type TenantFixture } from './fixtur
  * does. A debts page filtered by a creation window reads the window's range and sorts its
  * matches, instead of walking the primary key newest first through every debt newer than the
  * window; so does an events page in a creation window. A lookup of contacts by email reads the
- * index on their lower-cased emails (migration 20261207200000). Checked with statistics (after ANALYZE, as
+ * index on their lower-cased emails (migration 20261207200000). A debtor's page of subscriptions
+ * reads their own index in the page's order (migration 20261207210000) and its total from the
+ * debtor's tally (20261207220000). Checked with statistics (after ANALYZE, as
  * autovacuum keeps them); what the planner does on a table that grew since its last analysis is
  * open (docs/postgresql.md).
  */
@@ -121,6 +124,34 @@ describe('PostgreSQL list plans', function () {
     expect(plan, plan).not.to.match(/Seq Scan on contacts|contacts_organization_id_id_name_search_index/);
     const page = await repos.contacts.list(tenant.organization.id, { email: 'PLAN1234@Example.COM' }, { page: 1, limit: 50 });
     expect([page.items.map((c) => c.externalClientId), page.total]).to.deep.equal([['plan-1234'], 1]);
+  });
+
+  it("GET /subscriptions?externalClientId reads the debtor's page from its index in the page's order, and the total from the debtor's tally", async () => {
+    // One debtor holds every third of the company's 6,000 subscriptions.
+    const busy = await newTenant(repos);
+    const debtors: Contact[] = [];
+    for (let i = 0; i < 3; i++) debtors.push(await repos.contacts.insert(newContact(busy.organization.id)));
+    const product = await repos.products.insert(newProduct(busy.company));
+    const rows = Array.from({ length: 6000 }, (_, i) => ({
+      organization_id: busy.organization.id, company_id: busy.company.id, code: `PLANS${i}_${busy.company.id}`, external_subscription_id: `plan-${String(i).padStart(4, '0')}`,
+      contact_id: debtors[i % 3]!.id, contact_created_inline: false, product_id: product.id, product_created_inline: false, status: 'ACTIVE',
+      amount_cents: 100, currency: 'MXN', interval_unit: 'month', interval_count: 1, start_date: '2026-01-15', total_cycles: 6,
+      last_due_date: '2026-06-15', enforce_payment_order: false, autopay: false, allow_overdue_payment: true, allow_partial_payments: true,
+      resume_count: 0, created_at: T1.getTime(), updated_at: T1.getTime(),
+    }));
+    await db.batchInsert('subscriptions', rows, 500);
+    // What the repository's inserts would have kept (adapters/persistence/knex/tallies.ts).
+    await db('subscription_contact_tallies').insert(debtors.map((d) => ({ company_id: busy.company.id, contact_id: d.id, shard: 0, live: 2000 })));
+    await db.raw('ANALYZE subscriptions, subscription_contact_tallies');
+    const filter = { today: '2026-01-01', debtor: { organizationId: busy.organization.id, externalClientId: debtors[0]!.externalClientId } };
+    const plan = await pagePlan(() => repos.subscriptions.list(busy.company.id, filter, { page: 1, limit: 50 }));
+    // The debtor's index, once (no count reads it), backward in the page's order (the one sort is of the page's 50).
+    expect(plan.match(/subscriptions_company_contact_external_id_index/g), plan).to.have.length(1);
+    expect(plan, plan).to.match(/Index (Only )?Scan Backward using subscriptions_company_contact_external_id_index/);
+    expect(plan.match(/Sort Key: .*/g), plan).to.deep.equal(['Sort Key: pg.page_key DESC']);
+    expect(plan, plan).to.match(/Scan (using \w+ )?on subscription_contact_tallies/);
+    const page = await repos.subscriptions.list(busy.company.id, filter, { page: 1, limit: 2 });
+    expect([page.items.map((s) => s.externalSubscriptionId), page.total]).to.deep.equal([['plan-5997', 'plan-5994'], 2000]);
   });
 
   it('the contact and link pages hold the newest rows, links without an externalPaymentLinkId last', async () => {

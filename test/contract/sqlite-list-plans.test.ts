@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
+import type { Contact } from '../../internal/contacts/contact';
 import { migrateLatest, openKnex } from '../../adapters/persistence/knex/connection';
 import { knexRepositories } from '../../adapters/persistence/knex/knex-unit-of-work';
 import type { Repositories } from '../../ports/unit-of-work';
@@ -7,13 +8,16 @@ import { createTestDatabase, type TestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
 import { pageStatement } from '../support/page-statement';
 import { testSecretBox } from '../support/secrets';
-import { newContact, newTenant, type TenantFixture } from './fixtures';
+import { newContact, newProduct, newTenant, type TenantFixture } from './fixtures';
+import { newSubscription } from './subscriptions.contract';
 
 /**
  * The embedded default's plans where a list could read far more than its matches: a lookup of
  * contacts by email, compared without case, reads the index on their lower-cased emails (migration
  * 20261207200000), which SQLite matches to the lookup's `LOWER(contacts.email)` only while the two
- * expressions are the same; otherwise it reads every contact of the organization.
+ * expressions are the same; otherwise it reads every contact of the organization. A debtor's page
+ * of subscriptions reads their own index in the page's order (migration 20261207210000) and its
+ * total from the debtor's tally (20261207220000).
  */
 describe('SQLite list plans', function () {
   let database: TestDatabase;
@@ -43,5 +47,26 @@ describe('SQLite list plans', function () {
     expect(plan, plan).to.match(/SEARCH contacts USING (COVERING )?INDEX contacts_organization_id_email_lower_index \(organization_id=\? AND <expr>=\?\)/);
     const page = await list();
     expect([page.items.map((c) => c.externalClientId), page.total]).to.deep.equal([['plan-123'], 1]);
+  });
+
+  it("GET /subscriptions?externalClientId reads the debtor's page from its index in the page's order, and the total from the debtor's tally", async () => {
+    const debtors: Contact[] = [];
+    for (let i = 0; i < 3; i++) debtors.push(await repos.contacts.insert(newContact(tenant.organization.id)));
+    const product = await repos.products.insert(newProduct(tenant.company));
+    for (let i = 0; i < 300; i++) {
+      await repos.subscriptions.insert(newSubscription({ ...tenant, contact: debtors[i % 3]!, product }, { externalSubscriptionId: `plan-${String(i).padStart(3, '0')}` }));
+    }
+    await db.raw('ANALYZE');
+    const debtor = { organizationId: tenant.organization.id, externalClientId: debtors[0]!.externalClientId };
+    const list = () => repos.subscriptions.list(tenant.company.id, { today: '2026-01-01', debtor }, { page: 1, limit: 50 });
+    const { sql, bindings } = await pageStatement(db, list);
+    const plan = ((await db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings)) as { detail: string }[]).map((row) => row.detail).join('\n');
+    // The debtor's index, once (no count reads it), in the page's order: nothing sorted.
+    expect(plan.match(/subscriptions_company_contact_external_id_index/g), plan).to.have.length(1);
+    expect(plan, plan).to.match(/SEARCH s USING (COVERING )?INDEX subscriptions_company_contact_external_id_index \(company_id=\? AND contact_id=\?\)/);
+    expect(plan, plan).not.to.match(/TEMP B-TREE/);
+    expect(plan, plan).to.match(/SEARCH subscription_contact_tallies/);
+    const page = await repos.subscriptions.list(tenant.company.id, { today: '2026-01-01', debtor }, { page: 1, limit: 2 });
+    expect([page.items.map((s) => s.externalSubscriptionId), page.total]).to.deep.equal([['plan-297', 'plan-294'], 100]);
   });
 });

@@ -456,6 +456,21 @@ export function describeSubscriptionsContract({ repos, uow, contention }: Contra
         expect((await repos().subscriptions.list(t.company.id, { today, debtor: { ...debtor, externalClientId: 'nobody-here' } }, PAGE)).total).to.equal(0);
         expect((await repos().subscriptions.list(t.company.id, { today, debtor: { ...debtor, organizationId: t.organization.id + 1_000_000 } }, PAGE)).total).to.equal(0);
       });
+
+      it("totals a debtor's subscriptions of this company alone (every status), past the last page and inside the work that wrote them", async () => {
+        const t = await subscriptionTenant({ companies: 2 });
+        const debtor = { organizationId: t.organization.id, externalClientId: t.contact.externalClientId };
+        for (const status of ['ACTIVE', 'PAUSED', 'CANCELLED'] as const) await insert(t, { status });
+        await insert(t, { companyId: t.companies[1]!.id });
+        await insert(t, { contactId: (await repos().contacts.insert(newContact(t.organization.id))).id });
+        const totals = async (companyId: number, page = 1) => (await repos().subscriptions.list(companyId, { today, debtor }, { page, limit: 2 })).total;
+        expect([await totals(t.company.id), await totals(t.company.id, 2), await totals(t.company.id, 5), await totals(t.companies[1]!.id)]).to.deep.equal([3, 3, 3, 1]);
+        const seen = await uow().run(async (tx) => {
+          await tx.subscriptions.insert(newSubscription(t));
+          return (await tx.subscriptions.list(t.company.id, { today, debtor }, { page: 3, limit: 2 })).total;
+        });
+        expect([seen, await totals(t.company.id)]).to.deep.equal([4, 4]);
+      });
     });
   });
 

@@ -7,11 +7,12 @@ const TALLIES: { tally: string; rows: string; keys: string[]; live: (q: Knex.Que
   { tally: 'payment_link_tallies', rows: 'payment_links', keys: ['company_id', 'status'], live: (q) => q },
   { tally: 'event_tallies', rows: 'events', keys: ['company_id'], live: (q) => q },
   { tally: 'subscription_tallies', rows: 'subscriptions', keys: ['company_id', 'status'], live: (q) => q },
+  { tally: 'subscription_contact_tallies', rows: 'subscriptions', keys: ['company_id', 'contact_id'], live: (q) => q },
 ];
 
 /**
  * Every tally must equal COUNT(*) of the rows it counts, per owner (and status, for the debts, the
- * payment links and the subscriptions), whatever happened to the database: every suite's API checks it before its database is
+ * payment links and the subscriptions; and debtor, for the subscriptions' second tally), whatever happened to the database: every suite's API checks it before its database is
  * dropped (harness close()), the reliability suite's races, crashes and dropped connections
  * included. Throws with the tallies and keys that differ.
  */

@@ -12,7 +12,7 @@ import { debtorId, type DebtorValues, debtorValues } from './debtor-filter';
 import { flushDeferredWrites } from './deferred-writes';
 import { inTransaction } from './in-transaction';
 import { lockRowId, transitionRows } from './row-lock';
-import { addToTally, changingStatus, moveInTally, SUBSCRIPTION_TALLY, tallyTotal } from './tallies';
+import { addToTally, changingStatus, moveInTally, SUBSCRIPTION_DEBTOR_TALLY, SUBSCRIPTION_TALLY, tallyTotal } from './tallies';
 import { endsInSpace, insertedIdOrConflict, lookUp } from './shared-transaction';
 import { ownRowsByKey } from './read-batches';
 import { bool, fromMillis, toMillis } from './rows/columns';
@@ -31,10 +31,11 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async insert(subscription: NewSubscription): Promise<Subscription> {
-    // The subscription and its company's tally of its status agree (one transaction).
+    // The subscription and its company's tallies, of its status and of its debtor, agree (one transaction).
     return inTransaction(this.db, async (trx) => {
       const id = await insertedIdOrConflict(trx, 'Subscription', 'subscriptions', toRow(subscription));
       await addToTally(trx, SUBSCRIPTION_TALLY, subscription.companyId, 1, subscription.status);
+      await addToTally(trx, SUBSCRIPTION_DEBTOR_TALLY, subscription.companyId, 1, subscription.contactId);
       return { ...subscription, id: Number(id) };
     });
   }
@@ -106,7 +107,7 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
     else if (filter.status === 'ENDED') values.endedBy = filter.today;
     else values.status = filter.status;
     // A read in the transaction that wrote sees its own writes (flushDeferredWrites).
-    if (isTallied(values)) await flushDeferredWrites(this.db);
+    if (isTallied(values) || isDebtorTallied(values)) await flushDeferredWrites(this.db);
     const rows = await subscriptionPage<Row>(this.db, values);
     const lapsedSign = filter.status === 'ACTIVE' ? -1 : filter.status === 'ENDED' ? 1 : 0;
     const told = totalFromPage(page, rows.length);
@@ -138,6 +139,10 @@ interface SubscriptionPageValues extends PageValues, DebtorValues {
 /** Filtered by nothing but a status (or nothing): the total comes from the company's subscription tally. */
 const isTallied = (v: SubscriptionPageValues) => v.debtorExternalClientId === undefined;
 
+/** Filtered by a debtor alone: the total comes from the company's tally of that debtor's subscriptions. */
+const isDebtorTallied = (v: SubscriptionPageValues) =>
+  v.debtorExternalClientId !== undefined && v.activeOn === undefined && v.endedBy === undefined && v.status === undefined;
+
 function matchingSubscriptions(db: Knex | Knex.Transaction, v: SubscriptionPageValues): Knex.QueryBuilder {
   const query = db('subscriptions as s').where('s.company_id', v.companyId);
   if (v.activeOn !== undefined) query.where('s.status', 'ACTIVE').where((q) => q.whereNull('s.last_due_date').orWhere('s.last_due_date', '>=', v.activeOn!));
@@ -153,8 +158,11 @@ function lapsedSubscriptions(db: Knex | Knex.Transaction, companyId: number, tod
   return db('subscriptions').where({ company_id: companyId, status: 'ACTIVE' }).where('last_due_date', '<', today).count({ n: '*' });
 }
 
-/** The status's count from the tally, or with a contact a count of the matches. */
+/** The status's count from the tally, the debtor's from theirs, or with a debtor and a status a count of the matches. */
 function subscriptionTotal(db: Knex | Knex.Transaction, v: SubscriptionPageValues): Knex.QueryBuilder {
+  if (isDebtorTallied(v)) {
+    return db(SUBSCRIPTION_DEBTOR_TALLY.table).where(SUBSCRIPTION_DEBTOR_TALLY.owner, v.companyId).where(SUBSCRIPTION_DEBTOR_TALLY.by!, debtorId(db, v)).sum({ n: 'live' });
+  }
   if (!isTallied(v)) return matchingSubscriptions(db, v).count({ n: '*' });
   const status = v.activeOn !== undefined ? 'ACTIVE' : v.endedBy !== undefined ? 'ENDED' : v.status;
   return tallyTotal(db, SUBSCRIPTION_TALLY, v.companyId, status === undefined ? undefined : [status]);
@@ -162,7 +170,9 @@ function subscriptionTotal(db: Knex | Knex.Transaction, v: SubscriptionPageValue
 
 /**
  * The page's ids from the subscriptions alone, along the (company_id, external_subscription_id)
- * index, then only those rows joined to their contact and product: joined first, MariaDB drove
+ * index (a debtor's: (company_id, contact_id, external_subscription_id), migration
+ * 20261207210000_subscription_contact_index), then only those rows joined to their contact and
+ * product: joined first, MariaDB drove
  * the join from the contact (one debtor with many subscriptions) and sorted all of them for every
  * page. The page's ids carry their sort key (`page_key`), and the 50 ids are put in order by it
  * before the join: ordered by the joined rows' own column, MariaDB wrote the joined page (its
@@ -170,7 +180,8 @@ function subscriptionTotal(db: Knex | Knex.Transaction, v: SubscriptionPageValue
  * MariaDB CPU (docs/performance.md). The exact total is a subquery of the same statement
  * (uncorrelated: run once), and a page that is not full tells it. Filtered by nothing but a
  * status (or nothing), it comes from the company's subscription tally: the status's count, less
- * (ACTIVE) or plus (ENDED) the lapsed subscriptions. Filtered by a contact, a count of the matches.
+ * (ACTIVE) or plus (ENDED) the lapsed subscriptions. Filtered by a debtor alone, it comes from the
+ * company's tally of that debtor's subscriptions; by a debtor and a status, a count of the matches.
  */
 const subscriptionPage = compiledRead((db, v: SubscriptionPageValues) => {
   const ids = paged(matchingSubscriptions(db, v).select('s.id', 's.external_subscription_id as page_key').orderBy('s.external_subscription_id', 'desc'), v);

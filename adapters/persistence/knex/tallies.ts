@@ -13,7 +13,8 @@ import { inTransaction } from './in-transaction';
  * the contacts (per organization), the payment links (per company and status) and the events (per
  * company; migration 20261201100000_list_tallies), and the
  * subscriptions (per company and status; migrations 20261203100000_subscription_tallies and
- * 20261204100000_subscription_status_tallies).
+ * 20261204100000_subscription_status_tallies; and per company and debtor, migration
+ * 20261207220000_subscription_contact_tallies).
  * test/support/tally-check.ts holds every suite's database to tally = COUNT(*).
  *
  * A transaction keeps to the one shard it drew first, in every tally: a grouped transaction (many
@@ -31,15 +32,20 @@ export const TALLY_SHARDS = 16;
 export interface Tally {
   table: string;
   owner: string;
-  /** A column the rows are also counted by (a payment link's status); none: one count per owner. */
+  /** A column the rows are also counted by (a payment link's status, a subscription's debtor); none: one count per owner. */
   by?: string;
 }
+
+/** A value of a tally's `by` column: a status, or the id of a debtor. */
+type By = string | number;
 
 export const DEBT_TALLY: Tally = { table: 'debt_tallies', owner: 'company_id', by: 'status' };
 export const CONTACT_TALLY: Tally = { table: 'contact_tallies', owner: 'organization_id' };
 export const PAYMENT_LINK_TALLY: Tally = { table: 'payment_link_tallies', owner: 'company_id', by: 'status' };
 export const EVENT_TALLY: Tally = { table: 'event_tallies', owner: 'company_id' };
 export const SUBSCRIPTION_TALLY: Tally = { table: 'subscription_tallies', owner: 'company_id', by: 'status' };
+/** The company's subscriptions of each debtor, every status (GET /subscriptions?externalClientId). */
+export const SUBSCRIPTION_DEBTOR_TALLY: Tally = { table: 'subscription_contact_tallies', owner: 'company_id', by: 'contact_id' };
 
 /** The shard each open transaction drew (gone with the transaction object). */
 const shardOfTransaction = new WeakMap<object, number>();
@@ -60,12 +66,12 @@ function shardFor(db: Knex | Knex.Transaction): number {
  * (deferred-writes.ts), one upsert per tally row for the whole transaction, holding the row's
  * lock only from there to the commit.
  */
-export async function addToTally(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, delta: number, by?: string): Promise<void> {
+export async function addToTally(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, delta: number, by?: By): Promise<void> {
   if (delta === 0) return;
   if ((tally.by === undefined) !== (by === undefined)) throw new Error(`${tally.table} is kept ${tally.by ? `by ${tally.by}` : 'per owner only'}`);
   const held = deferredWrites(db);
   if (!held) return write(db, tally, ownerId, by, delta);
-  const key = `${tally.table}:${String(ownerId).padStart(12, '0')}:${by ?? ''}`;
+  const key = `${tally.table}:${String(ownerId).padStart(12, '0')}:${typeof by === 'number' ? String(by).padStart(12, '0') : (by ?? '')}`;
   const pending = held.tallies.get(key);
   if (pending) pending.delta += delta;
   else {
@@ -74,7 +80,7 @@ export async function addToTally(db: Knex | Knex.Transaction, tally: Tally, owne
   }
 }
 
-async function write(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, by: string | undefined, delta: number): Promise<void> {
+async function write(db: Knex | Knex.Transaction, tally: Tally, ownerId: number, by: By | undefined, delta: number): Promise<void> {
   if (delta === 0) return;
   const keyColumns = tally.by ? [tally.owner, tally.by, 'shard'] : [tally.owner, 'shard'];
   await db(tally.table)

@@ -25,6 +25,8 @@ import * as debtStatusTallies from './20261205100000_debt_status_tallies';
 import * as subscriptionEndIndex from './20261206100000_subscription_end_index';
 import * as eventWindowIndex from './20261207100000_event_window_index';
 import * as contactEmailIndex from './20261207200000_contact_email_index';
+import * as subscriptionContactIndex from './20261207210000_subscription_contact_index';
+import * as subscriptionContactTallies from './20261207220000_subscription_contact_tallies';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -62,6 +64,8 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261206100000_subscription_end_index', subscriptionEndIndex],
   ['20261207100000_event_window_index', eventWindowIndex],
   ['20261207200000_contact_email_index', contactEmailIndex],
+  ['20261207210000_subscription_contact_index', subscriptionContactIndex],
+  ['20261207220000_subscription_contact_tallies', subscriptionContactTallies],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
