@@ -1358,6 +1358,21 @@ export function changesSection(report: Report): string {
   30), \`?status=OVERDUE\` 4.97 → 3.48 ms (p99 30.27 → 24.73 ms), the creation window 6.23 → 4.59 ms; at 32, the
   payment links' creation window 4.16 → 1.43 ms (338 → 690 req/s). Both runs met 25 targets of 62; what else
   moved, the events' index among it, is in docs/postgresql.md.
+- **A debtor's subscriptions: the page and its total read no other subscription of theirs** (2026-12-07;
+  migrations 20261207210000 and 20261207220000, knex-subscription-repository.ts). The bench's debtor holds every
+  subscription the create scenario wrote (27,000 in a run of 10 s), and each page of
+  \`GET /subscriptions?externalClientId\` counted all of them for its exact total: 7.5 ms of MariaDB CPU a page at 32
+  connections, the slowest list of the run (136 ms p99 at 22:24 with 18,000). The total now comes from a sharded
+  tally of the company's subscriptions per debtor, which every insert keeps in its transaction (a subscription never
+  changes its debtor and is never deleted, and every status counts); with a status as well the page still counts its
+  matches. And (company_id, contact_id, external_subscription_id) replaces (company_id, contact_id), which only this
+  list read, so the page reads the debtor's rows in its own order, whatever share of the company's they are. Paired
+  10 s runs: 240 and 222 → 1,050 req/s, p99 189 and 204 → 62 ms, 7.5 → 1.07 ms of MariaDB CPU a page. The tally
+  costs the creates one upsert per group and debtor, counted in their floor too: two alternating pairs, the
+  floor's MariaDB CPU 0.175 and 0.180 → 0.190 and 0.200 ms a create, its statements 0.92 and 0.93 → 0.99 and 1.01
+  (the bench's creates all name one debtor; creates of distinct debtors in one group write one upsert each).
+  test/support/tally-check.ts holds the tally to COUNT(*) in every suite, and plan tests on the three databases fail
+  without the index.
 
 - **Every create and list the issue names is in the bench now** (2026-11-26): legacy \`POST /debts\`,
   \`POST /subscriptions\`, \`POST /adhesions\`, the payment-method registration, \`GET /subscriptions/{id}\`,
