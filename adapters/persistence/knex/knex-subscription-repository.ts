@@ -170,18 +170,18 @@ function subscriptionTotal(db: Knex | Knex.Transaction, v: SubscriptionPageValue
 
 /**
  * The page's ids from the subscriptions alone, along the (company_id, external_subscription_id)
- * index (a debtor's: (company_id, contact_id, external_subscription_id), migration
+ * index (a debtor's along (company_id, contact_id, external_subscription_id), migration
  * 20261207210000_subscription_contact_index), then only those rows joined to their contact and
- * product: joined first, MariaDB drove
- * the join from the contact (one debtor with many subscriptions) and sorted all of them for every
- * page. The page's ids carry their sort key (`page_key`), and the 50 ids are put in order by it
- * before the join: ordered by the joined rows' own column, MariaDB wrote the joined page (its
- * TEXT columns too) to a temporary table and sorted that, a third or more of the statement's
- * MariaDB CPU (docs/performance.md). The exact total is a subquery of the same statement
- * (uncorrelated: run once), and a page that is not full tells it. Filtered by nothing but a
- * status (or nothing), it comes from the company's subscription tally: the status's count, less
- * (ACTIVE) or plus (ENDED) the lapsed subscriptions. Filtered by a debtor alone, it comes from the
- * company's tally of that debtor's subscriptions; by a debtor and a status, a count of the matches.
+ * product: joined first, MariaDB drove the join from the contact (one debtor with many
+ * subscriptions) and sorted all of them for every page. The page's ids carry their sort key
+ * (`page_key`), and the 50 ids are put in order by it before the join: ordered by the joined
+ * rows' own column, MariaDB wrote the joined page (its TEXT columns too) to a temporary table and
+ * sorted that, a third or more of the statement's MariaDB CPU (docs/performance.md). The exact
+ * total is a subquery of the same statement (uncorrelated: run once), and a page that is not full
+ * tells it. Filtered by nothing but a status (or nothing), it comes from the company's
+ * subscription tally: the status's count, less (ACTIVE) or plus (ENDED) the lapsed subscriptions.
+ * Filtered by a debtor alone, it comes from the company's tally of that debtor's subscriptions;
+ * by a debtor and a status, a count of the matches.
  */
 const subscriptionPage = compiledRead((db, v: SubscriptionPageValues) => {
   const ids = paged(matchingSubscriptions(db, v).select('s.id', 's.external_subscription_id as page_key').orderBy('s.external_subscription_id', 'desc'), v);
