@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Repositories } from '../../ports/unit-of-work';
 import { openMariaDbPlanStore, type PlanStore } from '../support/mariadb-plans';
 import { onlyStatement, pageStatement } from '../support/page-statement';
+import { seedDebtLedger } from './debt-ledger';
 import { newContact, newDebt, newLink, newProduct, newTenant, T1, type TenantFixture, uid } from './fixtures';
 
 /**
@@ -16,7 +17,9 @@ import { newContact, newDebt, newLink, newProduct, newTenant, T1, type TenantFix
  * reads its rows along the organization's index; a later page reads its ids from it first. The
  * page and the total of GET /events in a creation window read the window from its own index. A
  * lookup by email reads the organization's lower-cased email index. A debtor's subscriptions are
- * read in the page's order from their own index, and their total from the debtor's tally.
+ * read in the page's order from their own index, and their total from the debtor's tally. A
+ * debtor's or a batch's page of debts takes its ids and its total from their index alone, the
+ * status there (migration 20261208100000).
  */
 describe('MariaDB list plans', function () {
   let store: PlanStore | null = null;
@@ -181,6 +184,21 @@ describe('MariaDB list plans', function () {
     expect(pageReads, shown).to.have.length(1);
     expect(pageReads[0]!.key, shown).to.not.equal(null);
     expect(Number(pageReads[0]!.r_rows), shown).to.be.at.most(50);
+  });
+
+  it("GET /debts?externalClientId and ?batchId read the page's ids and the total from their index alone, CANCELLED left out there", async () => {
+    const ledger = await seedDebtLedger(db, repos);
+    await db.raw('ANALYZE TABLE debts');
+    for (const [list, index] of [[ledger.debtor, 'debts_company_id_contact_id_id_status_index'], [ledger.batch, 'debts_company_id_batch_id_id_status_index']] as const) {
+      const plan = await pagePlan(() => repos.debts.list(ledger.tenant.company.id, list.filter, { page: 1, limit: 50 }));
+      const shown = JSON.stringify(plan, null, 1);
+      // The page's ids (DERIVED) and the total (SUBQUERY): the index, no row of the table.
+      const reads = plan.filter((row) => row.table === 'd' && row.select_type !== 'PRIMARY');
+      expect(reads.map((row) => [row.select_type, row.key]), shown).to.deep.equal([['DERIVED', index], ['SUBQUERY', index]]);
+      for (const row of reads) expect(String(row.Extra), shown).to.match(/Using index(;|$)/);
+      const page = await repos.debts.list(ledger.tenant.company.id, list.filter, { page: 1, limit: 2 });
+      expect([page.items.map((d) => d.externalRequestId), page.total]).to.deep.equal([list.newestTwo, list.total]);
+    }
   });
 
   it('GET /debts?minAmount&maxAmount reads its page from the amount index, bounded by the matches, when the newest debts are out of the range', async () => {

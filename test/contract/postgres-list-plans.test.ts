@@ -8,6 +8,7 @@ import { createTestDatabase, databaseAvailable, type TestDatabase } from '../sup
 import { testEventWriting } from '../support/event-writing';
 import { pageStatement } from '../support/page-statement';
 import { testSecretBox } from '../support/secrets';
+import { seedDebtLedger } from './debt-ledger';
 import { newContact, newDebt, newProduct, newTenant, T1, type TenantFixture } from './fixtures';
 
 /**
@@ -20,7 +21,8 @@ import { newContact, newDebt, newProduct, newTenant, T1, type TenantFixture } fr
  * window; so does an events page in a creation window. A lookup of contacts by email reads the
  * index on their lower-cased emails (migration 20261207200000). A debtor's page of subscriptions
  * reads their own index in the page's order (migration 20261207210000) and its total from the
- * debtor's tally (20261207220000). Checked with statistics (after ANALYZE, as
+ * debtor's tally (20261207220000). A debtor's or a batch's page of debts takes its ids and its total
+ * from their index alone, the status there (20261208100000). Checked with statistics (after ANALYZE, as
  * autovacuum keeps them); what the planner does on a table that grew since its last analysis is
  * open (docs/postgresql.md).
  */
@@ -152,6 +154,22 @@ describe('PostgreSQL list plans', function () {
     expect(plan, plan).to.match(/Scan (using \w+ )?on subscription_contact_tallies/);
     const page = await repos.subscriptions.list(busy.company.id, filter, { page: 1, limit: 2 });
     expect([page.items.map((s) => s.externalSubscriptionId), page.total]).to.deep.equal([['plan-5997', 'plan-5994'], 2000]);
+  });
+
+  it("GET /debts?externalClientId and ?batchId read the page's ids and the total from their index alone, CANCELLED left out there", async () => {
+    const ledger = await seedDebtLedger(db, repos);
+    // As autovacuum keeps it: the visibility map lets an index answer without the table.
+    await db.raw('VACUUM ANALYZE debts');
+    for (const [list, index] of [[ledger.debtor, 'debts_company_id_contact_id_id_status_index'], [ledger.batch, 'debts_company_id_batch_id_id_status_index']] as const) {
+      const plan = await pagePlan(() => repos.debts.list(ledger.tenant.company.id, list.filter, { page: 1, limit: 50 }));
+      // The total, then the page's ids backward in the page's order; no other read of the debts but the page's rows by id.
+      expect(plan.match(/Scan( Backward)? using \w+ on debts \w+/g), plan).to.deep.equal([
+        `Scan using ${index} on debts d_2`, `Scan Backward using ${index} on debts d_1`, 'Scan using debts_pkey on debts d',
+      ]);
+      expect(plan.match(/Index Only Scan/g), plan).to.have.length(2);
+      const page = await repos.debts.list(ledger.tenant.company.id, list.filter, { page: 1, limit: 2 });
+      expect([page.items.map((d) => d.externalRequestId), page.total]).to.deep.equal([list.newestTwo, list.total]);
+    }
   });
 
   it('the contact and link pages hold the newest rows, links without an externalPaymentLinkId last', async () => {

@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../support/databases';
 import { testEventWriting } from '../support/event-writing';
 import { pageStatement } from '../support/page-statement';
 import { testSecretBox } from '../support/secrets';
+import { seedDebtLedger } from './debt-ledger';
 import { newContact, newProduct, newTenant, type TenantFixture } from './fixtures';
 import { newSubscription } from './subscriptions.contract';
 
@@ -17,7 +18,8 @@ import { newSubscription } from './subscriptions.contract';
  * 20261207200000), which SQLite matches to the lookup's `LOWER(contacts.email)` only while the two
  * expressions are the same; otherwise it reads every contact of the organization. A debtor's page
  * of subscriptions reads their own index in the page's order (migration 20261207210000) and its
- * total from the debtor's tally (20261207220000).
+ * total from the debtor's tally (20261207220000). A debtor's or a batch's page of debts takes its
+ * ids and its total from their index alone, the status there (20261208100000).
  */
 describe('SQLite list plans', function () {
   let database: TestDatabase;
@@ -68,5 +70,20 @@ describe('SQLite list plans', function () {
     expect(plan, plan).to.match(/SEARCH subscription_contact_tallies/);
     const page = await repos.subscriptions.list(tenant.company.id, { today: '2026-01-01', debtor }, { page: 1, limit: 2 });
     expect([page.items.map((s) => s.externalSubscriptionId), page.total]).to.deep.equal([['plan-297', 'plan-294'], 100]);
+  });
+  it("GET /debts?externalClientId and ?batchId read the page's ids and the total from their index alone, CANCELLED left out there", async () => {
+    const ledger = await seedDebtLedger(db, repos);
+    await db.raw('ANALYZE');
+    for (const [list, index, column] of [[ledger.debtor, 'debts_company_id_contact_id_id_status_index', 'contact_id'], [ledger.batch, 'debts_company_id_batch_id_id_status_index', 'batch_id']] as const) {
+      const read = () => repos.debts.list(ledger.tenant.company.id, list.filter, { page: 1, limit: 50 });
+      const { sql, bindings } = await pageStatement(db, read);
+      const plan = ((await db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings)) as { detail: string }[]).map((row) => row.detail).join('\n');
+      // The total and the page's ids, each from the covering index; then the page's rows by id.
+      const covering = new RegExp(`SEARCH d USING COVERING INDEX ${index} \\(company_id=\\? AND ${column}=\\?\\)`, 'g');
+      expect(plan.match(covering), plan).to.have.length(2);
+      expect(plan.match(/SEARCH d USING INDEX/g), plan).to.equal(null);
+      const page = await repos.debts.list(ledger.tenant.company.id, list.filter, { page: 1, limit: 2 });
+      expect([page.items.map((d) => d.externalRequestId), page.total]).to.deep.equal([list.newestTwo, list.total]);
+    }
   });
 });

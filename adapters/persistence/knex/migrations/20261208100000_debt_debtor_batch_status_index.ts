@@ -1,0 +1,49 @@
+import type { Knex } from 'knex';
+import { sqlDialect } from '../dialect';
+
+/** Each index: the one it replaces, then the same columns with the status after the id. */
+const INDEXES = [
+  { old: 'debts_company_id_contact_id_id_index', oldColumns: ['company_id', 'contact_id', 'id'], name: 'debts_company_id_contact_id_id_status_index' },
+  { old: 'debts_company_id_batch_id_id_index', oldColumns: ['company_id', 'batch_id', 'id'], name: 'debts_company_id_batch_id_id_status_index' },
+].map((index) => ({ ...index, columns: [...index.oldColumns, 'status'] }));
+
+/**
+ * GET /debts?externalClientId= and ?batchId= list a debtor's or a batch's debts, newest first,
+ * CANCELLED left out, with their exact total. (company_id, contact_id, id) and (company_id,
+ * batch_id, id) held them in the page's order, but not their status: the page's ids and the total
+ * each read every one of those rows from the table to leave the CANCELLED ones out, twice the
+ * page's rows, and a debtor's rows lie scattered over the table. With the status at the end of
+ * each index both are answered from the index alone, and only the page's own rows are read. The
+ * order of the page is the same (the status comes after the id), and every other reader of these
+ * indexes reads their first columns, which are unchanged; so each replaces the old one.
+ *
+ * InnoDB builds them without blocking writes. PostgreSQL's CREATE INDEX blocks writes to the
+ * table while it builds, so an operator with many debts can build them beforehand with CREATE
+ * INDEX CONCURRENTLY under the same names, which this migration then leaves as they are
+ * (docs/operations.md, "Upgrading").
+ */
+export async function up(db: Knex): Promise<void> {
+  for (const { name, columns, old, oldColumns } of INDEXES) {
+    if (sqlDialect(db).name === 'postgres') {
+      await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON debts (${columns.join(', ')})`, [name]);
+    } else {
+      await db.schema.alterTable('debts', (t) => {
+        t.index(columns, name);
+      });
+    }
+    await db.schema.alterTable('debts', (t) => {
+      t.dropIndex(oldColumns, old);
+    });
+  }
+}
+
+export async function down(db: Knex): Promise<void> {
+  for (const { name, columns, old, oldColumns } of INDEXES) {
+    await db.schema.alterTable('debts', (t) => {
+      t.index(oldColumns, old);
+    });
+    await db.schema.alterTable('debts', (t) => {
+      t.dropIndex(columns, name);
+    });
+  }
+}
