@@ -19,7 +19,7 @@ import { newContact, newDebt, newLink, newProduct, newTenant, T1, type TenantFix
  * lookup by email reads the organization's lower-cased email index. A debtor's subscriptions are
  * read in the page's order from their own index, and their total from the debtor's tally. A
  * debtor's or a batch's page of debts takes its ids and its total from their index alone, the
- * status there (migration 20261208100000).
+ * status there (migration 20261207230000).
  */
 describe('MariaDB list plans', function () {
   let store: PlanStore | null = null;

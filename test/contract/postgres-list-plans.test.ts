@@ -22,7 +22,7 @@ import { newContact, newDebt, newProduct, newTenant, T1, type TenantFixture } fr
  * index on their lower-cased emails (migration 20261207200000). A debtor's page of subscriptions
  * reads their own index in the page's order (migration 20261207210000) and its total from the
  * debtor's tally (20261207220000). A debtor's or a batch's page of debts takes its ids and its total
- * from their index alone, the status there (20261208100000). Checked with statistics (after ANALYZE, as
+ * from their index alone, the status there (20261207230000). Checked with statistics (after ANALYZE, as
  * autovacuum keeps them); what the planner does on a table that grew since its last analysis is
  * open (docs/postgresql.md).
  */

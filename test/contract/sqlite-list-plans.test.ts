@@ -19,7 +19,7 @@ import { newSubscription } from './subscriptions.contract';
  * expressions are the same; otherwise it reads every contact of the organization. A debtor's page
  * of subscriptions reads their own index in the page's order (migration 20261207210000) and its
  * total from the debtor's tally (20261207220000). A debtor's or a batch's page of debts takes its
- * ids and its total from their index alone, the status there (20261208100000).
+ * ids and its total from their index alone, the status there (20261207230000).
  */
 describe('SQLite list plans', function () {
   let database: TestDatabase;
