@@ -17,10 +17,11 @@ const INDEXES = [
  * order of the page is the same (the status comes after the id), and every other reader of these
  * indexes reads their first columns, which are unchanged; so each replaces the old one.
  *
- * The price: a change of status now moves an entry in each of these two indexes as well as in
- * the five that held the status already. Measured (docs/performance.md): about a tenth less
- * MariaDB CPU for each of these pages, a fifth more for each debt the overdue sweep marks, which
- * is paced background work.
+ * The price, on MariaDB and SQLite: a change of status now moves an entry in each of these two
+ * indexes as well as in the five that held the status already. Measured (docs/performance.md):
+ * about a tenth less MariaDB CPU for each of these pages, a fifth more for each debt the overdue
+ * sweep marks, which is paced background work. (PostgreSQL already wrote a new entry into every
+ * index of the table on a change of status: an update of an indexed column is never HOT.)
  *
  * InnoDB builds them without blocking writes. PostgreSQL's CREATE INDEX blocks writes to the
  * table while it builds, so an operator with many debts can build them beforehand with CREATE
