@@ -42,8 +42,8 @@ export async function up(db: Knex): Promise<void> {
 
 export async function down(db: Knex): Promise<void> {
   await db.schema.alterTable('debts', (t) => {
-    t.dropIndex(['payment_link_id', 'id']);
     t.dropForeign(['payment_link_id']);
+    t.dropIndex(['payment_link_id', 'id']);
     t.dropColumn('payment_link_id');
   });
   await db.schema.dropTableIfExists('payment_links');

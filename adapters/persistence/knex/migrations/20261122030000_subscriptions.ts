@@ -60,8 +60,8 @@ export async function up(db: Knex): Promise<void> {
 export async function down(db: Knex): Promise<void> {
   await db.schema.dropTableIfExists('job_outbox');
   await db.schema.alterTable('debts', (t) => {
-    t.dropIndex(['subscription_id', 'due_date']);
     t.dropForeign(['subscription_id']);
+    t.dropIndex(['subscription_id', 'due_date']);
     t.dropColumn('subscription_id');
   });
   await db.schema.dropTableIfExists('subscriptions');
