@@ -42,10 +42,15 @@ describe('SQLite list plans', function () {
     await database.drop();
   });
 
+  /** SQLite's EXPLAIN QUERY PLAN of the one statement `list` runs that reads the page (the one with a LIMIT). */
+  async function pagePlan(list: () => Promise<unknown>): Promise<string> {
+    const { sql, bindings } = await pageStatement(db, list);
+    return ((await db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings)) as { detail: string }[]).map((row) => row.detail).join('\n');
+  }
+
   it("GET /contacts?email reads the organization's lower-cased email index, not every contact", async () => {
     const list = () => repos.contacts.list(tenant.organization.id, { email: 'PLAN123@example.COM' }, { page: 1, limit: 50 });
-    const { sql, bindings } = await pageStatement(db, list);
-    const plan = ((await db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings)) as { detail: string }[]).map((row) => row.detail).join('\n');
+    const plan = await pagePlan(list);
     expect(plan, plan).to.match(/SEARCH contacts USING (COVERING )?INDEX contacts_organization_id_email_lower_index \(organization_id=\? AND <expr>=\?\)/);
     const page = await list();
     expect([page.items.map((c) => c.externalClientId), page.total]).to.deep.equal([['plan-123'], 1]);
@@ -61,8 +66,7 @@ describe('SQLite list plans', function () {
     await db.raw('ANALYZE');
     const debtor = { organizationId: tenant.organization.id, externalClientId: debtors[0]!.externalClientId };
     const list = () => repos.subscriptions.list(tenant.company.id, { today: '2026-01-01', debtor }, { page: 1, limit: 50 });
-    const { sql, bindings } = await pageStatement(db, list);
-    const plan = ((await db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings)) as { detail: string }[]).map((row) => row.detail).join('\n');
+    const plan = await pagePlan(list);
     // The debtor's index, once (no count reads it), in the page's order: nothing sorted.
     expect(plan.match(/subscriptions_company_contact_external_id_index/g), plan).to.have.length(1);
     expect(plan, plan).to.match(/SEARCH s USING (COVERING )?INDEX subscriptions_company_contact_external_id_index \(company_id=\? AND contact_id=\?\)/);
@@ -71,13 +75,12 @@ describe('SQLite list plans', function () {
     const page = await repos.subscriptions.list(tenant.company.id, { today: '2026-01-01', debtor }, { page: 1, limit: 2 });
     expect([page.items.map((s) => s.externalSubscriptionId), page.total]).to.deep.equal([['plan-297', 'plan-294'], 100]);
   });
+
   it("GET /debts?externalClientId and ?batchId read the page's ids and the total from their index alone, CANCELLED left out there", async () => {
     const ledger = await seedDebtLedger(db, repos);
     await db.raw('ANALYZE');
     for (const [list, index, column] of [[ledger.debtor, 'debts_company_id_contact_id_id_status_index', 'contact_id'], [ledger.batch, 'debts_company_id_batch_id_id_status_index', 'batch_id']] as const) {
-      const read = () => repos.debts.list(ledger.tenant.company.id, list.filter, { page: 1, limit: 50 });
-      const { sql, bindings } = await pageStatement(db, read);
-      const plan = ((await db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings)) as { detail: string }[]).map((row) => row.detail).join('\n');
+      const plan = await pagePlan(() => repos.debts.list(ledger.tenant.company.id, list.filter, { page: 1, limit: 50 }));
       // The total and the page's ids, each from the covering index; then the page's rows by id.
       const covering = new RegExp(`SEARCH d USING COVERING INDEX ${index} \\(company_id=\\? AND ${column}=\\?\\)`, 'g');
       expect(plan.match(covering), plan).to.have.length(2);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { sqlDialect } from '../dialect';
+import { addLargeTableIndex } from './large-table-index';
 
 const NAME = 'events_company_id_created_at_index';
 const COLUMNS = ['company_id', 'created_at', 'id'];
@@ -17,13 +18,7 @@ const COLUMNS = ['company_id', 'created_at', 'id'];
  * (docs/operations.md, "Upgrading").
  */
 export async function up(db: Knex): Promise<void> {
-  if (sqlDialect(db).name === 'postgres') {
-    await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON events (${COLUMNS.join(', ')})`, [NAME]);
-    return;
-  }
-  await db.schema.alterTable('events', (t) => {
-    t.index(COLUMNS, NAME);
-  });
+  await addLargeTableIndex(db, 'events', COLUMNS, NAME);
 }
 
 export async function down(db: Knex): Promise<void> {

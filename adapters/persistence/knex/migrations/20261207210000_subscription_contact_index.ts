@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { sqlDialect } from '../dialect';
+import { addLargeTableIndex } from './large-table-index';
 
 const NAME = 'subscriptions_company_contact_external_id_index';
 const COLUMNS = ['company_id', 'contact_id', 'external_subscription_id'];
@@ -22,13 +22,7 @@ const OLD_COLUMNS = ['company_id', 'contact_id'];
  * (docs/operations.md, "Upgrading").
  */
 export async function up(db: Knex): Promise<void> {
-  if (sqlDialect(db).name === 'postgres') {
-    await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON subscriptions (${COLUMNS.join(', ')})`, [NAME]);
-  } else {
-    await db.schema.alterTable('subscriptions', (t) => {
-      t.index(COLUMNS, NAME);
-    });
-  }
+  await addLargeTableIndex(db, 'subscriptions', COLUMNS, NAME);
   await db.schema.alterTable('subscriptions', (t) => {
     t.dropIndex(OLD_COLUMNS, OLD);
   });

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { sqlDialect } from '../dialect';
+import { addLargeTableIndex } from './large-table-index';
 
 /** Each index: the one it replaces, then the same columns with the status after the id. */
 const INDEXES = [
@@ -30,13 +30,7 @@ const INDEXES = [
  */
 export async function up(db: Knex): Promise<void> {
   for (const { name, columns, old, oldColumns } of INDEXES) {
-    if (sqlDialect(db).name === 'postgres') {
-      await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON debts (${columns.join(', ')})`, [name]);
-    } else {
-      await db.schema.alterTable('debts', (t) => {
-        t.index(columns, name);
-      });
-    }
+    await addLargeTableIndex(db, 'debts', columns, name);
     await db.schema.alterTable('debts', (t) => {
       t.dropIndex(oldColumns, old);
     });
