@@ -1397,7 +1397,30 @@ export function changesSection(report: Report): string {
   column (the status is in five) was never HOT, so it already wrote a new entry into every index of the table.
   Creating debts costs what it did: 150,000 debts through \`insertAll\` in batches of 50 (a one-off script,
   alternating twice), 31.5 and 33.1 → 32.1 and 32.1 ms of MariaDB CPU per 1,000; two alternating pairs of
-  \`--only debts.create,debts.batch\` moved within the host's noise.
+  \`--only debts.create,debts.batch\` moved within the host's noise. The full run of 2026-12-07 10:39–11:18, on a host
+  slower than at 05:05 (koa-json 54,012 → 45,514 req/s, koa-insert 7,022 → 6,379), against the run of 05:05: MariaDB
+  CPU a page at 32 connections 0.664 → 0.546 ms for a debtor's, 0.565 → 0.503 for a batch's (at 4 connections
+  0.597 → 0.495 and 0.575 → 0.478); p99 50.06 → 43.27 ms and 35.99 → 29.65 ms, the batch's target met.
+- **Tried and left: the lists' reads as server-side prepared statements on MySQL** (2026-12-07, not committed). Every
+  list runs its page through compiledRead (adapters/persistence/knex/compiled-reads.ts), one SQL text per shape:
+  what a prepared statement wants. A Knex mysql2 client that ran those reads with mysql2's \`execute\` (prepared once
+  per connection and shape, then only the values sent, over the binary protocol) gave the same rows as the text
+  protocol, value for value. mysql2 alone, 4 connections, on 200,000 seeded debts, three alternations of 4,000
+  statements: the unfiltered \`GET /debts\` page 453–478 → 398–408 µs of MariaDB CPU (−13 %), the batch's page
+  435–500 → 388–435 µs; the client's CPU 242–286 → 228–252 µs with mysql2's own binding (every number as a DOUBLE),
+  299–340 µs with the integers bound as BIGINT. But the debtor's page went 460–523 → 2,510–5,123 µs of MariaDB CPU,
+  five to ten times the text's. Narrowed down: a derived table (the page's ids) whose WHERE holds a scalar subquery
+  (the debtor's id by externalClientId), 290–300 → 2,360–2,445 µs; the same SELECT without the derived table, or the
+  count alone, cost less prepared than as text. Over one connection the prepared debtor page was cheaper (420–450
+  against 510–590 µs), and ANALYZE showed the same plan both ways: the cost comes with concurrent executions.
+  \`optimizer_switch\` subquery_cache=off or split_materialized=off did not change it. One bench pair each way
+  (\`--only\` the debt lists at 32 connections, contacts, payment links, subscriptions and events, the floors
+  replaying prepared too) agreed: subscriptions' lists 0.462 → 0.349, 0.523 → 0.417 and 0.506 → 0.399 ms of
+  MariaDB CPU a page, contacts' 0.245 → 0.200, but the debtor's debts 0.553 → 0.703 and the links' creation window
+  2.55 → 4.95 ms (its floor 2.48 → 5.08). A cost that multiplies under load for some shapes, not understood, is not
+  one to ship for 10 to 20 % on the others. Also against it: MariaDB holds at most max_prepared_stmt_count
+  statements over all sessions (16,382 by default), which every process's pool shares. A lead for whoever takes
+  MariaDB's side of the lists next: the derived-table-and-subquery case on MariaDB 10.11 first.
 
 - **Every create and list the issue names is in the bench now** (2026-11-26): legacy \`POST /debts\`,
   \`POST /subscriptions\`, \`POST /adhesions\`, the payment-method registration, \`GET /subscriptions/{id}\`,
