@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isNamed, selectScenarios } from './lib/selection';
 import { cpuShare, cpuSnapshot, databaseCpuMs, processCpuMs, useDatabaseServer } from './lib/cpu';
 import { demoCredentials, login, withoutAppConfig } from './lib/demo';
 import { type BenchDatabase, benchDialect, createBenchDatabase, type DatabaseKind, deleteRedisPrefix, describeMachine, setBufferPool } from './lib/environment';
@@ -37,7 +38,9 @@ import type { Context, Scenario } from './scenarios/types';
  * million-debt table the list scenarios seed.
  *
  * `--only debts.create,generation` runs the scenarios whose id starts with one of the given
- * prefixes (the baselines always run, for the ratios); it never writes docs/performance.md.
+ * prefixes (the baselines always run, for the ratios), and before a read the create whose rows it
+ * reads (`--only links.list` runs links.create first: Scenario.needs, bench/lib/selection.ts); it
+ * never writes docs/performance.md.
  *
  * The API (and, later, workers) as separate processes on a fresh MySQL (or PostgreSQL) database, the lean
  * baselines beside it in the same run, autocannon against each scenario. Prints a table and a
@@ -174,9 +177,8 @@ async function main(): Promise<number> {
     };
 
     const rows: Row[] = [];
-    const selected = (id: string) => options.only === null || options.only.some((prefix) => id.startsWith(prefix));
-    const wanted = (s: Scenario) => (s.kind !== 'baseline' ? selected(s.id) : !s.onlyFor || SCENARIOS.some((o) => o.kind !== 'baseline' && selected(o.id) && s.onlyFor!.includes(o.id)));
-    const scenarios = SCENARIOS.filter((s) => !(options.quick && s.skipInQuick) && wanted(s));
+    const scenarios = selectScenarios(SCENARIOS, options.only, options.quick);
+    const selected = (id: string) => isNamed(options.only, id);
     for (const scenario of scenarios) {
       // This machine's speed drifts from minute to minute: a ratio target divides by its baseline
       // measured right before the scenario, not by the start-of-run figure (not in a quick run).

@@ -38,6 +38,7 @@ export const contactsGet: Scenario = {
   service: 'api',
   kind: 'api',
   baseline: 'baseline.koa-json',
+  needs: ['contacts.create'],
   load: async (ctx) => {
     const page = await apiCall(ctx, 'GET', '/contacts?limit=500');
     const paths = (page.data as { contactId: string }[]).map((c) => `/contacts/${c.contactId}`);

@@ -81,7 +81,7 @@ export const debtsBatch: Scenario = {
   },
 };
 
-export const debtsGet = rotatingGet('debts.get', 'GET /debts/{id}', '/debts?limit=500', (d: { debtId: string }) => `/debts/${d.debtId}`);
+export const debtsGet = rotatingGet('debts.get', 'GET /debts/{id}', '/debts?limit=500', (d: { debtId: string }) => `/debts/${d.debtId}`, 'debts.create');
 
 /**
  * POST /v2/debts refused by validation (400, amount below the minimum): the request pipeline

@@ -9,7 +9,7 @@ export const linksCreate = creating('links.create', 'POST /payment-links', '/pay
   return (n) => ({ externalPaymentLinkId: `${ctx.runTag}-link-${n}`, amount: 350.75, description: 'Bench payment link', expiresAt });
 });
 
-export const linksGet = rotatingGet('links.get', 'GET /payment-links/{id}', '/payment-links?limit=500', (l: { paymentLinkId: string }) => `/payment-links/${l.paymentLinkId}`);
+export const linksGet = rotatingGet('links.get', 'GET /payment-links/{id}', '/payment-links?limit=500', (l: { paymentLinkId: string }) => `/payment-links/${l.paymentLinkId}`, 'links.create');
 
 /** GET /payment-links over the links the POST scenario left (all ACTIVE): the default page and each filter. */
 export function linkListScenarios(): Scenario[] {
@@ -36,6 +36,7 @@ export function linkListScenarios(): Scenario[] {
     kind: 'api',
     baseline: 'baseline.koa-json',
     skipInQuick: list.id !== 'links.list' && list.id !== 'links.list.active',
+    needs: ['links.create'],
     expectStatus: 200,
     load: async (ctx) => {
       await ctx.db.analyze(['payment_links']);

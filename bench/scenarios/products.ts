@@ -7,4 +7,4 @@ export const productsCreate = creating('products.create', 'POST /products', '/pr
   externalProductId: `SKU-${ctx.runTag}-${n}`,
 }));
 
-export const productsGet = rotatingGet('products.get', 'GET /products/{id}', '/products?limit=500', (p: { productId: string }) => `/products/${p.productId}`);
+export const productsGet = rotatingGet('products.get', 'GET /products/{id}', '/products?limit=500', (p: { productId: string }) => `/products/${p.productId}`, 'products.create');

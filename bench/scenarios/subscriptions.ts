@@ -28,6 +28,7 @@ export const subscriptionsCreate = creating('subscriptions.create', 'POST /subsc
 
 export const subscriptionsGet = rotatingGet(
   'subscriptions.get', 'GET /subscriptions/{id}', '/subscriptions?limit=500', (s: { subscriptionId: string }) => `/subscriptions/${s.subscriptionId}`,
+  'subscriptions.create',
 );
 
 /** GET /subscriptions over what the POST scenario left: the default page, and each filter. */
@@ -48,6 +49,7 @@ export function subscriptionListScenarios(): Scenario[] {
     kind: 'api',
     baseline: 'baseline.koa-json',
     skipInQuick: list.id !== 'subscriptions.list',
+    needs: ['subscriptions.create'],
     expectStatus: 200,
     load: async (ctx) => {
       await ctx.db.analyze(['subscriptions']);

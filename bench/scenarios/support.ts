@@ -3,13 +3,14 @@ import type { Context, Scenario } from './types';
 /** What the scenarios share: calls to the API, the debtor of the debt scenarios, request bodies. */
 
 /** GET one resource by id, rotating through up to 500 of those a list answers (reads served from MySQL). */
-export function rotatingGet<T>(id: string, label: string, listPath: string, pathOf: (item: T) => string): Scenario {
+export function rotatingGet<T>(id: string, label: string, listPath: string, pathOf: (item: T) => string, createdBy: string): Scenario {
   return {
     id,
     label,
     service: 'api',
     kind: 'api',
     baseline: 'baseline.koa-json',
+    needs: [createdBy],
     expectStatus: 200,
     load: async (ctx) => {
       const page = await apiCall(ctx, 'GET', listPath);

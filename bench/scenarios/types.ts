@@ -48,6 +48,12 @@ export interface Scenario {
    */
   onlyFor?: string[];
   /**
+   * The API scenarios whose rows this one reads (a read by id or a list over what a create left):
+   * `--only` naming this one runs them too, in their place before it, instead of failing on an
+   * empty list or timing an empty page.
+   */
+  needs?: string[];
+  /**
    * The only status code every answer must have (a 207 batch would otherwise pass as 2xx). A 4xx
    * makes a scenario of refused requests: those answers are the ones timed.
    */
