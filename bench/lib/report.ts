@@ -1401,6 +1401,25 @@ export function changesSection(report: Report): string {
   slower than at 05:05 (koa-json 54,012 → 45,514 req/s, koa-insert 7,022 → 6,379), against the run of 05:05: MariaDB
   CPU a page at 32 connections 0.664 → 0.546 ms for a debtor's, 0.565 → 0.503 for a batch's (at 4 connections
   0.597 → 0.495 and 0.575 → 0.478); p99 50.06 → 43.27 ms and 35.99 → 29.65 ms, the batch's target met.
+- **The first page of \`GET /debts\` reads each of its rows once** (2026-12-07, knex-debt-repository.ts
+  firstPageOfEverything). The unfiltered list took its page's ids first, along the company's (company_id, id) index,
+  which does not hold the status: each of the 50 rows was read to leave CANCELLED out, then read again for the page.
+  Its first page (what an integrator polls) now reads the rows themselves along that index (FORCE INDEX on MariaDB,
+  as before), CANCELLED checked as each is read, the contact, product and payment method joined to those 50 alone; a
+  later page keeps the ids first, which pass over the rows before it without reading them. Measured with mysql2
+  alone (4 connections, 200,000 seeded debts, 50,000 of them the company's), the parts of the old statement: the ids
+  125–205 µs of MariaDB CPU, the ids and their rows 270–460, everything 520–660; four alternations of 2,500
+  statements, same rows: 552, 632, 628, 660 → 492, 472, 484, 444 µs (−22 %). The other way to spare the second read,
+  the status after the id in that index (as migration 20261207230000 did for a debtor's and a batch's), gave 405–450
+  against 480–500 µs, with a migration and a larger overdue sweep: not taken. Nor the rows read directly for the other
+  filters: for \`?status=PAID\` MariaDB intersected two indexes and sorted (68 ms of its CPU a page instead of 0.5–0.7), for a
+  debtor it took the contact's foreign-key index; the ids-first page's plan holds there. Two alternating bench pairs
+  (\`--only debts.list@32\`, a host at half its usual speed: koa-json 22,000 to 26,000 req/s): the page's MariaDB
+  CPU 0.628 and 0.574 → 0.469 and 0.519 ms; req/s and p99 moved within that host's noise (1,238 and 1,356 → 1,373
+  and 1,265 req/s; the floor, which replays the API's statement, 0.528 and 0.551 → 0.606 and 0.368 ms). PostgreSQL
+  chooses its scan as it did (the fixture's plan, one company holding every debt, walks the primary key backward
+  either way) and reads the 50 rows once. test/contract/mysql-list-plans.test.ts holds the first page to one read of
+  the debts along the company's index, and a later page to its ids first.
 - **Tried and left: the lists' reads as server-side prepared statements on MySQL** (2026-12-07, not committed). Every
   list runs its page through compiledRead (adapters/persistence/knex/compiled-reads.ts), one SQL text per shape:
   what a prepared statement wants. A Knex mysql2 client that ran those reads with mysql2's \`execute\` (prepared once

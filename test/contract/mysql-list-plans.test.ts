@@ -13,7 +13,8 @@ import { newContact, newDebt, newLink, newProduct, newTenant, T1, type TenantFix
  * sorted all of the company's subscriptions for every page. Checked with MariaDB's ANALYZE (the
  * statement run, with the rows each table actually gave), after ANALYZE TABLE. The page of
  * GET /debts reads the company's debts along its own index: along the primary key, MariaDB read
- * every company's debts backward until the page was full. The unfiltered first page of GET /contacts
+ * every company's debts backward until the page was full. Its first page reads each of its rows
+ * once, along that index; a later page its ids first. The unfiltered first page of GET /contacts
  * reads its rows along the organization's index; a later page reads its ids from it first. The
  * page and the total of GET /events in a creation window read the window from its own index. A
  * lookup by email reads the organization's lower-cased email index. A debtor's subscriptions are
@@ -149,6 +150,17 @@ describe('MariaDB list plans', function () {
     const page = await repos.debts.list(tenant.company.id, { today: '2026-01-01' }, { page: 2, limit: 50 });
     expect([page.items.length, page.total]).to.deep.equal([50, DEBTS / 20 + 1]);
     expect(page.items.every((d) => d.companyId === tenant.company.id)).to.equal(true);
+  });
+
+  it("GET /debts' first page reads each of its rows once, along the company's index; a later page its ids first", async () => {
+    const first = await pagePlan(() => repos.debts.list(tenant.company.id, { today: '2026-01-01' }, { page: 1, limit: 50 }));
+    const shown = JSON.stringify(first, null, 1);
+    const reads = first.filter((row) => row.table === 'd');
+    expect(reads.map((row) => [row.select_type, row.key]), shown).to.deep.equal([['PRIMARY', 'debts_company_id_id_index']]);
+    expect(Number(reads[0]!.r_rows), shown).to.equal(50);
+    const later = await pagePlan(() => repos.debts.list(tenant.company.id, { today: '2026-01-01' }, { page: 2, limit: 50 }));
+    const ids = later.filter((row) => row.table === 'd' && row.select_type === 'DERIVED');
+    expect(ids.map((row) => row.key), JSON.stringify(later, null, 1)).to.deep.equal(['debts_company_id_id_index']);
   });
 
   it('GET /debts?status=PENDING counts no debt: the tally, less the PENDING ones past due from their index', async () => {
