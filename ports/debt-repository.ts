@@ -13,6 +13,18 @@ export interface DebtView extends Debt {
   autopayInstrument: PaymentMethodReference | null;
 }
 
+/**
+ * A debt as a page of debts holds it (GET /debts, a link's payments, a subscription's debts, the
+ * portal's cycles): what the Debt shape shows of it in a list, with its contact and product. Not
+ * its autopay state and payment method, which only a creation answer shows, nor what no answer
+ * shows (its organization, last change, link, subscription): a page reads no more columns than it
+ * presents (docs/performance.md).
+ */
+export type ListedDebt = Omit<
+  DebtView,
+  'organizationId' | 'updatedAt' | 'paymentLinkId' | 'subscriptionId' | 'autopay' | 'autopayReason' | 'autopayPaymentMethodId' | 'autopayInstrument'
+>;
+
 /** Which autopay debts the debit job looks at: one organization, or one user and product. */
 export interface DebitScope {
   organizationId: number;
@@ -75,7 +87,7 @@ export interface DebtRepository {
   update(companyId: number, id: number, changes: DebtChanges): Promise<DebtView>;
   recordPayment(debtId: number, amountCents: number, source: string, at: Date): Promise<void>;
   /** Newest first, cancelled debts excluded. */
-  list(companyId: number, filter: DebtFilter, page: PageRequest): Promise<Page<DebtView>>;
+  list(companyId: number, filter: DebtFilter, page: PageRequest): Promise<Page<ListedDebt>>;
   /** Cancels the subscription's unpaid debts (PENDING, OVERDUE); returns them as they now read, by id. */
   cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<DebtView[]>;
   /** Due dates that already have a debt of the subscription that is not CANCELLED. */

@@ -1420,6 +1420,20 @@ export function changesSection(report: Report): string {
   chooses its scan as it did (the fixture's plan, one company holding every debt, walks the primary key backward
   either way) and reads the 50 rows once. test/contract/mysql-list-plans.test.ts holds the first page to one read of
   the debts along the company's index, and a later page to its ids first.
+- **A page of debts reads the columns it shows** (2026-12-07, ports/debt-repository.ts ListedDebt,
+  knex-debt-repository.ts LISTED). Every list of debts (\`GET /debts\` with any filter, a link's payments, a
+  subscription's debts, the portal's cycles) read each debt's whole row and its autopay payment method (a join and
+  ten columns): 40 columns a row, most of them NULL, of which a page shows 22. The organization, the last change, the
+  link and subscription, and the autopay state with its payment method are in no list (only a creation answer shows
+  autopay). A page now reads those 22 and returns them as ListedDebt, the view less what no list shows; a contract
+  test holds every adapter, the memory one included, to that shape on a first, a later and a filtered page. mysql2
+  alone, the first page's statement, 4 connections, six alternations of 3,000: the client's CPU 237, 181, 180, 197,
+  227, 236 → 162, 216, 190, 164, 140, 173 µs (−17 %), MariaDB's 493, 450, 487, 503, 563, 550 → 360, 440, 487, 470,
+  460, 443 µs (−15 %). Two alternating bench pairs (\`--only debts.list@32,debts.list.client@32\`, the host at half
+  its usual speed), API CPU a page: \`GET /debts\` 0.608 and 0.767 → 0.513 and 0.516 ms (req/s 1,375 and 1,081 →
+  1,495 and 1,619), a debtor's 0.688 and 0.554 → 0.559 and 0.535 ms; the floor, which replays the same statement,
+  0.414 and 0.519 → 0.291 and 0.285 ms and 0.335 and 0.448 → 0.307 and 0.297 ms; MariaDB's CPU and the p99s within
+  that host's noise (p99 38 to 78 ms, floors included).
 - **Tried and left: the lists' reads as server-side prepared statements on MySQL** (2026-12-07, not committed). Every
   list runs its page through compiledRead (adapters/persistence/knex/compiled-reads.ts), one SQL text per shape:
   what a prepared statement wants. A Knex mysql2 client that ran those reads with mysql2's \`execute\` (prepared once

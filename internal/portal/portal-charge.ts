@@ -1,4 +1,4 @@
-import type { DebtView } from '../../ports/debt-repository';
+import type { ListedDebt } from '../../ports/debt-repository';
 import { allowsPartialPayment, debtIdOf, type DebtStatus, effectiveStatus, PAYMENT_METHODS, type PaymentMethod, remainingCents } from '../debts/debt';
 import type { PaymentLinkStatus } from '../payment-links/payment-link';
 import type { Currency } from '../shared/currency';
@@ -44,7 +44,7 @@ export interface PortalCharge {
 }
 
 /** The page's choices for a debt (all of them when it names none); TRANSFER stands for BANK_TRANSFER too. */
-export function onlineMethodsOf(debt: Pick<DebtView, 'paymentMethods'>): PaymentMethod[] {
+export function onlineMethodsOf(debt: Pick<ListedDebt, 'paymentMethods'>): PaymentMethod[] {
   const allowed = debt.paymentMethods ?? [...PAYMENT_METHODS];
   return PORTAL_METHODS.filter((m) => allowed.includes(m) || (m === 'TRANSFER' && allowed.includes('BANK_TRANSFER')));
 }
@@ -55,7 +55,7 @@ export function onlineMethodsOf(debt: Pick<DebtView, 'paymentMethods'>): Payment
  * checks them again under lock when the form is sent.
  */
 export function payabilityOf(
-  debt: DebtView,
+  debt: ListedDebt,
   today: string,
   context: { linkStatus?: PaymentLinkStatus; earlierCycleUnpaid?: boolean } = {},
 ): Payability {
@@ -71,7 +71,7 @@ export function payabilityOf(
   return { payable: true, partial: allowsPartialPayment(debt, today), methods };
 }
 
-export function chargeOf(debt: DebtView, today: string, payability: Payability): PortalCharge {
+export function chargeOf(debt: ListedDebt, today: string, payability: Payability): PortalCharge {
   return {
     debtId: debtIdOf(debt),
     description: debt.description,

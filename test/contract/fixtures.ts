@@ -15,7 +15,7 @@ import type { Company } from '../../internal/tenancy/company';
 import type { ApiKeyKind, ApiKeyRecord, AppEnv, ClientUser } from '../../internal/tenancy/credentials';
 import type { Organization } from '../../internal/tenancy/organization';
 import type { NewContact } from '../../ports/contact-repository';
-import type { DebtView, NewDebt } from '../../ports/debt-repository';
+import type { DebtView, ListedDebt, NewDebt } from '../../ports/debt-repository';
 import type { NewPaymentLink, PaymentLinkView } from '../../ports/payment-link-repository';
 import type { NewProduct } from '../../ports/product-repository';
 import type { Repositories } from '../../ports/unit-of-work';
@@ -164,7 +164,13 @@ export function viewOf(debt: Debt, contact: Contact, product: Product | null): D
   };
 }
 
-export const requestIds = (items: Debt[]): string[] => items.map((d) => d.externalRequestId);
+/** What a page of debts holds of a debt's view (ListedDebt). */
+export function listedOf(view: DebtView): ListedDebt {
+  const { organizationId: _o, updatedAt: _u, paymentLinkId: _l, subscriptionId: _s, autopay: _a, autopayReason: _r, autopayPaymentMethodId: _m, autopayInstrument: _i, ...shown } = view;
+  return shown;
+}
+
+export const requestIds = (items: Pick<Debt, 'externalRequestId'>[]): string[] => items.map((d) => d.externalRequestId);
 export const sortById = <T extends { id: number }>(items: T[]): T[] => [...items].sort((a, b) => a.id - b.id);
 
 /**

@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import {
   apiKey, at, codes, companyInput, type DebtFixture, expectConflict, hash, HOUR, ids, labels, linkViewOf, newContact, newDebt,
-  newLink, newProduct, newTenant, PAGE, phone, rejectionOf, requestIds, sortById, T1, T2, type TenantFixture, uid, viewOf,
+  listedOf, newLink, newProduct, newTenant, PAGE, phone, rejectionOf, requestIds, sortById, T1, T2, type TenantFixture, uid, viewOf,
 } from './fixtures';
 import type { Contact } from '../../internal/contacts/contact';
 import type { Debt } from '../../internal/debts/debt';
@@ -929,6 +929,16 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         repos().debts.list(t.company.id, { today: '2026-06-01', ...filter }, page);
       const listedKeys = async (t: { company: Company }, filter: Partial<DebtFilter> = {}) => requestIds((await list(t, filter)).items);
 
+      it('a page holds each debt as a list shows it (ListedDebt), the same on the first page, a later one and a filtered one', async () => {
+        const t = await debtTenant();
+        const stored = await insertDebt(t, { externalRequestId: `listed-${uid()}`, description: 'Listed', additionalData: { plan: 'gold' } });
+        await insertDebt(t, { externalRequestId: `listed-${uid()}` });
+        const shown = listedOf((await find(t, stored.externalRequestId))!);
+        expect(Object.keys(shown)).to.not.include.members(['autopay', 'autopayInstrument', 'updatedAt']);
+        const pages = [await list(t, {}, { page: 1, limit: 2 }), await list(t, {}, { page: 2, limit: 1 }), await list(t, { batchId: undefined, status: 'PENDING' }, { page: 1, limit: 2 })];
+        for (const page of pages) expect(page.items.find((d) => d.id === stored.id)).to.deep.equal(shown);
+      });
+
       it('the unfiltered total counts every debt but the CANCELLED ones through every kind of write (SQL: the debt tally)', async () => {
         const t = await debtTenant();
         const [other] = (await debtTenant()).companies;
@@ -1323,7 +1333,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           expect(requestIds(page.items)).to.deep.equal(keys.reverse());
           expect(page.total).to.equal(4);
           expect(page.capped).to.equal(false);
-          expect(page.items[0]).to.deep.equal(await find(t, keys[0]!));
+          expect(page.items[0]).to.deep.equal(listedOf((await find(t, keys[0]!))!));
         });
 
         it('pages with page and limit, the exact total on every page, and past the end no items but the total', async () => {
@@ -1350,7 +1360,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
           await insertDebt(t, { status: 'CANCELLED' });
           const later = await insertDebt(t);
           await repos().debts.update(t.company.id, later.id, { status: 'CANCELLED', updatedAt: T2 });
-          expect(await list(t)).to.deep.equal({ items: [viewOf(kept, t.contact, null)], total: 1, capped: false });
+          expect(await list(t)).to.deep.equal({ items: [listedOf(viewOf(kept, t.contact, null))], total: 1, capped: false });
         });
 
         it('filters by effective status against `today`: PENDING past due is OVERDUE, not PENDING', async () => {
@@ -2130,7 +2140,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         expect(await repos().debts.findByExternalRequestId(t.company.id, input.externalRequestId)).to.deep.equal(view);
         expect(await repos().debts.findByExternalRequestIds(t.company.id, [input.externalRequestId])).to.deep.equal([view]);
         expect(await uow().run((tx) => tx.debts.lockByExternalRequestId(t.company.id, input.externalRequestId))).to.deep.equal(view);
-        expect((await listDebts(t)).items).to.deep.equal([view]);
+        expect((await listDebts(t)).items).to.deep.equal([listedOf(view)]);
       });
 
       it('keeps contact null and paymentLinkId through an update', async () => {

@@ -4,7 +4,7 @@ import { productIdOf } from '../../../internal/products/product';
 import { toIsoUtc, utcDateOf } from '../../../internal/shared/calendar-date';
 import { amountFromCents } from '../../../internal/shared/money';
 import type { PresentationScope } from './presentation-scope';
-import type { DebtView } from '../../../ports/debt-repository';
+import type { DebtView, ListedDebt } from '../../../ports/debt-repository';
 import type { PaymentPortal } from '../../../ports/payment-portal';
 import { presentPaymentMethod } from './direct-debit.presenter';
 
@@ -14,8 +14,11 @@ import { presentPaymentMethod } from './direct-debit.presenter';
  * PENDING debt past due reads OVERDUE).
  */
 export function debtPresenter(portal: PaymentPortal) {
-  /** `today`: the scope's UTC date, when the caller presents many debts at one instant. */
-  return (debt: DebtView, scope: PresentationScope, options: { creation?: boolean; today?: string } = {}) => {
+  /**
+   * `today`: the scope's UTC date, when the caller presents many debts at one instant. A creation
+   * answer presents the whole view (its autopay state and payment method); a page, listed debts.
+   */
+  return (debt: ListedDebt & Partial<Pick<DebtView, 'autopay' | 'autopayReason' | 'autopayInstrument'>>, scope: PresentationScope, options: { creation?: boolean; today?: string } = {}) => {
     const debtId = debtIdOf(debt);
     const body: Record<string, unknown> = {
       debtId,

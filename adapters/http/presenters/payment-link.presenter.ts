@@ -4,7 +4,7 @@ import { productIdOf } from '../../../internal/products/product';
 import { toIsoUtc } from '../../../internal/shared/calendar-date';
 import { amountFromCents } from '../../../internal/shared/money';
 import type { PresentationScope } from './presentation-scope';
-import type { DebtView } from '../../../ports/debt-repository';
+import type { ListedDebt } from '../../../ports/debt-repository';
 import type { PaymentLinkView } from '../../../ports/payment-link-repository';
 import type { PaymentPortal } from '../../../ports/payment-portal';
 
@@ -49,7 +49,7 @@ export function paymentLinkPresenter(portal: PaymentPortal) {
 }
 
 /** A payment record of a link: an associated debt, named by its internal number. */
-export function presentLinkPayment(debt: DebtView, status: string) {
+export function presentLinkPayment(debt: ListedDebt, status: string) {
   return {
     paymentId: DEBT_ID_PREFIX + debt.id,
     status,

@@ -1,7 +1,7 @@
 import { type AutopayReason, type Debt, effectiveStatus } from '../../../internal/debts/debt';
 import { ConflictError } from '../../../internal/shared/errors';
 import { offsetOf, type Page, type PageRequest } from '../../../internal/shared/page';
-import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, NewDebt } from '../../../ports/debt-repository';
+import type { DebitScope, DebtChanges, DebtFilter, DebtRepository, DebtView, ListedDebt, NewDebt } from '../../../ports/debt-repository';
 import { copy, debtorContactId, type MemoryStore } from './memory-store';
 
 export class MemoryDebtRepository implements DebtRepository {
@@ -84,13 +84,13 @@ export class MemoryDebtRepository implements DebtRepository {
     this.store.tables.debtPayments.push({ debtId, amountCents, source, createdAt: at });
   }
 
-  async list(companyId: number, filter: DebtFilter, page: PageRequest): Promise<Page<DebtView>> {
+  async list(companyId: number, filter: DebtFilter, page: PageRequest): Promise<Page<ListedDebt>> {
     const contactId = debtorContactId(this.store.tables, filter.debtor);
     const matches = this.rows
       .filter((d) => d.companyId === companyId && d.status !== 'CANCELLED' && matchesFilter(d, filter) && (contactId === undefined || d.contactId === contactId))
       .sort((a, b) => b.id - a.id);
     const start = offsetOf(page);
-    return { items: matches.slice(start, start + page.limit).map((d) => this.view(d)), total: matches.length, capped: false };
+    return { items: matches.slice(start, start + page.limit).map((d) => listed(this.view(d))), total: matches.length, capped: false };
   }
 
   async cancelUnpaidOfSubscription(subscriptionId: number, at: Date): Promise<DebtView[]> {
@@ -182,4 +182,10 @@ function matchesFilter(d: Debt, f: DebtFilter): boolean {
     (f.paymentLinkId === undefined || d.paymentLinkId === f.paymentLinkId) &&
     (f.subscriptionId === undefined || d.subscriptionId === f.subscriptionId)
   );
+}
+
+/** What a page of debts holds of a view (ListedDebt), as the SQL adapters read it. */
+function listed(view: DebtView): ListedDebt {
+  const { organizationId: _o, updatedAt: _u, paymentLinkId: _l, subscriptionId: _s, autopay: _a, autopayReason: _r, autopayPaymentMethodId: _m, autopayInstrument: _i, ...rest } = view;
+  return rest;
 }

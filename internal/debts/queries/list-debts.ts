@@ -1,4 +1,4 @@
-import type { DebtFilter, DebtRepository, DebtView } from '../../../ports/debt-repository';
+import type { DebtFilter, DebtRepository, ListedDebt } from '../../../ports/debt-repository';
 import { debtorKeyOf } from '../../contacts/debtor-key';
 import { utcDateOf } from '../../shared/calendar-date';
 import { dailyCreatedRange } from '../../shared/created-range';
@@ -22,7 +22,7 @@ export interface ListDebtsInput {
   subscriptionId?: number;
 }
 
-const EMPTY: Page<DebtView> = { items: [], total: 0, capped: false };
+const EMPTY: Page<ListedDebt> = { items: [], total: 0, capped: false };
 
 /** GET /debts: newest first, cancelled excluded, the effective status (OVERDUE by time) applied. */
 export class ListDebts {
@@ -30,7 +30,7 @@ export class ListDebts {
     requireDeps('ListDebts', deps);
   }
 
-  async execute(input: ListDebtsInput, page: PageRequest, scope: TenantScope): Promise<Page<DebtView>> {
+  async execute(input: ListDebtsInput, page: PageRequest, scope: TenantScope): Promise<Page<ListedDebt>> {
     const now = scope.clock.now();
     const range = dailyCreatedRange(input.createdAtFrom, input.createdAtTo, now);
     if (input.minAmountCents !== undefined && input.maxAmountCents !== undefined && input.minAmountCents > input.maxAmountCents) {

@@ -1,4 +1,4 @@
-import type { DebtView } from '../../../ports/debt-repository';
+import type { ListedDebt } from '../../../ports/debt-repository';
 import type { PaymentLinkRepository } from '../../../ports/payment-link-repository';
 import type { Page, PageRequest } from '../../shared/page';
 import type { TenantScope } from '../../shared/tenant-scope';
@@ -12,7 +12,7 @@ export class ListLinkPayments {
     requireDeps('ListLinkPayments', deps);
   }
 
-  async execute(id: string, input: ListDebtsInput, page: PageRequest, scope: TenantScope): Promise<Page<DebtView>> {
+  async execute(id: string, input: ListDebtsInput, page: PageRequest, scope: TenantScope): Promise<Page<ListedDebt>> {
     const link = await findLink(this.deps.paymentLinks, id, scope);
     return this.deps.listDebts.execute({ ...input, paymentLinkId: link.id }, page, scope);
   }

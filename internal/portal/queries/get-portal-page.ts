@@ -1,5 +1,5 @@
 import type { Clock } from '../../../ports/clock';
-import type { DebtView } from '../../../ports/debt-repository';
+import type { DebtView, ListedDebt } from '../../../ports/debt-repository';
 import type { PaymentLinkView } from '../../../ports/payment-link-repository';
 import type { SubscriptionView } from '../../../ports/subscription-repository';
 import type { Repositories } from '../../../ports/unit-of-work';
@@ -131,7 +131,7 @@ export class GetPortalPage {
   }
 
   /** The charge's payment instructions still waiting for money, newest first. */
-  private async pendingInstructions(scope: TenantScope, debts: DebtView[]): Promise<PortalInstruction[]> {
+  private async pendingInstructions(scope: TenantScope, debts: ListedDebt[]): Promise<PortalInstruction[]> {
     const now = scope.clock.now();
     const byId = new Map(debts.map((d) => [d.id, d]));
     const pending = await this.deps.repos.paymentInstructions.listPendingOfDebts(scope.company.id, [...byId.keys()]);

@@ -1,4 +1,4 @@
-import type { DebtView } from '../../../ports/debt-repository';
+import type { ListedDebt } from '../../../ports/debt-repository';
 import { debtorKeyOf } from '../../contacts/debtor-key';
 import type { SubscriptionRepository, SubscriptionView } from '../../../ports/subscription-repository';
 import type { ListDebts, ListDebtsInput } from '../../debts/queries/list-debts';
@@ -27,7 +27,7 @@ export class ListSubscriptionDebts {
     requireDeps('ListSubscriptionDebts', deps);
   }
 
-  async execute(id: string, input: ListDebtsInput, page: PageRequest, scope: TenantScope): Promise<Page<DebtView>> {
+  async execute(id: string, input: ListDebtsInput, page: PageRequest, scope: TenantScope): Promise<Page<ListedDebt>> {
     const subscription = await findSubscription(this.deps.subscriptions, id, scope);
     return this.deps.listDebts.execute({ ...input, subscriptionId: subscription.id }, page, scope);
   }

@@ -62,7 +62,7 @@ const contactData = (externalClientId: string, name = 'Ana Inline', email = 'inl
   contactData: { externalClientId, name, email },
 });
 
-const keys = (debts: DebtView[]): string[] => debts.map((d) => d.externalRequestId);
+const keys = (debts: Pick<DebtView, 'externalRequestId'>[]): string[] => debts.map((d) => d.externalRequestId);
 
 /** Records every method call made through the proxied object, by `<label>.<method>`. */
 class CallLog {

@@ -21,6 +21,7 @@ import type { PageRequest } from '../../../internal/shared/page';
 import type { TenantScope } from '../../../internal/shared/tenant-scope';
 import type { DebtView } from '../../../ports/debt-repository';
 import type { PaymentLinkView } from '../../../ports/payment-link-repository';
+import { listedOf } from '../../contract/fixtures';
 import { type MemoryWorld, memoryWorld } from '../../support/memory-world';
 
 // ---------------------------------------------------------------------------------------------
@@ -945,14 +946,14 @@ describe('payment links: use cases (memory)', () => {
   });
 
   describe('ListLinkPayments', () => {
-    const summary = (debts: DebtView[]) => debts.map((d) => ({ key: d.externalRequestId, status: d.status, amountPaidCents: d.amountPaidCents }));
+    const summary = (debts: Pick<DebtView, 'externalRequestId' | 'status' | 'amountPaidCents'>[]) => debts.map((d) => ({ key: d.externalRequestId, status: d.status, amountPaidCents: d.amountPaidCents }));
 
     it('shows the PENDING debt of a new link with nothing paid', async () => {
       const link = await create();
       const page = await payments(link);
       expect(summary(page.items)).to.deep.equal([{ key: link.debtExternalRequestId, status: 'PENDING', amountPaidCents: 0 }]);
       expect(page.total).to.equal(1);
-      expect(page.items[0]).to.deep.equal(await debtOf(link));
+      expect(page.items[0]).to.deep.equal(listedOf((await debtOf(link))!));
     });
 
     it("lists a reusable link's payments newest first, then its own debt, and only this link's", async () => {
