@@ -24,10 +24,13 @@ export const contactsList: Scenario = {
   service: 'api',
   kind: 'api',
   baseline: 'baseline.koa-json',
+  // The page of the contacts POST /contacts created (alone, the organization has none: an empty page).
+  needs: ['contacts.create'],
   load: async (ctx) => {
     await ctx.db.analyze(['contacts']);
     const first = await apiCall(ctx, 'GET', '/contacts');
     ctx.dataset.contactsBeforeList = (first.meta as { total: number }).total;
+    if (ctx.dataset.contactsBeforeList === 0) throw new Error('GET /contacts returned no contact: the page would be timed empty');
     return { method: 'GET', path: '/contacts', headers: ctx.headers };
   },
 };
