@@ -1405,7 +1405,8 @@ export function changesSection(report: Report): string {
   firstPageOfEverything). The unfiltered list took its page's ids first, along the company's (company_id, id) index,
   which does not hold the status: each of the 50 rows was read to leave CANCELLED out, then read again for the page.
   Its first page (what an integrator polls) now reads the rows themselves along that index (FORCE INDEX on MariaDB,
-  as before), CANCELLED checked as each is read, the contact, product and payment method joined to those 50 alone; a
+  as before), CANCELLED checked as each is read, its contact and product (and, until the change below, its payment method)
+  joined to those 50 alone; a
   later page keeps the ids first, which pass over the rows before it without reading them. Measured with mysql2
   alone (4 connections, 200,000 seeded debts, 50,000 of them the company's), the parts of the old statement: the ids
   125–205 µs of MariaDB CPU, the ids and their rows 270–460, everything 520–660; four alternations of 2,500

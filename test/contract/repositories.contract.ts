@@ -935,7 +935,7 @@ export function describeRepositoryContract(adapterName: string, openHarness: Ope
         await insertDebt(t, { externalRequestId: `listed-${uid()}` });
         const shown = listedOf((await find(t, stored.externalRequestId))!);
         expect(Object.keys(shown)).to.not.include.members(['autopay', 'autopayInstrument', 'updatedAt']);
-        const pages = [await list(t, {}, { page: 1, limit: 2 }), await list(t, {}, { page: 2, limit: 1 }), await list(t, { batchId: undefined, status: 'PENDING' }, { page: 1, limit: 2 })];
+        const pages = [await list(t, {}, { page: 1, limit: 2 }), await list(t, {}, { page: 2, limit: 1 }), await list(t, { status: 'PENDING' }, { page: 1, limit: 2 })];
         for (const page of pages) expect(page.items.find((d) => d.id === stored.id)).to.deep.equal(shown);
       });
 

@@ -310,6 +310,12 @@ const isTallied = (v: DebtPageValues) => Object.entries(v).every(([name, value])
  */
 const lapsedSign = (v: DebtPageValues) => (!isTallied(v) ? 0 : v.overdueBy !== undefined ? 1 : v.pendingOn !== undefined ? -1 : 0);
 
+/**
+ * The company's debts newest first along its (company_id, id) index. Left to choose, MariaDB read
+ * the primary key backward through every company's debts (see debtPage).
+ */
+const alongCompanyIndex = (db: Knex | Knex.Transaction) => sqlDialect(db).alongIndex(db, 'debts', 'd', 'debts_company_id_id_index');
+
 /** The values that narrow the list by the debts' amount. */
 const BY_AMOUNT = new Set(['minAmountCents', 'maxAmountCents']);
 const AMOUNT_INDEX = 'debts_company_id_amount_cents_status_index';
@@ -411,7 +417,7 @@ const debtPage = compiledRead((db, v: DebtPageValues) => {
     // through every company's debts (772 rows for a page of 50 when the company held 5 % of the
     // table; a small company's page would read nearly all of it), or the (company_id, created_at,
     // status) index, every entry of the company, then sorted them.
-    ids = paged(newest(db, v, debtsInStatus(db, v, sqlDialect(db).alongIndex(db, 'debts', 'd', 'debts_company_id_id_index'))), v);
+    ids = paged(newest(db, v, debtsInStatus(db, v, alongCompanyIndex(db))), v);
   } else if (byAmountAlone(v)) {
     // The matches from the amount index (it holds the status and, as every InnoDB index, the id),
     // sorted for the page: the entries the total's count reads anyway, so a page costs at most
@@ -438,7 +444,7 @@ const debtPage = compiledRead((db, v: DebtPageValues) => {
  * page keeps the ids first, which pass over the rows before it without reading them.
  */
 function firstPageOfEverything(db: Knex | Knex.Transaction, v: DebtPageValues, columns: (string | Knex.QueryBuilder)[]): Knex.QueryBuilder {
-  const rows = withContactAndProduct(debtsInStatus(db, v, sqlDialect(db).alongIndex(db, 'debts', 'd', 'debts_company_id_id_index')));
+  const rows = withContactAndProduct(debtsInStatus(db, v, alongCompanyIndex(db)));
   return paged(rows.select(columns).orderBy('d.id', 'desc'), v);
 }
 
