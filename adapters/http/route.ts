@@ -5,7 +5,7 @@ import type { Application } from '../../internal/application';
 import type { RateLimitGate } from './middleware/rate-limit';
 import type { HeaderName } from './openapi/responses';
 import { malformedJsonError } from './middleware/json-body';
-import { holdsRawJson, pageJson } from './raw-json';
+import { answerJson, holdsRawJson, pageJson } from './raw-json';
 import { validateBody, validateQuery, type JsonSchema } from './validation';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -109,13 +109,11 @@ export function mountRoutes(router: RouteTable, routes: Route[], app: Applicatio
       const reply = await r.handle({ body, query, params: ctx.params, scope, ctx });
       ctx.status = reply.status ?? r.status ?? 200;
       const requestId = ctx.state.requestId;
-      if (r.bare) ctx.body = { ...(reply.data as object), requestId };
-      else if (reply.meta && holdsRawJson(reply.data)) {
-        // Koa answers a string as text unless the type is set first.
-        ctx.type = 'json';
-        ctx.body = pageJson(reply.data, reply.meta, requestId);
-      } else if (reply.meta) ctx.body = { data: reply.data, meta: reply.meta, requestId };
-      else ctx.body = { data: reply.data, ...reply.extra, requestId };
+      let json: string;
+      if (r.bare) json = JSON.stringify({ ...(reply.data as object), requestId });
+      else if (reply.meta) json = holdsRawJson(reply.data) ? pageJson(reply.data, reply.meta, requestId) : JSON.stringify({ data: reply.data, meta: reply.meta, requestId });
+      else json = JSON.stringify({ data: reply.data, ...reply.extra, requestId });
+      answerJson(ctx, json);
     });
   }
 }

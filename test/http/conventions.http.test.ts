@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { publishedOpenApiDocument } from '../../adapters/http/published-document';
+import { BUFFERED_ANSWER_CHARS } from '../../adapters/http/raw-json';
 import { type ApiHarness, describeEachDatabase, startApi, type Tenant } from '../support/harness';
 
 const REQUEST_ID = /^req_[A-Za-z0-9]+$/;
@@ -53,6 +54,30 @@ describeEachDatabase('HTTP conventions', ({ api }) => {
       };
       for (const [name, res] of Object.entries(answers)) expect(res.headers['cache-control'], `${name} (${res.status})`).to.equal('no-store');
       expect((await http.get('/openapi.json')).headers['cache-control']).to.not.equal('no-store');
+    });
+  });
+
+  describe('JSON answers', () => {
+    it('are JSON in UTF-8 with their exact length in bytes, a long page (written as a Buffer) and a short resource alike', async () => {
+      const tenant = await api().newTenant();
+      const http = api().http;
+      for (let i = 0; i < 25; i++) {
+        const res = await http.post('/contacts').set(tenant.headers).send({ externalClientId: `utf8-${i}`, name: `José Ñandú 東京 ${i} 💳`, email: `jose.${i}@example.com` });
+        expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      }
+      const page = await http.get('/contacts').query({ limit: 25 }).set(tenant.headers);
+      const one = await http.get(`/contacts/${page.body.data[0].contactId}`).set(tenant.headers);
+      expect(page.text.length, 'the page is long enough to be written as a Buffer').to.be.above(BUFFERED_ANSWER_CHARS);
+      expect(one.text.length, 'the resource is short enough to stay a string').to.be.below(BUFFERED_ANSWER_CHARS);
+      for (const res of [page, one]) {
+        expect(res.status).to.equal(200);
+        expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+        expect(Number(res.headers['content-length'])).to.equal(Buffer.byteLength(res.text, 'utf8'));
+        expect(JSON.parse(res.text)).to.deep.equal(res.body);
+      }
+      expect(page.body.data).to.have.length(25);
+      expect(page.body.data.map((c: { name: string }) => c.name)).to.include('José Ñandú 東京 24 💳');
+      expect(one.body.data.name).to.match(/^José Ñandú 東京 \d+ 💳$/);
     });
   });
 

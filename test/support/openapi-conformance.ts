@@ -29,8 +29,9 @@ export function conformanceMiddleware(options: { testHelpers: boolean }) {
     await next();
     const path = conformance.operationPath(ctx.method.toLowerCase(), ctx.path);
     if (path === null) return; // not an operation of the document (/openapi.json, /docs, /metrics, pages, unknown paths)
-    // A page written as JSON text (adapters/http/raw-json.ts) is checked as the client reads it.
-    const body = typeof ctx.body === 'string' && ctx.response.is('json') ? JSON.parse(ctx.body) : ctx.body;
+    // An answer written as JSON text or its bytes (adapters/http/raw-json.ts) is checked as the client reads it.
+    const written = typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body) ? String(ctx.body) : null;
+    const body = written !== null && ctx.response.is('json') ? JSON.parse(written) : ctx.body;
     const problem = conformance.check(ctx.method.toLowerCase(), path, ctx.status, ctx.response.headers, body);
     if (problem) violations.push(`${ctx.method} ${ctx.path} → ${ctx.status}: ${problem}`);
   };
