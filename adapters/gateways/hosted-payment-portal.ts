@@ -29,20 +29,23 @@ export class HostedPaymentPortal implements PaymentPortal, ReminderLinks {
   ) {}
 
   debtUrl(debt: { companyCode: string; debtId: string }): string | null {
-    return this.signedUrl('debt', `pay/${encodeURIComponent(debt.companyCode)}/debts`, debt.companyCode, debt.debtId);
+    return this.signedUrl('debt', 'pay', '/debts', debt.companyCode, debt.debtId);
   }
 
   subscriptionUrl(subscription: { companyCode: string; subscriptionId: string }): string | null {
-    return this.signedUrl('subscription', `pay/${encodeURIComponent(subscription.companyCode)}/subscriptions`, subscription.companyCode, subscription.subscriptionId);
+    return this.signedUrl('subscription', 'pay', '/subscriptions', subscription.companyCode, subscription.subscriptionId);
   }
 
-  /** `<base>/<root>/<id>/<signature>`: the signature covers the purpose, the company and the id. */
-  private signedUrl(purpose: string, root: string, companyCode: string, id: string): string {
+  /**
+   * `<base>/<section>/<company><after>/<id>/<signature>`: the signature covers the purpose, the
+   * company and the id. Built on a miss only; a hit (a page of 50 debts) encodes nothing.
+   */
+  private signedUrl(purpose: string, section: string, after: string, companyCode: string, id: string): string {
     const key = `${purpose}\u0000${companyCode}\u0000${id}`;
     let url = this.signed.get(key);
     if (url === undefined) {
       const signature = this.signer.sign(purpose, companyCode, id);
-      url = `${this.publicBaseUrl}/${root}/${encodeURIComponent(id)}/${signature}`;
+      url = `${this.publicBaseUrl}/${section}/${encodeURIComponent(companyCode)}${after}/${encodeURIComponent(id)}/${signature}`;
       this.signed.set(key, url);
     }
     return url;
@@ -88,13 +91,13 @@ export class HostedPaymentPortal implements PaymentPortal, ReminderLinks {
   }
 
   voucherUrls(instruction: { companyCode: string; paymentInstructionId: string }): { barcodeUrl: string; voucherUrl: string } {
-    const base = this.signedUrl('voucher', `vouchers/${encodeURIComponent(instruction.companyCode)}`, instruction.companyCode, instruction.paymentInstructionId);
+    const base = this.signedUrl('voucher', 'vouchers', '', instruction.companyCode, instruction.paymentInstructionId);
     return { barcodeUrl: `${base}/barcode.svg`, voucherUrl: `${base}/voucher.pdf` };
   }
 
   /** The debtor's page of one payment instruction (the account to transfer to, or the voucher), with its status. */
   instructionUrl(instruction: { companyCode: string; paymentInstructionId: string }): string {
-    return this.signedUrl('instruction', `pay/${encodeURIComponent(instruction.companyCode)}/instructions`, instruction.companyCode, instruction.paymentInstructionId);
+    return this.signedUrl('instruction', 'pay', '/instructions', instruction.companyCode, instruction.paymentInstructionId);
   }
 
   verifyVoucher(companyCode: string, paymentInstructionId: string, signature: string): boolean {

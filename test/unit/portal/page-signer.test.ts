@@ -44,6 +44,26 @@ describe('hosted pages: signatures', () => {
     expect(portal.linkUrl({ companyCode: 'ACME', portalUrl: 'https://portal.acme.mx/', shortCode: null, identifier: 'ana' })).to.equal('https://portal.acme.mx/ana');
   });
 
+  it('builds each signed URL under its own path, the company code and the id encoded, the same again from the cache', () => {
+    const portal = new HostedPaymentPortal('https://pay.example.com', signer);
+    const code = 'OTRA S.A.';
+    const expected = {
+      debt: `https://pay.example.com/pay/OTRA%20S.A./debts/debt_a%2Fb/${signer.sign('debt', code, 'debt_a/b')}`,
+      subscription: `https://pay.example.com/pay/OTRA%20S.A./subscriptions/sub_1/${signer.sign('subscription', code, 'sub_1')}`,
+      instruction: `https://pay.example.com/pay/OTRA%20S.A./instructions/pin_1/${signer.sign('instruction', code, 'pin_1')}`,
+      voucher: `https://pay.example.com/vouchers/OTRA%20S.A./pin_1/${signer.sign('voucher', code, 'pin_1')}`,
+    };
+    for (let round = 0; round < 2; round++) {
+      expect(portal.debtUrl({ companyCode: code, debtId: 'debt_a/b' })).to.equal(expected.debt);
+      expect(portal.subscriptionUrl({ companyCode: code, subscriptionId: 'sub_1' })).to.equal(expected.subscription);
+      expect(portal.instructionUrl({ companyCode: code, paymentInstructionId: 'pin_1' })).to.equal(expected.instruction);
+      expect(portal.voucherUrls({ companyCode: code, paymentInstructionId: 'pin_1' })).to.deep.equal({
+        barcodeUrl: `${expected.voucher}/barcode.svg`,
+        voucherUrl: `${expected.voucher}/voucher.pdf`,
+      });
+    }
+  });
+
   it('public link URLs keep each company\'s portal apart, one after the other in any order', () => {
     const portal = new HostedPaymentPortal('https://pay.example.com', signer);
     const acme = { companyCode: 'ACME', portalUrl: 'https://portal.acme.mx//', shortCode: null };
