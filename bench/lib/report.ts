@@ -1440,6 +1440,34 @@ export function changesSection(report: Report): string {
   lists, before this change and the first page's above → after both): \`GET /debts\` 594 → 812 req/s, p99 117 →
   75 ms, PostgreSQL's CPU a page 1.67 → 1.07 ms and the API's 1.03 → 0.78 ms; a debtor's 740 → 810 req/s, 1.37 →
   1.22 and 0.77 → 0.71 ms.
+- **Answers over 4 KiB go out as a Buffer; a signed URL found in the cache encodes nothing** (2026-12-07,
+  adapters/http/raw-json.ts answerJson, adapters/gateways/hosted-payment-portal.ts). A page was a string to Koa:
+  it measured the JSON's UTF-8 length for Content-Length (a pass over the page), Node joined it to the headers (a
+  copy) and encoded it into the socket (another pass). route.ts now writes every answer's JSON itself and hands
+  Koa a Buffer past 4,096 characters (encoded once, written after the headers); a shorter answer stays a string,
+  sent with its headers in one piece, which costs less there. And every debt of a page encoded its company code
+  for the path of its signed paymentUrl before finding the URL in the cache; the code is now encoded only when the
+  URL is built. Both were found by counting instructions, the host's speed moving too much for CPU time to see 5 %
+  (in one afternoon, the same \`GET /debts\` floor 1,465 to 2,979 req/s and 0.24 to 0.48 ms of CPU a page):
+  \`bench/instructions.ts\` runs the API under valgrind's callgrind on MySQL and Redis as deployed and counts
+  what it executes per request, one request at a time after 6,000 uncounted ones. Two alternations of the
+  checkouts, instructions per request outside V8's optimizing compilers (which still compile at that point, by an
+  amount that varies): \`GET /debts\` (a page of 50 debts, 24 KB) 2,383,308 and 2,427,243 → 2,246,137 and
+  2,294,201 (−5.6 %), of which the signed URLs about 0.7 %; a read by id (533 characters, left a string)
+  1,064,245 and 1,051,934 → 1,032,267 and 1,057,629 (unchanged within the count's spread). The conventions test holds a long page and a short
+  resource with multibyte text to \`application/json; charset=utf-8\` and their exact Content-Length in bytes; the
+  conformance hook checks a Buffer answer against /openapi.json as the client reads it; a unit test pins every
+  signed URL's shape, built and then from the cache.
+- **Tried and left: a larger old generation for the API, the rate limiter off, the signed URLs' cache key**
+  (2026-12-07). During \`GET /debts\` at 32 connections the API ran a full collection every 4 to 5 s (8 to 47 ms
+  each; its floor four in its whole life): each found little to free of the 60 to 70 MB the API keeps, while
+  about 1.3 MB a second outlived two scavenges (\`--trace-gc\`). With \`--heap-growing-percent=100\` one full collection
+  fell in the measured 17 s instead of six, and the p99 did not move (56.84 ms against 54.52 and 58.07 on that
+  host, its floor 36 to 42 ms): the tail is the page's cost under load, not those pauses. The limiter off
+  (\`BENCH_RATE_LIMIT_CAPACITY=0\`) against on, two alternations: API against floor 0.73 and 0.74 × the floor's
+  req/s off, 0.59 and 1.14 × on, the floor itself 1,465 to 2,979 req/s: nothing to read at that noise. The signed
+  URLs' cache key (\`purpose\\0company\\0id\`, a new string hashed on every lookup) costs about 100 of a lookup's
+  160 ns in a micro-benchmark, 5 µs of a page: left.
 - **Tried and left: the lists' reads as server-side prepared statements on MySQL** (2026-12-07, not committed). Every
   list runs its page through compiledRead (adapters/persistence/knex/compiled-reads.ts), one SQL text per shape:
   what a prepared statement wants. A Knex mysql2 client that ran those reads with mysql2's \`execute\` (prepared once
@@ -1629,7 +1657,10 @@ most; it slows the profile pass, so that run's table above is not comparable), a
 runs the API, the floors and every worker process under \`node --cpu-prof\`, each writing its whole life's profile
 there on exit (how the reminders' sends were read); \`node bench/lib/compare-profiles.cjs <api> <floor>\` then sets an
 API profile beside its floor's, source by source, each in units of a part both spend the same on per request (mysql2
-for a list).
+for a list). Where the host's speed moves more than a change (a shared two-core host), \`npx tsx bench/instructions.ts
+--path <path>\` counts the instructions the API executes per request under valgrind's callgrind (MySQL and Redis as
+deployed, the requests one at a time after a warm-up): the same for the same code whatever else the host does, so
+two checkouts compare within about 2 %.
 
 | Scenario | CPU ms/req | ${parts.join(' | ')} |
 | --- | ---: | ${parts.map(() => '---:').join(' | ')} |
