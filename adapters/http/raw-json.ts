@@ -31,7 +31,7 @@ export const BUFFERED_ANSWER_CHARS = 4096;
  * string, Koa would measure its UTF-8 length (a pass over it), Node would join it to the headers
  * (a copy) and encode it (another pass); a Buffer is encoded once and written after the headers.
  * A short one (a resource) stays a string, written with its headers in one piece, which costs
- * less there. Counted in instructions, `GET /debts` −4.8 % and a read by id unchanged
+ * less there. Counted in instructions, `GET /debts` about −5 % and a read by id unchanged
  * (docs/performance.md).
  */
 export function answerJson(ctx: Context, json: string): void {
