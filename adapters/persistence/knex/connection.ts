@@ -4,6 +4,7 @@ import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import { InvalidRequestError } from '../../../internal/shared/errors';
 import { migrationSource } from './migrations';
+import { formatQuery } from './mysql-query-format';
 
 /**
  * One Knex instance for `mysql://…` (mysql2), `postgres://…` or `postgresql://…` (node-postgres),
@@ -21,6 +22,8 @@ export function openKnex(databaseUrl: string, options: { poolMax?: number } = {}
         timezone: 'Z',
         supportBigNumbers: true,
         charset: 'utf8mb4',
+        // mysql2's own formatting, with each statement text's placeholders found once (mysql-query-format.ts).
+        queryFormat: formatQuery,
       } as Knex.MySql2ConnectionConfig,
       pool: {
         min: 0,
