@@ -33,8 +33,18 @@ export const BUFFERED_ANSWER_CHARS = 4096;
  * A short one (a resource) stays a string, written with its headers in one piece, which costs
  * less there. Counted in instructions, `GET /debts` about −5 % and a read by id unchanged
  * (docs/performance.md).
+ *
+ * The Buffer is encoded into room for the longest UTF-8 the text can take (3 bytes per UTF-16
+ * unit) and answered as the part written: `Buffer.from` measures the UTF-8 length first, a
+ * second pass over the page (about 3 % of a page's instructions), for a few microseconds' use of
+ * twice the memory more.
  */
 export function answerJson(ctx: Context, json: string): void {
   ctx.type = 'json';
-  ctx.body = json.length > BUFFERED_ANSWER_CHARS ? Buffer.from(json) : json;
+  if (json.length <= BUFFERED_ANSWER_CHARS) {
+    ctx.body = json;
+    return;
+  }
+  const room = Buffer.allocUnsafe(json.length * 3);
+  ctx.body = room.subarray(0, room.write(json));
 }
