@@ -1458,6 +1458,29 @@ export function changesSection(report: Report): string {
   resource with multibyte text to \`application/json; charset=utf-8\` and their exact Content-Length in bytes; the
   conformance hook checks a Buffer answer against /openapi.json as the client reads it; a unit test pins every
   signed URL's shape, built and then from the cache.
+- **MySQL statements formatted from a split kept per text; a page's Buffer encoded in one pass** (2026-12-07,
+  adapters/persistence/knex/mysql-query-format.ts, adapters/http/raw-json.ts answerJson). mysql2 writes every value
+  into its statement's text on the client, with sql-escaper's \`format\`, which scans the whole text quote by quote
+  for its placeholders on every call; a \`GET /debts\` page's SELECT is 1,300 characters with about 100 quoted
+  identifiers. \`formatQuery\`, given to mysql2 as its documented \`queryFormat\`, keeps each text split at its
+  placeholders (\`format\`'s own output for marker values) and joins the parts with each call's values, escaped as
+  \`format\` escapes them; a statement with an object among its values (Date, Buffer, array, object) goes to
+  \`format\` itself. A property test holds the two together character for character over 3,000 texts of quotes,
+  escapes, comments and placeholders with every kind of value. And answerJson's \`Buffer.from\` measured a page's
+  UTF-8 length before encoding it (V8's Utf8Length, a second pass): the page is now encoded into room for the
+  longest UTF-8 it can take (3 bytes per UTF-16 unit) and answered as the part written. Counted with
+  \`bench/instructions.ts\`, which now compares the main thread's instructions outside the garbage collector: a full
+  collection falling inside the 500 counted requests or not had moved the earlier figure by up to 30 % (its
+  concurrent marking and sweeping) and the main thread's alone by up to 10 %; two runs of one checkout now agree
+  within about 1.5 %, except where V8 optimizes a function in one run and not in the other (below). Instructions per
+  request, two alternations each: \`GET /debts?externalClientId\` 2,293,280 and 2,262,498 → 2,164,004 and 2,149,965
+  (−5.4 %, the formatting); \`GET /contacts\` 2,107,099 → 2,071,257 (−1.7 %); \`GET /payment-links\` 2,277,763 →
+  2,289,571 (unchanged); \`GET /debts\` 2,252,937 → 2,248,166 with the formatting (unchanged: there sql-escaper's
+  scan ran optimized, while for the debtor's list it ran in V8's baseline code, property loads through inline
+  caches, in every run), then 2,260,629 and 2,082,532 → 1,980,836 and 1,979,738 with the one-pass Buffer (Utf8Length,
+  57,124 instructions a page, gone; the rest is the earlier checkout's spread between runs, which V8's optimizing
+  decisions move). What this does to the p99 at 32 connections is for the next full run on a host at its usual
+  speed (this one ran bare Koa at 25,201 req/s against 45,514).
 - **Tried and left: a larger old generation for the API, the rate limiter off, the signed URLs' cache key**
   (2026-12-07). During \`GET /debts\` at 32 connections the API ran a full collection every 4 to 5 s (8 to 47 ms
   each; its floor four in its whole life): each found little to free of the 60 to 70 MB the API keeps, while
@@ -1659,8 +1682,10 @@ there on exit (how the reminders' sends were read); \`node bench/lib/compare-pro
 API profile beside its floor's, source by source, each in units of a part both spend the same on per request (mysql2
 for a list). Where the host's speed moves more than a change (a shared two-core host), \`npx tsx bench/instructions.ts
 --path <path>\` counts the instructions the API executes per request under valgrind's callgrind (MySQL and Redis as
-deployed, the requests one at a time after a warm-up): the same for the same code whatever else the host does, so
-two checkouts compare within about 2 %.
+deployed, the requests one at a time after a warm-up; compare its first figure, the main thread's instructions outside
+the garbage collector): the same for the same code whatever else the host does, so two checkouts compare within about
+2 %. With \`--keep <dir>\` it keeps callgrind's dumps; run under \`NODE_OPTIONS=--perf-basic-prof\`, the API writes
+/tmp/perf-<pid>.map, which names the JavaScript functions behind the addresses \`callgrind_annotate\` shows as \`???\`.
 
 | Scenario | CPU ms/req | ${parts.join(' | ')} |
 | --- | ---: | ${parts.map(() => '---:').join(' | ')} |
