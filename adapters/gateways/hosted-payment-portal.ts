@@ -6,8 +6,14 @@ import type { ReminderLinks, UnsubscribeTarget } from '../../ports/reminder-link
 import { REMINDER_CHANNELS, type ReminderChannel } from '../../internal/reminders/reminder-policy';
 import type { PageSigner } from '../security/page-signer';
 
-/** Signed URLs kept at most (the least recently used is dropped first). */
+/** Signed URLs kept at most per purpose (the least recently used is dropped first). */
 const SIGNED_URLS_KEPT = 20_000;
+
+/** A URL signed lately, for the company it was signed for. */
+interface SignedUrl {
+  companyCode: string;
+  url: string;
+}
 
 /**
  * The portal served under PUBLIC_BASE_URL by this service's hosted pages (adapters/http/pages).
@@ -17,10 +23,13 @@ const SIGNED_URLS_KEPT = 20_000;
  */
 export class HostedPaymentPortal implements PaymentPortal, ReminderLinks {
   /**
-   * URLs signed lately: a debt's URL never changes, and a list of 50 debts (or a debt and its
-   * event) would otherwise sign the same ones again and again.
+   * URLs signed lately, per purpose and then by id: a debt's URL never changes, and a list of 50
+   * debts (or a debt and its event) would otherwise sign the same ones again and again. The id
+   * alone is the key: a key joining purpose, company and id was a new string to build, flatten and
+   * hash on every lookup, about 2 % of a `GET /debts` page's instructions (docs/performance.md).
+   * The company is checked on a hit, so two companies' debts of the same id each get their own URL.
    */
-  private readonly signed = new LRUCache<string, string>({ max: SIGNED_URLS_KEPT });
+  private readonly signed = new Map<string, LRUCache<string, SignedUrl>>();
   private lastPortal: { companyCode: string; portalUrl: string | null; base: string } | null = null;
 
   constructor(
@@ -41,13 +50,16 @@ export class HostedPaymentPortal implements PaymentPortal, ReminderLinks {
    * company and the id. Built on a miss only; a hit (a page of 50 debts) encodes nothing.
    */
   private signedUrl(purpose: string, section: string, after: string, companyCode: string, id: string): string {
-    const key = `${purpose}\u0000${companyCode}\u0000${id}`;
-    let url = this.signed.get(key);
-    if (url === undefined) {
-      const signature = this.signer.sign(purpose, companyCode, id);
-      url = `${this.publicBaseUrl}/${section}/${encodeURIComponent(companyCode)}${after}/${encodeURIComponent(id)}/${signature}`;
-      this.signed.set(key, url);
+    let urls = this.signed.get(purpose);
+    if (urls === undefined) {
+      urls = new LRUCache<string, SignedUrl>({ max: SIGNED_URLS_KEPT });
+      this.signed.set(purpose, urls);
     }
+    const kept = urls.get(id);
+    if (kept !== undefined && kept.companyCode === companyCode) return kept.url;
+    const signature = this.signer.sign(purpose, companyCode, id);
+    const url = `${this.publicBaseUrl}/${section}/${encodeURIComponent(companyCode)}${after}/${encodeURIComponent(id)}/${signature}`;
+    urls.set(id, { companyCode, url });
     return url;
   }
 

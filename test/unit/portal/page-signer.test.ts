@@ -64,6 +64,21 @@ describe('hosted pages: signatures', () => {
     }
   });
 
+  it('keeps apart the signed URLs of two companies for the same id, and of two purposes for the same id, in any order', () => {
+    const portal = new HostedPaymentPortal('https://pay.example.com', signer);
+    const signed = (purpose: string, company: string, id: string) => signer.sign(purpose, company, id);
+    for (let round = 0; round < 3; round++) {
+      expect(portal.debtUrl({ companyCode: 'ACME', debtId: 'debt_inv-1' })).to.equal(`https://pay.example.com/pay/ACME/debts/debt_inv-1/${signed('debt', 'ACME', 'debt_inv-1')}`);
+      expect(portal.debtUrl({ companyCode: 'OTRA', debtId: 'debt_inv-1' })).to.equal(`https://pay.example.com/pay/OTRA/debts/debt_inv-1/${signed('debt', 'OTRA', 'debt_inv-1')}`);
+      expect(portal.instructionUrl({ companyCode: 'ACME', paymentInstructionId: 'pin_1' })).to.equal(
+        `https://pay.example.com/pay/ACME/instructions/pin_1/${signed('instruction', 'ACME', 'pin_1')}`,
+      );
+      expect(portal.voucherUrls({ companyCode: 'ACME', paymentInstructionId: 'pin_1' }).voucherUrl).to.equal(
+        `https://pay.example.com/vouchers/ACME/pin_1/${signed('voucher', 'ACME', 'pin_1')}/voucher.pdf`,
+      );
+    }
+  });
+
   it('public link URLs keep each company\'s portal apart, one after the other in any order', () => {
     const portal = new HostedPaymentPortal('https://pay.example.com', signer);
     const acme = { companyCode: 'ACME', portalUrl: 'https://portal.acme.mx//', shortCode: null };
