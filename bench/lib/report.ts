@@ -1458,8 +1458,9 @@ export function changesSection(report: Report): string {
   resource with multibyte text to \`application/json; charset=utf-8\` and their exact Content-Length in bytes; the
   conformance hook checks a Buffer answer against /openapi.json as the client reads it; a unit test pins every
   signed URL's shape, built and then from the cache.
-- **MySQL statements formatted from a split kept per text; a page's Buffer encoded in one pass** (2026-12-07,
-  adapters/persistence/knex/mysql-query-format.ts, adapters/http/raw-json.ts answerJson). mysql2 writes every value
+- **MySQL statements formatted from a split kept per text; a page's Buffer encoded in one pass; signed URLs looked
+  up by id** (2026-12-07, adapters/persistence/knex/mysql-query-format.ts, adapters/http/raw-json.ts answerJson,
+  adapters/gateways/hosted-payment-portal.ts). mysql2 writes every value
   into its statement's text on the client, with sql-escaper's \`format\`, which scans the whole text quote by quote
   for its placeholders on every call; a \`GET /debts\` page's SELECT is 1,300 characters with about 100 quoted
   identifiers. \`formatQuery\`, given to mysql2 as its documented \`queryFormat\`, keeps each text split at its
@@ -1479,8 +1480,14 @@ export function changesSection(report: Report): string {
   scan ran optimized, while for the debtor's list it ran in V8's baseline code, property loads through inline
   caches, in every run), then 2,260,629 and 2,082,532 → 1,980,836 and 1,979,738 with the one-pass Buffer (Utf8Length,
   57,124 instructions a page, gone; the rest is the earlier checkout's spread between runs, which V8's optimizing
-  decisions move). What this does to the p99 at 32 connections is for the next full run on a host at its usual
-  speed (this one ran bare Koa at 25,201 req/s against 45,514).
+  decisions move). Then the signed URLs (adapters/gateways/hosted-payment-portal.ts): every debt of a page looked
+  its paymentUrl up under a key joining purpose, company and id, a new string to build, flatten and hash each time;
+  the cache is now one LRU per purpose (20,000 URLs each) keyed by the id, each entry holding the company it was
+  signed for, a hit for another company being a miss (a unit test keeps two companies' debts of one id apart):
+  \`GET /debts\` 1,993,636 and 2,001,652 → 1,954,480 and 1,939,792 (−2.5 %). A page of 50 debts, before these
+  three changes and after: 2,082,532 to 2,260,629 → 1,939,792 to 1,954,480, between −6 and −14 % (the earlier
+  checkouts' runs spread that much between them). What this does to the p99 at 32 connections is for
+  the next full run on a host at its usual speed (this one ran bare Koa at 25,201 req/s against 45,514).
 - **Tried and left: a larger old generation for the API, the rate limiter off, the signed URLs' cache key**
   (2026-12-07). During \`GET /debts\` at 32 connections the API ran a full collection every 4 to 5 s (8 to 47 ms
   each; its floor four in its whole life): each found little to free of the 60 to 70 MB the API keeps, while
