@@ -3,6 +3,8 @@
  * a shared two-core host moves with the host (the same list's floor measured 0.24 to 0.48 ms a
  * page in one afternoon); an instruction count is the same for the same code and requests whatever
  * else the host is doing, so two versions of a change compare within about 2 % (run each twice, alternating).
+ * Not always: V8 may optimize a hot function in one run and leave it in baseline code in another,
+ * which moved one checkout's `GET /debts` count by 8 %; where a checkout's two runs disagree, run it again.
  *
  *   npx tsx bench/instructions.ts [--path /debts] [--requests 500] [--warm 6000] [--keep <dir>]
  *
