@@ -1488,6 +1488,23 @@ export function changesSection(report: Report): string {
   three changes and after: 2,082,532 to 2,260,629 → 1,939,792 to 1,954,480, between −6 and −14 % (the earlier
   checkouts' runs spread that much between them). What this does to the p99 at 32 connections is for
   the next full run on a host at its usual speed (this one ran bare Koa at 25,201 req/s against 45,514).
+- **The first page of a debtor's or a batch's debts reads each of its rows once, on MariaDB** (2026-12-07,
+  knex-debt-repository.ts firstPageIndex and firstPageAlong). \`GET /debts?externalClientId\` and \`?batchId\` took
+  their page's ids first from the (company_id, contact_id | batch_id, id, status) index, then read those 50 rows by
+  id: the ids in a derived table, each row reached twice. Their first page now reads the rows themselves along that
+  index, newest first (FORCE INDEX), as the unfiltered list's first page does along the company's; a later page
+  keeps the ids first, and the total still comes from the index alone. MariaDB checks the status on the row when
+  it reads an index backward (\`Using where\`, not the index condition), so a CANCELLED debt among the newest is
+  read and passed over: the plan test's ledger, one debt in five CANCELLED, reads 63 rows for a page of 50. Only
+  where the database takes the index hint (SqlDialect.takesIndexHints): PostgreSQL, estimating 8 matches for a
+  batch of 400, joined them all and sorted them for the page; SQLite and PostgreSQL keep the ids first. Two bench
+  pairs (\`--only debts.list.batch,debts.list.client\`, the checkout before and after, one after the other), MariaDB's
+  CPU a page at 32 connections: a debtor's 0.448 and 0.477 → 0.395 and 0.408 ms, a batch's 0.434 and 0.470 → 0.370
+  and 0.376 (−12 to −20 %; at 4 connections 0.525 and 0.567 → 0.457 and 0.466, 0.480 and 0.526 → 0.404 and
+  0.417); req/s at 32 connections 1,946 and 1,863 → 2,157 and 2,015 (debtor), 1,987 and 1,837 → 2,191 and 2,041
+  (batch); p99 42.28 and 38.91 → 23.69 and 34.44 ms, 34.48 and 35.26 → 23.65 and 31.94, their floors (which run the
+  API's statements, so they change with it) 33.35 and 31.90 → 19.31 and 30.06, 34.88 and 30.23 → 19.60 and 28.99:
+  the host moved the p99 more than the change did.
 - **Tried and left: a larger old generation for the API, the rate limiter off, the signed URLs' cache key**
   (2026-12-07). During \`GET /debts\` at 32 connections the API ran a full collection every 4 to 5 s (8 to 47 ms
   each; its floor four in its whole life): each found little to free of the 60 to 70 MB the API keeps, while
@@ -1497,7 +1514,8 @@ export function changesSection(report: Report): string {
   (\`BENCH_RATE_LIMIT_CAPACITY=0\`) against on, two alternations: API against floor 0.73 and 0.74 × the floor's
   req/s off, 0.59 and 1.14 × on, the floor itself 1,465 to 2,979 req/s: nothing to read at that noise. The signed
   URLs' cache key (\`purpose\\0company\\0id\`, a new string hashed on every lookup) costs about 100 of a lookup's
-  160 ns in a micro-benchmark, 5 µs of a page: left.
+  160 ns in a micro-benchmark, 5 µs of a page: left (and changed later that day, once counted: see the signed
+  URLs above).
 - **Tried and left: the lists' reads as server-side prepared statements on MySQL** (2026-12-07, not committed). Every
   list runs its page through compiledRead (adapters/persistence/knex/compiled-reads.ts), one SQL text per shape:
   what a prepared statement wants. A Knex mysql2 client that ran those reads with mysql2's \`execute\` (prepared once

@@ -60,6 +60,12 @@ export interface SqlDialect {
    */
   alongIndex(db: Knex | Knex.Transaction, table: string, alias: string, index: string): string | Knex.Raw;
   /**
+   * Whether alongIndex holds the planner to the index (MySQL/MariaDB). A query that reads well
+   * only along one index is built that way only where it does: PostgreSQL, misjudging how many
+   * rows a key matches, joined all of a batch's debts and sorted them for a page of 50.
+   */
+  takesIndexHints: boolean;
+  /**
    * The ORDER BY key of a page sorted by `column` whose WHERE reads a range that a walk along
    * `column` finds late: a creation window, whose rows' ids grow with their creation time, so a
    * newest-first walk passes every newer row before the first match. A key no index serves makes
@@ -123,6 +129,7 @@ const MYSQL: SqlDialect = {
   // rows, until the page is full: the organization's index gives the same order over its rows only.
   orderedByOwnIndex: (db, table) => db.raw('?? IGNORE INDEX FOR ORDER BY (PRIMARY)', [table]),
   alongIndex: (db, table, alias, index) => db.raw('?? AS ?? FORCE INDEX (??)', [table, alias, index]),
+  takesIndexHints: true,
   sortedAfterRange: (_db, column) => column,
   nullsLowest: (column, order) => ({ column, order }),
   containsText: (column, text) => ({ sql: `INSTR(${column}, ?) > 0`, bindings: [text] }),
@@ -158,6 +165,7 @@ const SQLITE: SqlDialect = {
   enforcesStringWidths: false,
   orderedByOwnIndex: (_db, table) => table,
   alongIndex: (_db, table, alias) => `${table} as ${alias}`,
+  takesIndexHints: false,
   sortedAfterRange: (_db, column) => column,
   nullsLowest: (column, order) => ({ column, order }),
   containsText: (column, text) => ({ sql: `${column} LIKE ? ESCAPE '!'`, bindings: [likeContains(text)] }),
@@ -190,6 +198,7 @@ const POSTGRES: SqlDialect = {
   // The planner picks the organization's index for a newest-first page without being told.
   orderedByOwnIndex: (_db, table) => table,
   alongIndex: (_db, table, alias) => `${table} as ${alias}`,
+  takesIndexHints: false,
   sortedAfterRange: (db, column) => db.raw('?? + 0', [column]),
   nullsLowest: (column, order) => ({ column, order, nulls: order === 'desc' ? 'last' : 'first' }),
   containsText: (column, text) => ({ sql: `${column} LIKE ? ESCAPE '!'`, bindings: [likeContains(text)] }),
