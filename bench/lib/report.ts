@@ -441,8 +441,10 @@ function memorySection(m: MemoryReport): string {
   const cells = (p: ProcessMemory) => `${mib(live(p))} | ${mib(p.liveHeapMiB)} | ${mib(p.externalMiB)} | ${mib(p.rssMiB)}`;
   return `## Memory across repeated runs
 
-Read right after a full garbage collection, which the bench asks of the process (SIGUSR2 to
-bench/lib/gc-probe.cjs, preloaded only in the bench): **live** is the JS heap used plus the
+Read right after two full garbage collections, which the bench asks of the process (SIGUSR2 to
+bench/lib/gc-probe.cjs, preloaded only in the bench; the second waits for the Buffers the first found dead to be
+freed, which V8 does on a thread of its own: runs before 2026-12-07 22:20 read after one, and their \`external\`
+counted some of those, more or less each time): **live** is the JS heap used plus the
 native memory JS objects hold (\`external\`: Buffers and the like), what a leak grows; RSS is the
 resident size at that moment, which also keeps memory the allocators have not returned to the
 system.
