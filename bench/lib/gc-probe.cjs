@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Preloaded by the bench into the API and worker processes it starts (NODE_OPTIONS=--require),
- * never by the service itself. On SIGUSR2 it runs a full garbage collection and writes
+ * never by the service itself. On SIGUSR2 it runs two full garbage collections and writes
  * process.memoryUsage() to $BENCH_GC_PROBE_DIR/<pid>.json: the live heap, which only a leak
  * grows from run to run, where RSS also moves with the collector's timing.
  */
