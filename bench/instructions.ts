@@ -6,7 +6,7 @@
  * Not always: V8 may optimize a hot function in one run and leave it in baseline code in another,
  * which moved one checkout's `GET /debts` count by 8 %; where a checkout's two runs disagree, run it again.
  *
- *   npx tsx bench/instructions.ts [--path /debts] [--requests 500] [--warm 6000] [--keep <dir>]
+ *   npx tsx bench/instructions.ts [--path /debts] [--method POST --body '<json>'] [--requests 500] [--warm 6000] [--keep <dir>]
  *
  * The API runs as deployed (cmd/api/main.ts on MySQL at BENCH_MYSQL_URL, a fresh bench_<random>
  * database, and Redis at BENCH_REDIS_URL under a prefix of its own, both removed at the end) inside
@@ -17,6 +17,10 @@
  * the main thread's instructions outside the garbage collector (compare this figure), then every
  * thread's, and those outside V8's optimizing compilers. Compiling and collecting happen by amounts
  * that vary from run to run with their timing (see count).
+ * `--method POST --body '<json>'` counts a create instead: every request sends that body with an
+ * Idempotency-Key of its own, so each one writes (alone: one at a time, no request shares a group).
+ * For legacy POST /debts: `--path /debts --method POST --body '{"externalClientId":"bench-1",
+ * "productName":"Bench product","amount":980.25,"dueDate":"2027-01-15","description":"Bench"}'`.
  * `--keep <dir>` keeps callgrind's dumps there, to read with `callgrind_annotate`.
  * Not part of `npm run bench`: valgrind runs the API some 30 times slower. Figures go into
  * docs/performance.md by hand (bench/lib/report.ts).
@@ -39,6 +43,9 @@ const option = (name: string, fallback: string) => {
   return at >= 0 && args[at + 1] !== undefined ? args[at + 1]! : fallback;
 };
 const PATH = option('path', '/debts');
+const METHOD = option('method', 'GET').toUpperCase();
+/** The JSON body of every request (with --method POST), parsed once here so that a typo fails before valgrind starts. */
+const BODY: unknown = METHOD === 'GET' ? undefined : JSON.parse(option('body', '{}'));
 const REQUESTS = Number(option('requests', '500'));
 const WARM = Number(option('warm', '6000'));
 /** A folder to keep callgrind's dumps in, for callgrind_annotate (by default they are removed). */
@@ -113,11 +120,14 @@ async function main(): Promise<void> {
       await call('POST', '/contacts', { externalClientId: `bench-c${i}`, name: `Contacto ${i}`, email: `c${i}@example.com`, phones });
       await call('POST', '/payment-links', { externalPaymentLinkId: `link-${i}`, amount: 350.75, description: `Link ${i}`, expiresAt: '2027-01-15T00:00:00Z' });
     }
-    for (let i = 0; i < WARM; i++) await call('GET', PATH);
+    // A create's requests each carry a key of their own: none is answered from an earlier one.
+    let sent = 0;
+    const measured = () => (METHOD === 'GET' ? call('GET', PATH) : call(METHOD, PATH, BODY, { 'idempotency-key': `count-${++sent}` }));
+    for (let i = 0; i < WARM; i++) await measured();
     const control = (...command: string[]) => run('callgrind_control', [...command, String(api.pid)], { env });
     await control('-i', 'on');
     let bytes = 0;
-    for (let i = 0; i < REQUESTS; i++) bytes += await call('GET', PATH);
+    for (let i = 0; i < REQUESTS; i++) bytes += await measured();
     await control('-i', 'off');
     await control('-d');
     await api.stop();
@@ -128,7 +138,7 @@ async function main(): Promise<void> {
     }
     const per = (n: number) => Math.round(n / REQUESTS).toLocaleString('en-US');
     console.log(
-      `GET ${PATH}: ${per(main)} instructions a request on the main thread outside the collector; ${per(all)} on every thread, ${per(all - compiling)} outside ` +
+      `${METHOD} ${PATH}: ${per(main)} instructions a request on the main thread outside the collector; ${per(all)} on every thread, ${per(all - compiling)} outside ` +
         `the optimizing compilers (${REQUESTS} requests after ${WARM}, answers of ${Math.round(bytes / REQUESTS)} characters)`,
     );
   } finally {
