@@ -191,6 +191,18 @@ describe('calendar-date', () => {
         }),
       );
     });
+
+    it('answers each instant its own date, whatever day was asked before (the last one is kept)', () => {
+      const instant = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
+      fc.assert(
+        fc.property(fc.array(instant, { minLength: 1, maxLength: 8 }), (instants) => {
+          for (const at of [...instants, ...instants]) expect(utcDateOf(at)).to.equal(at.toISOString().slice(0, 10));
+        }),
+      );
+      expect(utcDateOf(new Date('2026-12-07T23:59:59.999Z'))).to.equal('2026-12-07');
+      expect(utcDateOf(new Date('2026-12-08T00:00:00.000Z'))).to.equal('2026-12-08');
+      expect(() => utcDateOf(new Date(Number.NaN))).to.throw(RangeError);
+    });
   });
 
   describe('toIsoUtc', () => {
