@@ -1507,6 +1507,19 @@ export function changesSection(report: Report): string {
   (batch); p99 42.28 and 38.91 → 23.69 and 34.44 ms, 34.48 and 35.26 → 23.65 and 31.94, their floors (which run the
   API's statements, so they change with it) 33.35 and 31.90 → 19.31 and 30.06, 34.88 and 30.23 → 19.60 and 28.99:
   the host moved the p99 more than the change did.
+- **A create's instructions, counted; today's date kept** (2026-12-07 night). \`bench/instructions.ts --method POST
+  --body '<json>'\` now counts a create, each request with an Idempotency-Key of its own, one at a time (so each is a
+  group of one). A lone legacy \`POST /debts\` (the bench's body): 1,975,652 instructions a request on the main thread
+  outside the collector. Inclusive shares of those, under \`--perf-basic-prof\`: knex compiling the statements
+  (\`toSQL\`) 14.8 %, mysql2's packets 12.8 %, knex's transaction object 8.3 % (\`makeTransactor\`, of which 7.5 %
+  \`redefineProperties\`: every transaction builds a knex instance of its own, some 150 query methods as closures
+  on a function object), the debt.created event's rendering and append 4.4 %, the presenter 3.2 %, the rate limiter
+  3 %, the signed URL's HMAC 1.8 %, and Date.prototype.toISOString 0.77 %: the presenter asked today's date for the
+  answer and again for the event. utcDateOf (internal/shared/calendar-date.ts) now keeps the last day asked for;
+  toISOString is gone from the counted requests, and the count (1,978,995, 1,947,786 and 1,942,937 after) moves
+  within its noise. Left: knex's transaction object. The group's write would need a builder bound to one
+  connection in its place for every repository, where a statement sent outside the group's transaction would go
+  unnoticed; and the create floors' write pays the same, so the ratios it holds stay held.
 - **Tried and left: a larger old generation for the API, the rate limiter off, the signed URLs' cache key**
   (2026-12-07). During \`GET /debts\` at 32 connections the API ran a full collection every 4 to 5 s (8 to 47 ms
   each; its floor four in its whole life): each found little to free of the 60 to 70 MB the API keeps, while
@@ -1708,7 +1721,7 @@ runs the API, the floors and every worker process under \`node --cpu-prof\`, eac
 there on exit (how the reminders' sends were read); \`node bench/lib/compare-profiles.cjs <api> <floor>\` then sets an
 API profile beside its floor's, source by source, each in units of a part both spend the same on per request (mysql2
 for a list). Where the host's speed moves more than a change (a shared two-core host), \`npx tsx bench/instructions.ts
---path <path>\` counts the instructions the API executes per request under valgrind's callgrind (MySQL and Redis as
+--path <path>\` (with \`--method POST --body <json>\` for a create) counts the instructions the API executes per request under valgrind's callgrind (MySQL and Redis as
 deployed, the requests one at a time after a warm-up; compare its first figure, the main thread's instructions outside
 the garbage collector): the same for the same code whatever else the host does, so two checkouts compare within about
 2 %. With \`--keep <dir>\` it keeps callgrind's dumps; run under \`NODE_OPTIONS=--perf-basic-prof\`, the API writes
