@@ -8,7 +8,8 @@ import { newContact, newDebt, newLink, newProduct, newTenant, T1, type TenantFix
 
 /**
  * The page of GET /subscriptions on MariaDB reads the page's rows along the company's
- * (company_id, external_subscription_id) index and stops there, even when one debtor and one
+ * (company_id, external_subscription_id) index and stops there (its first page the rows
+ * themselves, a later page its ids first), even when one debtor and one
  * product hold every subscription: joined first, MariaDB drove the join from that contact and
  * sorted all of the company's subscriptions for every page. Checked with MariaDB's ANALYZE (the
  * statement run, with the rows each table actually gave), after ANALYZE TABLE. The page of
@@ -94,9 +95,21 @@ describe('MariaDB list plans', function () {
     for (const row of reads) expect(Number(row.r_rows), shown).to.be.at.most(50);
   });
 
-  it('GET /subscriptions sorts the page by its ids\' own key, not its joined rows through a temporary table', async () => {
-    for (const status of [undefined, 'ACTIVE'] as const) {
-      const plan = await pagePlan(() => repos.subscriptions.list(tenant.company.id, { status, today: '2026-01-01' }, { page: 1, limit: 50 }));
+  it("GET /subscriptions' first page reads its rows along the company's index in the page's order, sorting nothing", async () => {
+    const plan = await pagePlan(() => repos.subscriptions.list(tenant.company.id, { today: '2026-01-01' }, { page: 1, limit: 50 }));
+    const shown = JSON.stringify(plan, null, 1);
+    // The subscriptions first (the joins are LEFT), along the index, stopping at the page's 50.
+    const reads = plan.filter((row) => row.select_type !== 'SUBQUERY');
+    expect(reads.map((row) => row.table), shown).to.deep.equal(['s', 'c', 'p']);
+    expect(reads[0]!.key, shown).to.equal('subscriptions_company_id_external_subscription_id_index');
+    expect(Number(reads[0]!.r_rows), shown).to.be.at.most(50);
+    expect(reads.slice(1).map((row) => row.type), shown).to.deep.equal(['eq_ref', 'eq_ref']);
+    expect(plan.some((row) => /filesort|temporary/.test(String(row.Extra))), shown).to.equal(false);
+  });
+
+  it("GET /subscriptions' later page, and a status's first, sort the page's ids by their own key, not the joined rows through a temporary table", async () => {
+    for (const [status, page] of [[undefined, 2], ['ACTIVE', 1]] as const) {
+      const plan = await pagePlan(() => repos.subscriptions.list(tenant.company.id, { status, today: '2026-01-01' }, { page, limit: 50 }));
       const shown = JSON.stringify(plan, null, 1);
       // The only sort is the derived table of the page's 50 ids, before the join.
       const sorted = plan.filter((row) => String(row.Extra).includes('filesort'));
@@ -115,6 +128,8 @@ describe('MariaDB list plans', function () {
     const reads = plan.filter((row) => row.table === 's' && row.type !== 'eq_ref');
     expect(reads.map((row) => row.key), shown).to.deep.equal(['subscriptions_company_contact_external_id_index']);
     expect(Number(reads[0]!.r_rows), shown).to.be.at.most(50);
+    // Its first page reads the rows themselves along that index: no ids first, nothing sorted.
+    expect(plan.some((row) => /derived/.test(String(row.table)) || /filesort|temporary/.test(String(row.Extra))), shown).to.equal(false);
     expect(plan.some((row) => row.table === 'subscription_contact_tallies'), shown).to.equal(true);
     const page = await repos.subscriptions.list(tenant.company.id, { today: '2026-01-01', debtor }, { page: 1, limit: 3 });
     expect(page.items.map((s) => s.externalSubscriptionId)).to.deep.equal(['plan-999', 'plan-998', 'plan-997']);

@@ -10,6 +10,7 @@ import type {
 import { compiledRead, type PageValues, pageValues, paged } from './compiled-reads';
 import { debtorId, type DebtorValues, debtorValues } from './debtor-filter';
 import { flushDeferredWrites } from './deferred-writes';
+import { sqlDialect } from './dialect';
 import { inTransaction } from './in-transaction';
 import { lockRowId, transitionRows } from './row-lock';
 import { addToTally, changingStatus, moveInTally, SUBSCRIPTION_DEBTOR_TALLY, SUBSCRIPTION_TALLY, tallyTotal } from './tallies';
@@ -143,8 +144,8 @@ const isTallied = (v: SubscriptionPageValues) => v.debtorExternalClientId === un
 const isDebtorTallied = (v: SubscriptionPageValues) =>
   v.debtorExternalClientId !== undefined && v.activeOn === undefined && v.endedBy === undefined && v.status === undefined;
 
-function matchingSubscriptions(db: Knex | Knex.Transaction, v: SubscriptionPageValues): Knex.QueryBuilder {
-  const query = db('subscriptions as s').where('s.company_id', v.companyId);
+function matchingSubscriptions(db: Knex | Knex.Transaction, v: SubscriptionPageValues, from: string | Knex.Raw = 'subscriptions as s'): Knex.QueryBuilder {
+  const query = db.from(from).where('s.company_id', v.companyId);
   if (v.activeOn !== undefined) query.where('s.status', 'ACTIVE').where((q) => q.whereNull('s.last_due_date').orWhere('s.last_due_date', '>=', v.activeOn!));
   // Persisted by the mark-ended job, or still ACTIVE past its last cycle.
   if (v.endedBy !== undefined) query.where((q) => q.where('s.status', 'ENDED').orWhere((a) => a.where('s.status', 'ACTIVE').where('s.last_due_date', '<', v.endedBy!)));
@@ -169,7 +170,8 @@ function subscriptionTotal(db: Knex | Knex.Transaction, v: SubscriptionPageValue
 }
 
 /**
- * The page's ids from the subscriptions alone, along the (company_id, external_subscription_id)
+ * The page's ids from the subscriptions alone (its first page on MariaDB, unfiltered or a debtor's:
+ * firstPageAlong), along the (company_id, external_subscription_id)
  * index (a debtor's along (company_id, contact_id, external_subscription_id), migration
  * 20261207210000_subscription_contact_index), then only those rows joined to their contact and
  * product: joined first, MariaDB drove the join from the contact (one debtor with many
@@ -184,14 +186,48 @@ function subscriptionTotal(db: Knex | Knex.Transaction, v: SubscriptionPageValue
  * by a debtor and a status, a count of the matches.
  */
 const subscriptionPage = compiledRead((db, v: SubscriptionPageValues) => {
-  const ids = paged(matchingSubscriptions(db, v).select('s.id', 's.external_subscription_id as page_key').orderBy('s.external_subscription_id', 'desc'), v);
   const columns: (string | Knex.QueryBuilder)[] = [...SELECT, subscriptionTotal(db, v).as('page_total')];
   const lapsedOn = v.activeOn ?? v.endedBy;
   if (isTallied(v) && lapsedOn !== undefined) columns.push(lapsedSubscriptions(db, v.companyId, lapsedOn).as('page_lapsed'));
+  const along = v.offset === undefined ? firstPageIndex(db, v) : undefined;
+  if (along !== undefined) return firstPageAlong(db, v, along, columns);
+  const ids = paged(matchingSubscriptions(db, v).select('s.id', 's.external_subscription_id as page_key').orderBy('s.external_subscription_id', 'desc'), v);
   return joined(db.from(ids.as('pg')).join('subscriptions as s', 's.id', 'pg.id'))
     .select(columns)
     .orderBy('pg.page_key', 'desc');
 });
+
+/** The indexes a first page reads its rows along: the company's subscriptions, and a debtor's, each in the list's order. */
+const COMPANY_INDEX = 'subscriptions_company_id_external_subscription_id_index';
+const DEBTOR_INDEX = 'subscriptions_company_contact_external_id_index';
+
+/**
+ * The index the first page of the unfiltered list or of a debtor's subscriptions (narrowed by no
+ * status) reads its rows along, where the database can be held to it (SqlDialect.takesIndexHints,
+ * MariaDB), or undefined for the ids first. Any filter still applies (matchingSubscriptions): the
+ * index only chooses the way, as the debts' first page does (knex-debt-repository.ts).
+ */
+function firstPageIndex(db: Knex | Knex.Transaction, v: SubscriptionPageValues): string | undefined {
+  if (!sqlDialect(db).takesIndexHints) return undefined;
+  if (v.activeOn !== undefined || v.endedBy !== undefined || v.status !== undefined) return undefined;
+  return v.debtorExternalClientId === undefined ? COMPANY_INDEX : DEBTOR_INDEX;
+}
+
+/**
+ * A first page read along `index` (firstPageIndex): the subscriptions themselves in the list's
+ * order, each joined to its contact and product, stopping at the page's last. The ids first read
+ * each of the page's subscriptions twice and sorted the 50 ids before the join. The joins are LEFT
+ * so that MariaDB starts from the subscriptions (it cannot begin an outer join from its inner
+ * table): joined inner, it drove the join from a debtor's contact and sorted all of the company's
+ * subscriptions. The foreign keys give every subscription its contact and product, so the rows are
+ * the same.
+ */
+function firstPageAlong(db: Knex | Knex.Transaction, v: SubscriptionPageValues, index: string, columns: (string | Knex.QueryBuilder)[]): Knex.QueryBuilder {
+  const rows = matchingSubscriptions(db, v, sqlDialect(db).alongIndex(db, 'subscriptions', 's', index))
+    .leftJoin('contacts as c', 'c.id', 's.contact_id')
+    .leftJoin('products as p', 'p.id', 's.product_id');
+  return paged(rows.select(columns).orderBy('s.external_subscription_id', 'desc'), v);
+}
 
 function joined(query: Knex.QueryBuilder): Knex.QueryBuilder {
   return query.join('contacts as c', 'c.id', 's.contact_id').join('products as p', 'p.id', 's.product_id');
