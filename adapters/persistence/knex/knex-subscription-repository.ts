@@ -170,8 +170,8 @@ function subscriptionTotal(db: Knex | Knex.Transaction, v: SubscriptionPageValue
 }
 
 /**
- * The page's ids from the subscriptions alone (its first page on MariaDB, unfiltered or a debtor's:
- * firstPageAlong), along the (company_id, external_subscription_id)
+ * The page's ids from the subscriptions alone (on MariaDB a first page reads its rows along an
+ * index instead: firstPageAlong), along the (company_id, external_subscription_id)
  * index (a debtor's along (company_id, contact_id, external_subscription_id), migration
  * 20261207210000_subscription_contact_index), then only those rows joined to their contact and
  * product: joined first, MariaDB drove the join from the contact (one debtor with many
@@ -197,20 +197,25 @@ const subscriptionPage = compiledRead((db, v: SubscriptionPageValues) => {
     .orderBy('pg.page_key', 'desc');
 });
 
-/** The indexes a first page reads its rows along: the company's subscriptions, and a debtor's, each in the list's order. */
+/** The indexes a first page reads its rows along: the company's subscriptions, a debtor's, and a status's, each in the list's order. */
 const COMPANY_INDEX = 'subscriptions_company_id_external_subscription_id_index';
 const DEBTOR_INDEX = 'subscriptions_company_contact_external_id_index';
+const STATUS_INDEX = 'subscriptions_company_status_external_id_index';
 
 /**
- * The index the first page of the unfiltered list or of a debtor's subscriptions (narrowed by no
- * status) reads its rows along, where the database can be held to it (SqlDialect.takesIndexHints,
- * MariaDB), or undefined for the ids first. Any filter still applies (matchingSubscriptions): the
- * index only chooses the way, as the debts' first page does (knex-debt-repository.ts).
+ * The index the first page reads its rows along, where the database can be held to it
+ * (SqlDialect.takesIndexHints, MariaDB), or undefined for the ids first: the unfiltered list along
+ * the company's, a debtor's subscriptions (no status) along theirs, and one status's (ACTIVE, or
+ * any stored status; no debtor) along (company_id, status, external_subscription_id), migration
+ * 20261208100000. ENDED, which is also ACTIVE past the last cycle, and a debtor with a status keep
+ * the ids first. Any filter still applies (matchingSubscriptions): the index only chooses the way,
+ * as the debts' first page does (knex-debt-repository.ts).
  */
 function firstPageIndex(db: Knex | Knex.Transaction, v: SubscriptionPageValues): string | undefined {
-  if (!sqlDialect(db).takesIndexHints) return undefined;
-  if (v.activeOn !== undefined || v.endedBy !== undefined || v.status !== undefined) return undefined;
-  return v.debtorExternalClientId === undefined ? COMPANY_INDEX : DEBTOR_INDEX;
+  if (!sqlDialect(db).takesIndexHints || v.endedBy !== undefined) return undefined;
+  const byStatus = v.activeOn !== undefined || v.status !== undefined;
+  if (v.debtorExternalClientId !== undefined) return byStatus ? undefined : DEBTOR_INDEX;
+  return byStatus ? STATUS_INDEX : COMPANY_INDEX;
 }
 
 /**

@@ -28,6 +28,7 @@ import * as contactEmailIndex from './20261207200000_contact_email_index';
 import * as subscriptionContactIndex from './20261207210000_subscription_contact_index';
 import * as subscriptionContactTallies from './20261207220000_subscription_contact_tallies';
 import * as debtDebtorBatchStatusIndex from './20261207230000_debt_debtor_batch_status_index';
+import * as subscriptionStatusPageIndex from './20261208100000_subscription_status_page_index';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -68,6 +69,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['20261207210000_subscription_contact_index', subscriptionContactIndex],
   ['20261207220000_subscription_contact_tallies', subscriptionContactTallies],
   ['20261207230000_debt_debtor_batch_status_index', debtDebtorBatchStatusIndex],
+  ['20261208100000_subscription_status_page_index', subscriptionStatusPageIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
