@@ -1522,9 +1522,12 @@ export function changesSection(report: Report): string {
   and 0.753 → 0.267 and 0.300), a debtor's 1.057 and 1.043 → 0.432 and 0.344 (floor 0.923 and 1.065 → 0.365 and
   0.339), ACTIVE 1.117 → 0.342 (floor 1.086 → 0.363); p99 46.50 and 45.49 → 31.76 and 28.31 ms, 57.04 and 65.58 →
   33.69 and 24.12, ACTIVE 66.96, 57.20 and 52.06 → 60.89, 28.04 and 28.65 (floors 55.12, 42.85 and 44.25 → 23.31,
-  20.76 and 25.96). Before the change those runs' pages cost MariaDB about twice what the full run of 2026-12-07
-  22:26 measured (0.331 to 0.442 ms a page), for reasons not looked into; a full run shows the change in its own
-  conditions. The price
+  20.76 and 25.96). Those pairs overstate it: before the change their pages cost MariaDB about twice what the
+  full run of 2026-12-07 22:26 measured (0.331 to 0.442 ms a page), for reasons not looked into. The full run of
+  2026-12-08 00:34 (the one above, on a slower host: bare Koa 52,607 req/s against 72,505), against
+  that of 22:26, MariaDB CPU a page: unfiltered 0.331 → 0.318 ms, ACTIVE 0.442 → 0.379, a debtor's 0.420 → 0.349
+  (−4, −14 and −17 %); p99 36.54 → 38.23, 41.84 → 40.00, 43.00 → 37.87 ms (floors 32.62 → 29.46, 36.53 → 34.36,
+  33.16 → 34.00): still over 30 ms on that host. The price
   of the new index: a create's MariaDB CPU 0.178 → 0.203 ms in the pair that read it, its req/s within the host's
   noise (2,103 to 2,692 before, 2,254 to 2,489 after). The MariaDB plan test holds each first page to s, c, p along
   its index, at most 50 rows, nothing sorted, and a later page and ENDED's first to sorting their ids alone.
