@@ -10,8 +10,9 @@ const COLUMNS = ['company_id', 'status', 'external_subscription_id'];
  * the company's (company_id, external_subscription_id) index reading each row to test its status,
  * then read the page's rows again, or took every subscription in the status and sorted them. This
  * index holds each status's in the page's order, so the first page reads its own rows along it,
- * once (knex-subscription-repository.ts, firstPageAlong): about 60 % less MariaDB CPU for the
- * page of ACTIVE ones (docs/performance.md).
+ * once (knex-subscription-repository.ts, firstPageAlong). MariaDB's CPU for a page of ACTIVE
+ * ones: 0.442 → 0.379 ms between two full bench runs, 1.117 → 0.342 in runs of the subscriptions
+ * alone (docs/performance.md).
  *
  * The price: one more entry to write for each subscription, and to move on each change of status.
  *
