@@ -170,8 +170,9 @@ function subscriptionTotal(db: Knex | Knex.Transaction, v: SubscriptionPageValue
 }
 
 /**
- * The page's ids from the subscriptions alone (on MariaDB a first page reads its rows along an
- * index instead: firstPageAlong), along the (company_id, external_subscription_id)
+ * The page's ids from the subscriptions alone (on MariaDB the first page of the unfiltered list, of
+ * a debtor's or of one stored status reads its rows along an index instead: firstPageIndex), along
+ * the (company_id, external_subscription_id)
  * index (a debtor's along (company_id, contact_id, external_subscription_id), migration
  * 20261207210000_subscription_contact_index), then only those rows joined to their contact and
  * product: joined first, MariaDB drove the join from the contact (one debtor with many
